@@ -1,0 +1,37 @@
+# -*- Python -*-
+# lit configuration for Quilt's FileCheck tests.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "QUILT"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test", ".txt"]
+config.excludes = ["CMakeLists.txt", "README.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.quilt_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%quilt_src_root", config.quilt_src_root))
+config.substitutions.append(("%workloads", config.shared_workloads_dir))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+# `not`, `count` and `split-file` come from LLVM's tools directory.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.quilt_tools_dir, append_path=True)
+
+# Quilt's tools first, then LLVM's (FileCheck, not, count).
+tool_dirs = [config.quilt_tools_dir, config.llvm_tools_dir]
+tools = [
+    ToolSubst("quilt-opt", unresolved="fatal"),
+    ToolSubst("quiltc", unresolved="fatal"),
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Features for tests that need tools or hardware CI does not have.
+if os.path.isdir(config.shared_workloads_dir):
+    config.available_features.add("shared-workloads")
