@@ -1,0 +1,60 @@
+//===- Candidates.h - Hardware-friendly micro-kernel candidates -----------===//
+//
+// Part of the Quilt project. For an (op, element type, target) the generator
+// enumerates configurations that the hardware runs well by construction
+// (threads that fill warps and sub-partitions, tiles that are multiples of
+// the instruction shape, shared memory and registers within limits at the
+// wanted occupancy, 16-byte vector accesses), using the best instruction the
+// target has for the element type. Pruning then keeps the few that cover a
+// deterministic spread of shapes (greedy regret cover), so every shape has a
+// candidate close to the best of the full set.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUILT_COSTMODEL_CANDIDATES_H
+#define QUILT_COSTMODEL_CANDIDATES_H
+
+#include "CostModel/KernelConfig.h"
+#include "CostModel/Target.h"
+#include "CostModel/Workload.h"
+
+#include <vector>
+
+namespace quilt {
+
+struct CandidateOptions {
+  /// Most candidates kept after pruning (clamped to [1, 64]).
+  int maxCandidates = 16;
+  /// f32 on NVIDIA through mma.sync tf32 (10-bit mantissa inputs). Off by
+  /// default: default f32 candidates compute in exact f32.
+  bool allowTf32 = false;
+};
+
+/// Every configuration the generator considers valid for the target, in a
+/// deterministic order. Each passes checkForTarget.
+std::vector<KernelConfig> enumerateCandidates(OpKind op, ElemType elem,
+                                              const TargetDesc &target,
+                                              const CandidateOptions &options);
+
+/// The deterministic shape spread pruning optimizes over: small odd sizes to
+/// large powers of two, plus the kinds of sizes the workload suites use.
+std::vector<GemmShape> representativeShapes(OpKind op);
+
+/// Greedy regret cover: first the candidate within 1% of the best on the
+/// most shapes, then repeatedly the one that most reduces the worst ratio to
+/// the per-shape best (the geometric-mean ratio once the worst is within
+/// 5%). Stops at `maxCandidates` or when every shape has its best.
+std::vector<KernelConfig> pruneCandidates(const std::vector<KernelConfig> &all,
+                                          ElemType elem,
+                                          const TargetDesc &target,
+                                          const std::vector<GemmShape> &shapes,
+                                          int maxCandidates);
+
+/// enumerateCandidates + pruneCandidates over representativeShapes(op).
+std::vector<KernelConfig>
+generateCandidates(OpKind op, ElemType elem, const TargetDesc &target,
+                   const CandidateOptions &options = {});
+
+} // namespace quilt
+
+#endif // QUILT_COSTMODEL_CANDIDATES_H

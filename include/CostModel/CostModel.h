@@ -1,0 +1,194 @@
+//===- CostModel.h - Interpretable analytic cost model --------------------===//
+//
+// Part of the Quilt project. Predicts the run time of one micro-kernel
+// configuration on one (batched) GEMM shape as a combination of named terms:
+//
+//   total = launch + tile_overhead
+//         + max(chip, memory) + (1 - overlap) * min(chip, memory)
+//   chip  = max(compute, onchip) + pack
+//
+// where compute is the work of the busiest compute unit (wave-quantized,
+// padded to the tile) at the instruction's peak, onchip the shared-memory /
+// LDS (GPU) or L2-to-L1 (CPU) traffic, memory the DRAM traffic after tile
+// reuse and L2, and overlap what the pipeline stages and co-resident blocks
+// hide. docs/cost-model.md gives every formula.
+//
+// Two entry points: `predict` for one configuration with the full breakdown
+// (explain, tests), and a PreparedTable built once per (candidate set,
+// target, element type) whose `selectKernel` evaluates every candidate for a
+// shape in well under a microsecond: no allocation, no strings, no virtual
+// calls, tens of flops per candidate. The runtime dispatcher calls the same
+// function through the C ABI in Dispatch.h, so what the compiler predicts is
+// what the runtime picks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUILT_COSTMODEL_COSTMODEL_H
+#define QUILT_COSTMODEL_COSTMODEL_H
+
+#include "CostModel/Calibration.h"
+#include "CostModel/KernelConfig.h"
+#include "CostModel/Target.h"
+#include "CostModel/Workload.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace quilt {
+
+/// The named terms of a prediction. Times are microseconds.
+enum class Term : uint8_t {
+  Tiles,            ///< blocks launched: B x ceil(M/TM) x ceil(N/TN) x splitK
+  Waves,            ///< tiles / (CUs x resident blocks per CU)
+  WaveEfficiency,   ///< tiles / (ceil(tiles / CUs) x CUs)
+  PaddingWaste,     ///< fraction of computed work outside the problem
+  Occupancy,        ///< resident threads / max threads per CU
+  ActiveCUFraction, ///< compute units with at least one tile
+  IssueEfficiency,  ///< fraction of peak the inner loop can issue
+  ComputeUs,        ///< busiest CU's math at peak x efficiencies
+  OnChipUs,         ///< shared memory / LDS (GPU), L2 -> L1 (CPU) traffic
+  PackUs,           ///< CPU packing of A and B blocks; 0 on GPUs
+  DramMB,           ///< DRAM traffic after tile reuse and L2/L3 hits
+  MemoryUs,         ///< DRAM traffic over the achievable bandwidth
+  Overlap,          ///< fraction of the shorter of chip/memory hidden
+  TileOverheadUs,   ///< fixed cost per tile a CU runs in sequence
+  LaunchUs,         ///< fixed cost per launch
+  TotalUs,          ///< the prediction
+};
+inline constexpr int kNumTerms = 16;
+using TermArray = std::array<double, kNumTerms>;
+
+/// snake_case names, as printed by `quiltc explain` and in JSON.
+const char *termName(Term term);
+const char *termName(int term);
+
+struct Prediction {
+  double totalUs = 0;
+  TermArray terms{};
+  double operator[](Term t) const { return terms[static_cast<int>(t)]; }
+};
+
+/// Full breakdown for one configuration, with the target's calibration (or
+/// the given one). The configuration should pass checkForTarget; invalid
+/// ones are predicted as well as the numbers allow and never produce NaN.
+/// Negative dims must be rejected beforehand (checkGemmShape); here they
+/// count as 0.
+Prediction predict(const GemmShape &shape, ElemType elem,
+                   const KernelConfig &cfg, const TargetDesc &target);
+Prediction predict(const GemmShape &shape, ElemType elem,
+                   const KernelConfig &cfg, const TargetDesc &target,
+                   const Calibration &calibration);
+
+//===----------------------------------------------------------------------===//
+// Prepared tables and selection
+//===----------------------------------------------------------------------===//
+
+/// Most candidates a prepared table holds (pruning keeps 16 by default).
+inline constexpr int kMaxPreparedCandidates = 64;
+/// Most distinct tile sizes per dimension considered as a patch's main tile.
+inline constexpr int kMaxPatchGroups = 8;
+
+/// Everything about one candidate that does not depend on the shape.
+struct PreparedCandidate {
+  // Tile sizes as doubles: the model's arithmetic is floating point so that
+  // no integer division sits on the selection path.
+  double tileM, tileN, tileK, splitK;
+  double invTileM, invTileN, invTileK;
+  /// Granularity the computed extent is padded to on CPUs: the register
+  /// block (the cache block's edge is not padded). GPUs pad to the tile.
+  double granM, granN, invGranM, invGranN;
+  double usPerFlop; ///< 1 / (per-CU instruction peak x issue efficiency)
+  /// Warps needed per CU to hide latency / warps per block: one block alone
+  /// reaches 1 / invLatencyWarps of the issue rate (capped at 1).
+  double invLatencyWarps;
+  double issueEfficiency;
+  double blocksPerCU;
+  double occupancy;
+  double stages, invStages;
+  /// GPU on-chip time per unit of K per row of A / column of B in a tile:
+  /// read by every warp column/row plus the store into shared memory.
+  double onChipUsPerKA, onChipUsPerKB;
+  /// tileM / tileN: shapes the square footprint of one wave of tiles.
+  double footprintAspect;
+  /// 1 / operand bytes one block keeps in flight (all pipeline stages).
+  double invInFlightBytes;
+  bool cpu;
+};
+
+enum class SelectionPolicy : uint8_t { CostModel, Fixed, Pad, Patch };
+std::string_view stringify(SelectionPolicy p);
+/// "cost-model", "pad", "patch", or "fixed=<index>".
+bool parseSelectionPolicy(std::string_view s, SelectionPolicy &policy,
+                          int &fixedIndex);
+
+struct PreparedTable {
+  // Target and calibration constants.
+  double computeUnits = 1, invComputeUnits = 1;
+  double usPerOnChipByte = 1; ///< per CU
+  double usPerDramByte = 1;
+  double dramBytesPerUs = 1;
+  double sharedCacheBytes = 0; ///< usable L2 (GPU) / L3 (CPU) for reuse
+  double elemBytes = 4;
+  /// Load latency a block's pipeline must cover, from DRAM and from L2.
+  double dramLatencyUs = 0.6, cacheLatencyUs = 0.2;
+  double invComputeEfficiency = 1, invMemoryEfficiency = 1;
+  double launchUs = 0, tileOverheadUs = 0;
+  bool cpu = false;
+
+  SelectionPolicy policy = SelectionPolicy::CostModel;
+  int32_t fixedIndex = 0;
+
+  int32_t count = 0;
+  std::array<PreparedCandidate, kMaxPreparedCandidates> candidates{};
+
+  /// Candidates grouped by tile M (resp. N), for patch search.
+  int32_t numGroupsM = 0, numGroupsN = 0;
+  std::array<int64_t, kMaxPatchGroups> groupTileM{}, groupTileN{};
+  std::array<uint64_t, kMaxPatchGroups> groupMaskM{}, groupMaskN{};
+};
+
+/// Builds the table. Fails (returning false with `error`) when there are no
+/// or too many candidates, or one does not pass checkForTarget.
+bool prepareTable(const std::vector<KernelConfig> &candidates, ElemType elem,
+                  const TargetDesc &target, const Calibration &calibration,
+                  PreparedTable &table, std::string &error);
+
+enum class PatchDim : uint8_t { None, M, N };
+
+struct Selection {
+  int32_t candidate = 0;  ///< the kernel, or a patch's main kernel
+  int32_t remainder = -1; ///< a patch's remainder kernel, else -1
+  PatchDim patchDim = PatchDim::None;
+  int64_t mainExtent = 0; ///< rows (M) / columns (N) the main kernel covers
+  bool padded = false;    ///< operands padded to the tile (policy pad)
+  double predictedUs = 0;
+  double bestSingleUs = 0; ///< best single masked kernel, for comparison
+};
+
+enum class SelectStatus : int {
+  Ok = 0,
+  NullArgument = 1,
+  NegativeDimension = 2,
+  ShapeOverflow = 3,
+  EmptyTable = 4,
+  BadFixedIndex = 5,
+};
+
+/// Applies the table's policy to a shape. Zero-size dims select candidate 0
+/// with a zero prediction.
+SelectStatus selectKernel(const PreparedTable &table, const GemmShape &shape,
+                          Selection &out);
+
+/// Time of candidate `index` on a shape, with its breakdown if `terms`.
+double evaluateCandidate(const PreparedTable &table, int index,
+                         const GemmShape &shape, TermArray *terms = nullptr);
+/// Time of candidate `index` when the operands are first padded to its tile
+/// (policy pad): the kernel runs unmasked on the padded shape, plus a copy
+/// kernel each way.
+double evaluatePadded(const PreparedTable &table, int index,
+                      const GemmShape &shape);
+
+} // namespace quilt
+
+#endif // QUILT_COSTMODEL_COSTMODEL_H

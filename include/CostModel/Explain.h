@@ -1,0 +1,70 @@
+//===- Explain.h - Why a candidate wins, as a table or JSON ---------------===//
+//
+// Part of the Quilt project. The logic behind `quiltc targets` and
+// `quiltc explain` (and the dialect's cost-report pass): generate the
+// candidates for a workload on a target, predict every one with its named
+// terms, apply the selection policy, and say in one line why the winner won.
+// Kept in the library so every front end prints the same thing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUILT_COSTMODEL_EXPLAIN_H
+#define QUILT_COSTMODEL_EXPLAIN_H
+
+#include "CostModel/Candidates.h"
+#include "CostModel/CostModel.h"
+#include "CostModel/Json.h"
+#include "CostModel/TargetDatabase.h"
+#include "CostModel/Workload.h"
+
+#include <string>
+#include <vector>
+
+namespace quilt {
+
+struct ExplainOptions {
+  CandidateOptions candidates;
+  SelectionPolicy policy = SelectionPolicy::CostModel;
+  int fixedIndex = 0;
+  /// Rows shown (ranked best first); 0 shows every candidate.
+  int top = 0;
+};
+
+struct ExplainReport {
+  Workload workload;
+  TargetDesc target;
+  std::vector<KernelConfig> candidates;
+  /// Per candidate, in candidate-index order.
+  std::vector<Prediction> predictions;
+  /// Candidate indices, cheapest first (ties by index).
+  std::vector<int> ranking;
+  SelectionPolicy policy = SelectionPolicy::CostModel;
+  Selection selection;
+  /// One line: why the chosen kernel (or patch) beats the runner-up.
+  std::string why;
+};
+
+/// Builds the report; false with `error` when the target has no candidate
+/// for the workload's type or the policy's fixed index is out of range.
+bool explainWorkload(const Workload &workload, const TargetDesc &target,
+                     const ExplainOptions &options, ExplainReport &report,
+                     std::string &error);
+
+/// The readable table: header, one row per candidate with every term, the
+/// chosen one marked with '*', then the why line.
+std::string renderExplainText(const ExplainReport &report, int top = 0);
+
+/// {"workload", "target", "policy", "chosen", "why", "candidates": [...]}.
+void writeExplainJson(JsonWriter &json, const ExplainReport &report,
+                      int top = 0);
+
+/// A configuration as an object with every field and its "str" form.
+void writeConfigJson(JsonWriter &json, const KernelConfig &config);
+
+/// `quiltc targets`: name, vendor, chip, compute units, best peak,
+/// bandwidth, description.
+std::string renderTargetTable(const TargetDatabase &db);
+
+} // namespace quilt
+
+#endif // QUILT_COSTMODEL_EXPLAIN_H

@@ -1,0 +1,78 @@
+//===- KernelConfig.h - One micro-kernel configuration --------------------===//
+//
+// Part of the Quilt project. The plain-C++ twin of #ukernel.config: the
+// dialect converts its attribute to this struct and asks the library to
+// validate it, so the verifier, the candidate generator and the cost model
+// share one notion of "valid" and one resource estimate.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUILT_COSTMODEL_KERNELCONFIG_H
+#define QUILT_COSTMODEL_KERNELCONFIG_H
+
+#include "CostModel/Target.h"
+#include "CostModel/Types.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace quilt {
+
+struct KernelConfig {
+  int64_t tileM = 1, tileN = 1, tileK = 1; ///< block (CPU: register/cache) tile
+  int64_t threads = 1;                     ///< threads per block (CPU: 1)
+  int64_t warpsM = 1, warpsN = 1;          ///< warp layout over the tile
+  int64_t threadTileM = 1, threadTileN = 1; ///< per-thread accumulator tile
+  int64_t vectorWidth = 1;                  ///< elements per vector access
+  int64_t stages = 1;                       ///< software pipeline depth
+  int64_t splitK = 1;
+  InstKind inst = InstKind::SimtFma;
+  BoundaryPolicy boundary = BoundaryPolicy::Mask;
+
+  bool operator==(const KernelConfig &o) const;
+  /// Compact human-readable form, e.g. "128x128x32 t256 w2x4 tt8x8 v4 s3
+  /// mma_sync_f16", used in tables, JSON and diagnostics.
+  std::string str() const;
+
+  int64_t warps() const { return warpsM * warpsN; }
+  int64_t warpTileM() const { return tileM / warpsM; }
+  int64_t warpTileN() const { return tileN / warpsN; }
+};
+
+/// Parses the form `str()` prints, e.g. "128x128x32 t256 w2x4 tt8x8 v4 s3
+/// mma_sync_f16", with optional trailing "sk<N>" (split-K) and "pad" / "patch"
+/// (boundary policy; "mask" is the default). Returns nullopt and sets `error`
+/// on malformed text. Does not validate: call checkForTarget for that.
+std::optional<KernelConfig> parseKernelConfig(std::string_view text,
+                                              std::string &error);
+
+/// Resources one block of the kernel needs on a target.
+struct ResourceUsage {
+  int64_t sharedMemBytes = 0;     ///< per block
+  int64_t registersPerThread = 0; ///< 32-bit registers, estimate
+  int64_t blocksPerCU = 0;        ///< occupancy limit from all resources
+  double occupancy = 0;           ///< resident warps / max warps, in (0, 1]
+};
+
+ResourceUsage estimateResources(const KernelConfig &cfg, ElemType elem,
+                                const TargetDesc &target);
+
+/// Target-independent structural checks (positive sizes, tile a multiple of
+/// the instruction shape and of warp layout x per-warp tile, ...). Returns
+/// the empty string when valid, else one precise sentence saying what is
+/// wrong and what would be right, e.g. "tile M (100) is not a multiple of
+/// the instruction's M (16) for mma_sync_f16".
+std::string checkStructure(const KernelConfig &cfg, int64_t cpuLanes = 1);
+
+/// Structure plus everything that depends on the target and element type:
+/// instruction available and accepting the type, thread count a multiple of
+/// the warp size and within maxThreadsPerBlock, warp layout x warp size ==
+/// threads, shared memory and registers within the target's limits. Returns
+/// the empty string when valid, else the reason.
+std::string checkForTarget(const KernelConfig &cfg, ElemType elem,
+                           const TargetDesc &target);
+
+} // namespace quilt
+
+#endif // QUILT_COSTMODEL_KERNELCONFIG_H

@@ -1,0 +1,343 @@
+//===- ConfigChecks.cpp - Validity and resources of a micro-kernel config -===//
+//
+// Part of the Quilt project. One notion of "valid" shared by the dialect's
+// verifier, the candidate generator and the cost model. Every rejection is
+// one sentence naming the field, the offending value and what would be right.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CostModel/KernelConfig.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace quilt {
+
+namespace {
+
+/// Longest pipeline the code generator emits; deeper ones never pay off on
+/// the targets we know and only burn shared memory.
+constexpr int64_t kMaxStages = 8;
+/// Registers the kernel needs beyond accumulators and operand fragments:
+/// addresses, loop counters, predicates.
+constexpr int64_t kRegisterOverhead = 24;
+/// Register allocation granularity per thread (NVIDIA allocates 256 per
+/// warp, AMD in blocks of 8 VGPRs).
+constexpr int64_t kRegisterGranule = 8;
+/// GPUs issue at most 16-byte (128-bit) vector loads per thread.
+constexpr int64_t kMaxGpuAccessBytes = 16;
+
+std::string kib(int64_t bytes) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.1f KiB", bytes / 1024.0);
+  return buf;
+}
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+/// Per-warp extent of one instruction along M: a wgmma's 64 rows are split
+/// over the 4 warps of its warpgroup.
+int64_t instWarpM(InstKind inst) {
+  return inst == InstKind::Wgmma ? 16 : instShape(inst).m;
+}
+
+/// 32-bit registers for the operand fragments a warp holds per k-step.
+int64_t operandRegisters(const KernelConfig &cfg) {
+  int64_t wm = cfg.warpTileM(), wn = cfg.warpTileN();
+  switch (cfg.inst) {
+  case InstKind::SimtFma:
+    // Double-buffered column of A and row of B, widened to f32.
+    return 2 * (cfg.threadTileM + cfg.threadTileN);
+  case InstKind::MmaSyncF16:
+  case InstKind::MmaSyncTf32:
+    // m16 A fragment: 4 registers; n8 B fragment: 2 registers.
+    return wm / 16 * 4 + wn / 8 * 2;
+  case InstKind::Wgmma:
+    // Both operands are read from shared memory through descriptors.
+    return 0;
+  case InstKind::Mfma32x32x8:
+    return wm / 32 * 2 + wn / 32 * 2;
+  case InstKind::Mfma16x16x16:
+    return wm / 16 * 2 + wn / 16 * 2;
+  case InstKind::Wmma16x16x16:
+    // RDNA3 replicates 16 halves of each operand in every lane.
+    return wm / 16 * 8 + wn / 16 * 8;
+  case InstKind::CpuFma:
+    return 0;
+  }
+  return 0;
+}
+
+/// Vector registers a CPU register block needs: mr x (nr / lanes)
+/// accumulators, one row of B (nr / lanes vectors), one broadcast of A.
+int64_t cpuVectorRegisters(const KernelConfig &cfg, int64_t lanes) {
+  int64_t nrVectors = cfg.threadTileN / std::max<int64_t>(lanes, 1);
+  return cfg.threadTileM * nrVectors + nrVectors + 1;
+}
+
+std::string checkPositive(const KernelConfig &cfg) {
+  struct Field {
+    const char *name;
+    int64_t value;
+  };
+  const Field fields[] = {{"tile M", cfg.tileM},
+                          {"tile N", cfg.tileN},
+                          {"tile K", cfg.tileK},
+                          {"threads", cfg.threads},
+                          {"warps M", cfg.warpsM},
+                          {"warps N", cfg.warpsN},
+                          {"thread tile M", cfg.threadTileM},
+                          {"thread tile N", cfg.threadTileN},
+                          {"vector width", cfg.vectorWidth},
+                          {"stages", cfg.stages},
+                          {"split-K", cfg.splitK}};
+  for (const Field &f : fields)
+    if (f.value < 1)
+      return std::string(f.name) + " must be positive (got " + str(f.value) +
+             ")";
+  return "";
+}
+
+std::string checkCpuStructure(const KernelConfig &cfg, int64_t lanes) {
+  if (cfg.threads != 1)
+    return "a CPU micro-kernel runs one thread per core: threads must be 1 "
+           "(got " +
+           str(cfg.threads) + ")";
+  if (cfg.warpsM != 1 || cfg.warpsN != 1)
+    return "a CPU micro-kernel has no warp layout: warps must be 1x1 (got " +
+           str(cfg.warpsM) + "x" + str(cfg.warpsN) + ")";
+  if (cfg.threadTileN % lanes != 0)
+    return "register block N (" + str(cfg.threadTileN) +
+           ") is not a multiple of the vector lanes (" + str(lanes) + ")";
+  if (cfg.tileM % cfg.threadTileM != 0)
+    return "tile M (" + str(cfg.tileM) +
+           ") is not a multiple of the register block M (" +
+           str(cfg.threadTileM) + ")";
+  if (cfg.tileN % cfg.threadTileN != 0)
+    return "tile N (" + str(cfg.tileN) +
+           ") is not a multiple of the register block N (" +
+           str(cfg.threadTileN) + ")";
+  return "";
+}
+
+std::string checkGpuStructure(const KernelConfig &cfg) {
+  std::string inst(stringify(cfg.inst));
+  if (cfg.tileM % cfg.warpsM != 0)
+    return "tile M (" + str(cfg.tileM) + ") is not divisible by warps M (" +
+           str(cfg.warpsM) + ")";
+  if (cfg.tileN % cfg.warpsN != 0)
+    return "tile N (" + str(cfg.tileN) + ") is not divisible by warps N (" +
+           str(cfg.warpsN) + ")";
+  if (cfg.inst == InstKind::Wgmma && cfg.warpsM % 4 != 0)
+    return "wgmma needs warps M in multiples of 4 (a warpgroup spans 64 "
+           "rows), got " +
+           str(cfg.warpsM);
+  int64_t warpM = instWarpM(cfg.inst);
+  if (cfg.warpTileM() % warpM != 0)
+    return "warp tile M (" + str(cfg.warpTileM()) +
+           ") is not a multiple of the instruction's per-warp M (" +
+           str(warpM) + ") for " + inst;
+  InstShape shape = instShape(cfg.inst);
+  if (cfg.warpTileN() % shape.n != 0)
+    return "warp tile N (" + str(cfg.warpTileN()) +
+           ") is not a multiple of the instruction's N (" + str(shape.n) +
+           ") for " + inst;
+  if (cfg.inst == InstKind::Wgmma && cfg.warpTileN() > 256)
+    return "warp tile N (" + str(cfg.warpTileN()) +
+           ") exceeds wgmma's largest N (256)";
+  // Each thread owns exactly its accumulator tile; together they must cover
+  // the block tile once.
+  int64_t covered = cfg.threads * cfg.threadTileM * cfg.threadTileN;
+  if (covered != cfg.tileM * cfg.tileN)
+    return "per-thread tiles (" + str(cfg.threads) + " threads x " +
+           str(cfg.threadTileM) + "x" + str(cfg.threadTileN) + ") cover " +
+           str(covered) + " elements but the block tile " + str(cfg.tileM) +
+           "x" + str(cfg.tileN) + " has " + str(cfg.tileM * cfg.tileN);
+  return "";
+}
+
+} // namespace
+
+std::string checkStructure(const KernelConfig &cfg, int64_t cpuLanes) {
+  if (std::string err = checkPositive(cfg); !err.empty())
+    return err;
+  if (!isPowerOfTwo(cfg.vectorWidth))
+    return "vector width (" + str(cfg.vectorWidth) + ") must be a power of two";
+  if (cfg.stages > kMaxStages)
+    return "stages (" + str(cfg.stages) + ") exceeds the maximum pipeline " +
+           "depth (" + str(kMaxStages) + ")";
+  InstShape shape = instShape(cfg.inst, cpuLanes);
+  std::string inst(stringify(cfg.inst));
+  const struct {
+    const char *dim;
+    int64_t tile, step;
+  } dims[] = {{"M", cfg.tileM, shape.m},
+              {"N", cfg.tileN, shape.n},
+              {"K", cfg.tileK, shape.k}};
+  for (const auto &d : dims)
+    if (d.tile % d.step != 0)
+      return std::string("tile ") + d.dim + " (" + str(d.tile) +
+             ") is not a multiple of the instruction's " + d.dim + " (" +
+             str(d.step) + ") for " + inst;
+  // Operands are loaded in vectors along K (A, row-major) and N (B).
+  if (cfg.tileK % cfg.vectorWidth != 0)
+    return "tile K (" + str(cfg.tileK) +
+           ") is not a multiple of the vector width (" + str(cfg.vectorWidth) +
+           ")";
+  if (cfg.tileN % cfg.vectorWidth != 0)
+    return "tile N (" + str(cfg.tileN) +
+           ") is not a multiple of the vector width (" + str(cfg.vectorWidth) +
+           ")";
+  if (cfg.inst == InstKind::CpuFma)
+    return checkCpuStructure(cfg, std::max<int64_t>(cpuLanes, 1));
+  return checkGpuStructure(cfg);
+}
+
+ResourceUsage estimateResources(const KernelConfig &cfg, ElemType elem,
+                                const TargetDesc &target) {
+  ResourceUsage usage;
+  int64_t tileM = std::max<int64_t>(cfg.tileM, 1);
+  int64_t tileN = std::max<int64_t>(cfg.tileN, 1);
+  int64_t tileK = std::max<int64_t>(cfg.tileK, 1);
+  int64_t threads = std::max<int64_t>(cfg.threads, 1);
+  int64_t stages = std::max<int64_t>(cfg.stages, 1);
+  if (!target.isGpu()) {
+    // The packed A block and B panel, stored as f32 whatever the input type.
+    usage.sharedMemBytes = (tileM + tileN) * tileK * 4;
+    usage.registersPerThread = cpuVectorRegisters(cfg, target.cpuLanes());
+    usage.blocksPerCU = 1;
+    usage.occupancy = 1.0;
+    return usage;
+  }
+  usage.sharedMemBytes = stages * (tileM + tileN) * tileK * elemBytes(elem);
+  int64_t staging = 0;
+  if (stages == 1) // Without a pipeline, global loads are staged in registers.
+    staging = ((tileM + tileN) * tileK * elemBytes(elem) + 4 * threads - 1) /
+              (4 * threads);
+  int64_t regs = cfg.threadTileM * cfg.threadTileN + operandRegisters(cfg) +
+                 staging + kRegisterOverhead;
+  usage.registersPerThread =
+      (regs + kRegisterGranule - 1) / kRegisterGranule * kRegisterGranule;
+
+  int64_t blocks = target.maxBlocksPerCU;
+  blocks = std::min(blocks, target.maxThreadsPerCU / threads);
+  if (usage.sharedMemBytes > 0)
+    blocks = std::min(blocks, target.sharedMemPerCU / usage.sharedMemBytes);
+  if (usage.registersPerThread > 0)
+    blocks = std::min(blocks, target.registersPerCU /
+                                  (usage.registersPerThread * threads));
+  usage.blocksPerCU = std::max<int64_t>(blocks, 0);
+  usage.occupancy = target.maxThreadsPerCU > 0
+                        ? std::min(1.0, double(usage.blocksPerCU * threads) /
+                                            double(target.maxThreadsPerCU))
+                        : 0.0;
+  return usage;
+}
+
+namespace {
+
+std::string checkCpuTarget(const KernelConfig &cfg, ElemType elem,
+                           const TargetDesc &target) {
+  int64_t vectorBytes = target.vectorBits / 8;
+  if (cfg.vectorWidth * elemBytes(elem) > vectorBytes)
+    return "vector accesses of " + str(cfg.vectorWidth) + " x " +
+           std::string(stringify(elem)) + " = " +
+           str(cfg.vectorWidth * elemBytes(elem)) + " bytes exceed the " +
+           str(vectorBytes) + "-byte vector register";
+  int64_t lanes = target.cpuLanes();
+  int64_t regs = cpuVectorRegisters(cfg, lanes);
+  if (regs > target.maxRegistersPerThread)
+    return "register block " + str(cfg.threadTileM) + "x" +
+           str(cfg.threadTileN) + " needs " + str(regs) +
+           " vector registers (" +
+           str(cfg.threadTileM * (cfg.threadTileN / lanes)) +
+           " accumulators, " + str(cfg.threadTileN / lanes) +
+           " B vectors, 1 broadcast), above the " +
+           str(target.maxRegistersPerThread) + " of " + target.name;
+  // BLIS blocking: a kc x nr micro-panel of B stays in L1 (half of it, the
+  // rest streams A and C), the mc x kc block of A in L2. Packed data is f32.
+  int64_t panelB = cfg.tileK * cfg.threadTileN * 4;
+  if (target.l1Bytes > 0 && panelB > target.l1Bytes / 2)
+    return "B micro-panel (tile K x register block N = " + str(cfg.tileK) +
+           "x" + str(cfg.threadTileN) + " f32 = " + kib(panelB) +
+           ") exceeds half the L1 cache (" + kib(target.l1Bytes / 2) + ")";
+  int64_t blockA = cfg.tileM * cfg.tileK * 4;
+  if (target.l2Bytes > 0 && blockA > target.l2Bytes)
+    return "A block (tile M x tile K = " + str(cfg.tileM) + "x" +
+           str(cfg.tileK) + " f32 = " + kib(blockA) +
+           ") exceeds the L2 cache (" + kib(target.l2Bytes) + ")";
+  return "";
+}
+
+std::string checkGpuTarget(const KernelConfig &cfg, ElemType elem,
+                           const TargetDesc &target) {
+  if (cfg.threads % target.warpSize != 0)
+    return "threads (" + str(cfg.threads) +
+           ") is not a multiple of the warp size (" + str(target.warpSize) +
+           ")";
+  if (cfg.threads > target.maxThreadsPerBlock)
+    return "threads (" + str(cfg.threads) +
+           ") exceed the target's maximum per block (" +
+           str(target.maxThreadsPerBlock) + ")";
+  if (cfg.warps() * target.warpSize != cfg.threads)
+    return "warp layout " + str(cfg.warpsM) + "x" + str(cfg.warpsN) +
+           " x warp size " + str(target.warpSize) + " = " +
+           str(cfg.warps() * target.warpSize) + " threads, but threads is " +
+           str(cfg.threads);
+  int64_t accessBytes = cfg.vectorWidth * elemBytes(elem);
+  if (accessBytes > kMaxGpuAccessBytes)
+    return "vector accesses of " + str(cfg.vectorWidth) + " x " +
+           std::string(stringify(elem)) + " = " + str(accessBytes) +
+           " bytes exceed the " + str(kMaxGpuAccessBytes) +
+           "-byte maximum access";
+  ResourceUsage usage = estimateResources(cfg, elem, target);
+  if (usage.sharedMemBytes > target.sharedMemPerBlock)
+    return "shared memory (" + kib(usage.sharedMemBytes) + " for " +
+           str(cfg.stages) + " stages) exceeds the per-block limit (" +
+           kib(target.sharedMemPerBlock) + ")";
+  if (usage.registersPerThread > target.maxRegistersPerThread)
+    return "needs about " + str(usage.registersPerThread) +
+           " registers per thread, above the limit (" +
+           str(target.maxRegistersPerThread) + ")";
+  if (usage.registersPerThread * cfg.threads > target.registersPerBlock)
+    return "needs about " + str(usage.registersPerThread * cfg.threads) +
+           " registers per block, above the limit (" +
+           str(target.registersPerBlock) + ")";
+  if (usage.blocksPerCU < 1)
+    return "no block fits on one compute unit (shared memory " +
+           kib(usage.sharedMemBytes) + ", " +
+           str(usage.registersPerThread * cfg.threads) + " registers)";
+  return "";
+}
+
+} // namespace
+
+std::string checkForTarget(const KernelConfig &cfg, ElemType elem,
+                           const TargetDesc &target) {
+  if (std::string err = checkStructure(cfg, target.cpuLanes()); !err.empty())
+    return err;
+  std::string inst(stringify(cfg.inst));
+  bool needsGpu = cfg.inst != InstKind::CpuFma;
+  if (needsGpu != target.isGpu())
+    return "instruction " + inst + " needs a " + (needsGpu ? "GPU" : "CPU") +
+           "; target " + target.name + " is " +
+           std::string(stringify(target.vendor));
+  if (cfg.inst != InstKind::SimtFma && cfg.inst != InstKind::CpuFma &&
+      instVendor(cfg.inst) != target.vendor)
+    return "instruction " + inst + " is an " +
+           std::string(stringify(instVendor(cfg.inst))) +
+           " instruction; target " + target.name + " is " +
+           std::string(stringify(target.vendor));
+  if (!target.hasInst(cfg.inst))
+    return "target " + target.name + " (" + target.chip + ") has no " + inst +
+           " instruction";
+  if (!instAcceptsElemType(cfg.inst, elem))
+    return "instruction " + inst + " does not accept " +
+           std::string(stringify(elem)) + " inputs";
+  return target.isGpu() ? checkGpuTarget(cfg, elem, target)
+                        : checkCpuTarget(cfg, elem, target);
+}
+
+} // namespace quilt

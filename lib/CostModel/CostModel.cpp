@@ -1,0 +1,286 @@
+//===- CostModel.cpp - Preparing candidates and evaluating the model ------===//
+//
+// Part of the Quilt project. `prepareTable` folds everything that does not
+// depend on the shape into per-candidate constants; `evaluate` is then a
+// straight line of integer tile arithmetic and a few dozen flops. The same
+// function serves the fast selection path (terms == nullptr) and the
+// explained breakdown, so the two can never disagree.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CostModel/CostModel.h"
+#include "Evaluate.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace quilt {
+
+namespace {
+
+constexpr const char *kTermNames[kNumTerms] = {"tiles",
+                                               "waves",
+                                               "wave_efficiency",
+                                               "padding_waste",
+                                               "occupancy",
+                                               "active_cu_fraction",
+                                               "issue_efficiency",
+                                               "compute_us",
+                                               "onchip_us",
+                                               "pack_us",
+                                               "dram_mb",
+                                               "memory_us",
+                                               "overlap",
+                                               "tile_overhead_us",
+                                               "launch_us",
+                                               "total_us"};
+
+/// Fraction of L2 (GPU) / L3 (CPU) an operand may occupy and still be
+/// counted as re-read from cache rather than DRAM: the rest holds the other
+/// operand, the output and other traffic.
+constexpr double kCacheShareForReuse = 0.5;
+/// Load-to-use latency of DRAM and of an L2 hit on current GPUs (about
+/// 600 and 200 ns in published microbenchmarks, e.g. Jia et al.,
+/// "Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking",
+/// and Luo et al. for Hopper). ESTIMATES; calibration absorbs the rest.
+constexpr double kDramLatencyUs = 0.6;
+constexpr double kCacheLatencyUs = 0.2;
+/// Cycles to issue one operand-fragment load (ldmatrix.x4, ds_read_b128)
+/// next to the matrix instructions it feeds.
+constexpr double kFragmentLoadCycles = 4.0;
+/// Latency of a CPU vector FMA in cycles (Ice Lake, Zen 3, Neoverse N1).
+constexpr double kCpuFmaLatency = 4.0;
+/// CPU load ports: one A broadcast or B vector each per cycle.
+constexpr double kCpuLoadPorts = 2.0;
+
+/// Warps per scheduler that keep the instruction's pipeline busy: SIMT FMA
+/// chains need a second warp to cover shared-memory latency; matrix
+/// instructions have enough independent work inside one warp tile.
+double warpsNeededPerScheduler(InstKind inst) {
+  return inst == InstKind::SimtFma ? 2.0 : 1.0;
+}
+
+/// Fraction of issue slots the inner loop spends on math rather than on
+/// feeding it, for a GPU configuration.
+double gpuIssueEfficiency(const KernelConfig &cfg, const TargetDesc &t) {
+  if (cfg.inst == InstKind::SimtFma) {
+    // Per k step a thread does ttM x ttN FMAs and loads its A column and B
+    // row from shared memory in 16-byte vectors (4 f32 after widening),
+    // plus about two instructions of address and loop overhead.
+    double fmas = double(cfg.threadTileM * cfg.threadTileN);
+    double loads = double(cfg.threadTileM + cfg.threadTileN) / 4.0;
+    return fmas / (fmas + loads + 2.0);
+  }
+  if (cfg.inst == InstKind::Wgmma)
+    return 1.0; // Asynchronous, operands read from shared memory directly.
+  InstShape s = instShape(cfg.inst);
+  double fragsM = double(cfg.warpTileM()) / double(s.m);
+  double fragsN = double(cfg.warpTileN()) / double(s.n);
+  double flopsPerCyclePerScheduler =
+      t.peak(cfg.inst) * 1e12 /
+      (double(t.computeUnits) * double(t.subPartitions) * t.clockGHz * 1e9);
+  double instCycles =
+      2.0 * double(s.m * s.n * s.k) / std::max(flopsPerCyclePerScheduler, 1.0);
+  double math = fragsM * fragsN * instCycles;
+  return math / (math + (fragsM + fragsN) * kFragmentLoadCycles);
+}
+
+/// Same for a CPU register block: enough independent accumulators to cover
+/// the FMA latency on every FMA unit, and few enough loads per FMA.
+double cpuIssueEfficiency(const KernelConfig &cfg, const TargetDesc &t) {
+  double lanes = double(t.cpuLanes());
+  double units = double(std::max<int64_t>(t.fmaUnitsPerCore, 1));
+  double accumulators =
+      double(cfg.threadTileM) * double(cfg.threadTileN) / lanes;
+  double latency = std::min(1.0, accumulators / (kCpuFmaLatency * units));
+  double fmaCycles = accumulators / units;
+  double loadCycles =
+      (double(cfg.threadTileM) + double(cfg.threadTileN) / lanes) /
+      kCpuLoadPorts;
+  return latency * fmaCycles / std::max(fmaCycles, loadCycles);
+}
+
+/// Shape-independent constants of one candidate. `t` must already hold the
+/// target constants (setTargetConstants).
+PreparedCandidate prepareCandidate(const KernelConfig &cfg, ElemType elem,
+                                   const TargetDesc &target,
+                                   const PreparedTable &t) {
+  PreparedCandidate c{};
+  ResourceUsage usage = estimateResources(cfg, elem, target);
+  c.tileM = double(std::max<int64_t>(cfg.tileM, 1));
+  c.tileN = double(std::max<int64_t>(cfg.tileN, 1));
+  c.tileK = double(std::max<int64_t>(cfg.tileK, 1));
+  c.splitK = double(std::max<int64_t>(cfg.splitK, 1));
+  c.invTileM = 1.0 / c.tileM, c.invTileN = 1.0 / c.tileN;
+  c.invTileK = 1.0 / c.tileK;
+  c.cpu = !target.isGpu();
+  c.granM = c.cpu ? double(std::max<int64_t>(cfg.threadTileM, 1)) : c.tileM;
+  c.granN = c.cpu ? double(std::max<int64_t>(cfg.threadTileN, 1)) : c.tileN;
+  c.invGranM = 1.0 / c.granM, c.invGranN = 1.0 / c.granN;
+  c.issueEfficiency =
+      c.cpu ? cpuIssueEfficiency(cfg, target) : gpuIssueEfficiency(cfg, target);
+  double peakFlopsPerUsPerCU = target.peak(cfg.inst) * 1e6 / t.computeUnits;
+  c.usPerFlop = 1.0 / std::max(peakFlopsPerUsPerCU * c.issueEfficiency, 1e-9);
+  c.blocksPerCU = double(std::max<int64_t>(usage.blocksPerCU, 1));
+  c.occupancy = usage.occupancy;
+  c.stages = double(std::max<int64_t>(cfg.stages, 1));
+  c.invStages = 1.0 / c.stages;
+  c.footprintAspect = c.tileM / c.tileN;
+  double eb = t.elemBytes;
+  c.invInFlightBytes = 1.0 / (c.stages * (c.tileM + c.tileN) * c.tileK * eb);
+  if (c.cpu) {
+    c.invLatencyWarps = 0;
+    c.onChipUsPerKA = c.onChipUsPerKB = 0; // CPUs use their own formula
+    return c;
+  }
+  double warps = double(std::max<int64_t>(
+      cfg.threads / std::max<int64_t>(target.warpSize, 1), 1));
+  c.invLatencyWarps = double(std::max<int64_t>(target.subPartitions, 1)) *
+                      warpsNeededPerScheduler(cfg.inst) / warps;
+  // Every warp column reads the A rows of its warp tile and every warp row
+  // the B columns of its warp tile (mma.sync, MFMA, WMMA, SIMT). A wgmma
+  // reads A once per warpgroup column and B once per 64-row instruction
+  // block. Plus one store of each element into shared memory.
+  double readersOfA = double(std::max<int64_t>(cfg.warpsN, 1));
+  double readersOfB = cfg.inst == InstKind::Wgmma
+                          ? double(std::max<int64_t>(cfg.tileM / 64, 1))
+                          : double(std::max<int64_t>(cfg.warpsM, 1));
+  c.onChipUsPerKA = (readersOfA + 1.0) * eb * t.usPerOnChipByte;
+  c.onChipUsPerKB = (readersOfB + 1.0) * eb * t.usPerOnChipByte;
+  return c;
+}
+
+/// Groups candidates by their tile along one dimension (largest first) so a
+/// patch search tries each distinct main tile once.
+void buildGroups(const PreparedTable &table, bool alongM, int32_t &numGroups,
+                 std::array<int64_t, kMaxPatchGroups> &tiles,
+                 std::array<uint64_t, kMaxPatchGroups> &masks) {
+  std::vector<int64_t> distinct;
+  for (int i = 0; i < table.count; ++i)
+    distinct.push_back(int64_t(alongM ? table.candidates[i].tileM
+                                      : table.candidates[i].tileN));
+  std::sort(distinct.begin(), distinct.end(), std::greater<int64_t>());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  // Small tiles make poor main kernels: keep the largest few.
+  if (distinct.size() > size_t(kMaxPatchGroups))
+    distinct.resize(kMaxPatchGroups);
+  numGroups = int32_t(distinct.size());
+  for (size_t g = 0; g < distinct.size(); ++g) {
+    tiles[g] = distinct[g];
+    masks[g] = 0;
+    for (int i = 0; i < table.count; ++i) {
+      int64_t tile = int64_t(alongM ? table.candidates[i].tileM
+                                    : table.candidates[i].tileN);
+      if (tile == distinct[g])
+        masks[g] |= uint64_t(1) << i;
+    }
+  }
+}
+
+/// Target and calibration constants shared by every candidate of a table.
+/// Figures that would divide by zero are clamped so that even an incomplete
+/// target yields finite predictions.
+void setTargetConstants(PreparedTable &t, const TargetDesc &target,
+                        ElemType elem, const Calibration &calibration) {
+  t.cpu = !target.isGpu();
+  t.computeUnits = double(std::max<int64_t>(target.computeUnits, 1));
+  t.invComputeUnits = 1.0 / t.computeUnits;
+  // GB/s = 1e3 bytes/us; GHz = 1e3 cycles/us.
+  t.usPerOnChipByte =
+      1.0 / std::max(target.onChipBytesPerClock * target.clockGHz * 1e3, 1e-9);
+  t.dramBytesPerUs = std::max(target.memBandwidthGBs * 1e3, 1e-9);
+  t.usPerDramByte = 1.0 / t.dramBytesPerUs;
+  double cache =
+      t.cpu ? double(target.l3Bytes > 0 ? target.l3Bytes
+                                        : target.l2Bytes * target.computeUnits)
+            : double(target.l2Bytes);
+  t.sharedCacheBytes = cache * kCacheShareForReuse;
+  t.elemBytes = double(elemBytes(elem));
+  t.dramLatencyUs = kDramLatencyUs;
+  t.cacheLatencyUs = kCacheLatencyUs;
+  t.invComputeEfficiency = 1.0 / std::max(calibration.computeEfficiency, 1e-9);
+  t.invMemoryEfficiency = 1.0 / std::max(calibration.memoryEfficiency, 1e-9);
+  t.launchUs = std::max(calibration.launchOverheadUs, 0.0);
+  t.tileOverheadUs = std::max(calibration.tileOverheadUs, 0.0);
+}
+
+} // namespace
+
+const char *termName(Term term) { return termName(static_cast<int>(term)); }
+const char *termName(int term) {
+  return term >= 0 && term < kNumTerms ? kTermNames[term] : "?";
+}
+
+double evaluateCandidate(const PreparedTable &t, int index,
+                         const GemmShape &shape, TermArray *terms) {
+  return detail::evaluate(t, t.candidates[index], detail::ShapeFacts(t, shape),
+                          terms);
+}
+
+bool prepareTable(const std::vector<KernelConfig> &candidates, ElemType elem,
+                  const TargetDesc &target, const Calibration &calibration,
+                  PreparedTable &table, std::string &error) {
+  if (candidates.empty()) {
+    error = "no candidates to prepare";
+    return false;
+  }
+  if (candidates.size() > size_t(kMaxPreparedCandidates)) {
+    error = std::to_string(candidates.size()) +
+            " candidates exceed the prepared-table limit of " +
+            std::to_string(kMaxPreparedCandidates);
+    return false;
+  }
+  if (target.computeUnits < 1 || target.clockGHz <= 0 ||
+      target.memBandwidthGBs <= 0 || target.onChipBytesPerClock <= 0) {
+    error = "target " + target.name +
+            " lacks compute units, clock or bandwidth figures";
+    return false;
+  }
+  if (calibration.computeEfficiency <= 0 || calibration.memoryEfficiency <= 0) {
+    error = "calibration efficiencies must be positive";
+    return false;
+  }
+  for (size_t i = 0; i < candidates.size(); ++i)
+    if (std::string why = checkForTarget(candidates[i], elem, target);
+        !why.empty()) {
+      error = "candidate " + std::to_string(i) + " (" + candidates[i].str() +
+              "): " + why;
+      return false;
+    }
+
+  PreparedTable t;
+  setTargetConstants(t, target, elem, calibration);
+  t.count = int32_t(candidates.size());
+  for (size_t i = 0; i < candidates.size(); ++i)
+    t.candidates[i] = prepareCandidate(candidates[i], elem, target, t);
+  buildGroups(t, /*alongM=*/true, t.numGroupsM, t.groupTileM, t.groupMaskM);
+  buildGroups(t, /*alongM=*/false, t.numGroupsN, t.groupTileN, t.groupMaskN);
+  t.policy = table.policy;
+  t.fixedIndex = table.fixedIndex;
+  table = t;
+  return true;
+}
+
+Prediction predict(const GemmShape &shape, ElemType elem,
+                   const KernelConfig &cfg, const TargetDesc &target) {
+  return predict(shape, elem, cfg, target, target.calibration);
+}
+
+Prediction predict(const GemmShape &shape, ElemType elem,
+                   const KernelConfig &cfg, const TargetDesc &target,
+                   const Calibration &calibration) {
+  Prediction p;
+  // Invalid configurations are evaluated anyway: the breakdown still says
+  // something useful, and every figure stays finite.
+  PreparedTable table;
+  setTargetConstants(table, target, elem, calibration);
+  table.count = 1;
+  table.candidates[0] = prepareCandidate(cfg, elem, target, table);
+  GemmShape clamped{
+      std::max<int64_t>(shape.b, 0), std::max<int64_t>(shape.m, 0),
+      std::max<int64_t>(shape.n, 0), std::max<int64_t>(shape.k, 0)};
+  p.totalUs = evaluateCandidate(table, 0, clamped, &p.terms);
+  return p;
+}
+
+} // namespace quilt

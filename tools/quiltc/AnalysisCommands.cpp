@@ -1,0 +1,277 @@
+//===- AnalysisCommands.cpp - quiltc targets / explain / calibrate --------===//
+//
+// Part of the Quilt project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AnalysisCommands.h"
+
+#include "CostModel/CalibrationFit.h"
+#include "CostModel/Explain.h"
+
+#include <cstdlib>
+#include <ostream>
+
+namespace quilt {
+
+namespace {
+
+/// The options every analysis command understands, parsed leniently in one
+/// pass: flags a command does not take are reported by that command.
+struct Options {
+  std::string target;
+  std::vector<std::string> targetFiles;
+  std::string workloadsFile, measurementsFile, policy = "cost-model";
+  std::vector<std::string> workloads;
+  bool json = false, tf32 = false, help = false;
+  int top = 0, maxCandidates = 16;
+};
+
+bool parseCount(const std::string &text, int low, int high, int &out) {
+  char *end = nullptr;
+  long v = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || v < low || v > high)
+    return false;
+  out = int(v);
+  return true;
+}
+
+/// Parses `args`; `allowed` lists the flags this command accepts.
+bool parseOptions(const std::vector<std::string> &args,
+                  const std::vector<std::string> &allowed, bool positional,
+                  Options &o, std::string &error) {
+  auto isAllowed = [&](const std::string &flag) {
+    for (const std::string &a : allowed)
+      if (a == flag)
+        return true;
+    return false;
+  };
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string arg = args[i], value;
+    bool hasValue = false;
+    if (arg.rfind("--", 0) == 0) {
+      if (size_t eq = arg.find('='); eq != std::string::npos) {
+        value = arg.substr(eq + 1), arg = arg.substr(0, eq), hasValue = true;
+      }
+    } else if (arg != "-h") {
+      if (!positional) {
+        error = "unexpected argument '" + arg + "'";
+        return false;
+      }
+      o.workloads.push_back(arg);
+      continue;
+    }
+    if (arg == "--help" || arg == "-h") {
+      o.help = true;
+      continue;
+    }
+    if (!isAllowed(arg)) {
+      error = "unknown option '" + arg + "'";
+      return false;
+    }
+    if (arg == "--json" || arg == "--tf32") {
+      (arg == "--json" ? o.json : o.tf32) = true;
+      continue;
+    }
+    if (!hasValue) {
+      if (i + 1 >= args.size()) {
+        error = "option '" + arg + "' needs a value";
+        return false;
+      }
+      value = args[++i];
+    }
+    if (arg == "--target")
+      o.target = value;
+    else if (arg == "--target-file")
+      o.targetFiles.push_back(value);
+    else if (arg == "--workloads")
+      o.workloadsFile = value;
+    else if (arg == "--measurements")
+      o.measurementsFile = value;
+    else if (arg == "--policy")
+      o.policy = value;
+    else if (arg == "--top" && !parseCount(value, 0, 1000000, o.top)) {
+      error = "--top expects a non-negative integer, got '" + value + "'";
+      return false;
+    } else if (arg == "--max-candidates" &&
+               !parseCount(value, 1, kMaxPreparedCandidates, o.maxCandidates)) {
+      error = "--max-candidates expects an integer in [1, " +
+              std::to_string(kMaxPreparedCandidates) + "], got '" + value + "'";
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The built-in database plus --target-file additions.
+bool loadDatabase(const Options &o, TargetDatabase &db, std::ostream &err) {
+  db = TargetDatabase::withBuiltins();
+  for (const std::string &file : o.targetFiles) {
+    std::string error;
+    if (!db.addFromFile(file, error)) {
+      err << "quiltc: error: " << error << "\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+const TargetDesc *findTarget(const Options &o, const TargetDatabase &db,
+                             std::ostream &err) {
+  if (o.target.empty()) {
+    err << "quiltc: error: --target is required\n";
+    return nullptr;
+  }
+  if (const TargetDesc *t = db.lookup(o.target))
+    return t;
+  err << "quiltc: error: unknown target '" << o.target << "'; known targets:";
+  for (const std::string &name : db.names())
+    err << " " << name;
+  err << "\n";
+  return nullptr;
+}
+
+int usageError(std::ostream &err, const std::string &command,
+               const std::string &error) {
+  err << "quiltc " << command << ": error: " << error
+      << " (see quiltc --help)\n";
+  return kExitUsage;
+}
+
+} // namespace
+
+int runTargetsCommand(const std::vector<std::string> &args, std::ostream &out,
+                      std::ostream &err) {
+  Options o;
+  std::string error;
+  if (!parseOptions(args, {"--target-file"}, false, o, error))
+    return usageError(err, "targets", error);
+  if (o.help) {
+    out << "usage: quiltc targets [--target-file F]\n";
+    return kExitOk;
+  }
+  TargetDatabase db;
+  if (!loadDatabase(o, db, err))
+    return kExitError;
+  out << renderTargetTable(db);
+  return kExitOk;
+}
+
+int runExplainCommand(const std::vector<std::string> &args, std::ostream &out,
+                      std::ostream &err) {
+  Options o;
+  std::string error;
+  if (!parseOptions(args,
+                    {"--target", "--target-file", "--json", "--top",
+                     "--max-candidates", "--policy", "--tf32", "--workloads"},
+                    true, o, error))
+    return usageError(err, "explain", error);
+  if (o.help) {
+    out << "usage: quiltc explain --target T [--target-file F] [--json] "
+           "[--top N] [--max-candidates N] [--policy P] [--tf32] "
+           "(WORKLOAD... | --workloads FILE)\n";
+    return kExitOk;
+  }
+  ExplainOptions options;
+  options.top = o.top;
+  options.candidates.maxCandidates = o.maxCandidates;
+  options.candidates.allowTf32 = o.tf32;
+  if (!parseSelectionPolicy(o.policy, options.policy, options.fixedIndex))
+    return usageError(err, "explain",
+                      "unknown policy '" + o.policy +
+                          "' (expected cost-model, pad, patch or fixed=<i>)");
+  TargetDatabase db;
+  if (!loadDatabase(o, db, err))
+    return kExitError;
+  const TargetDesc *target = findTarget(o, db, err);
+  if (!target)
+    return kExitError;
+
+  std::vector<Workload> workloads;
+  if (!o.workloadsFile.empty() &&
+      !parseWorkloadFile(o.workloadsFile, workloads, error)) {
+    err << "quiltc: error: " << error << "\n";
+    return kExitError;
+  }
+  for (const std::string &text : o.workloads) {
+    Workload w;
+    if (!parseWorkload(text, w, error)) {
+      err << "quiltc: error: workload '" << text << "': " << error << "\n";
+      return kExitError;
+    }
+    workloads.push_back(w);
+  }
+  if (workloads.empty())
+    return usageError(err, "explain", "no workloads given");
+
+  std::vector<ExplainReport> reports;
+  for (const Workload &w : workloads) {
+    ExplainReport report;
+    if (!explainWorkload(w, *target, options, report, error)) {
+      err << "quiltc: error: " << w.str() << ": " << error << "\n";
+      return kExitError;
+    }
+    reports.push_back(std::move(report));
+  }
+  if (o.json) {
+    std::string text;
+    JsonWriter json(text);
+    if (reports.size() == 1) {
+      writeExplainJson(json, reports.front(), o.top);
+    } else {
+      json.beginArray();
+      for (const ExplainReport &r : reports)
+        writeExplainJson(json, r, o.top);
+      json.endArray();
+    }
+    out << text << "\n";
+    return kExitOk;
+  }
+  for (size_t i = 0; i < reports.size(); ++i)
+    out << (i ? "\n" : "") << renderExplainText(reports[i], o.top);
+  return kExitOk;
+}
+
+int runCalibrateCommand(const std::vector<std::string> &args, std::ostream &out,
+                        std::ostream &err) {
+  Options o;
+  std::string error;
+  if (!parseOptions(args,
+                    {"--target", "--target-file", "--measurements", "--json"},
+                    false, o, error))
+    return usageError(err, "calibrate", error);
+  if (o.help) {
+    out << "usage: quiltc calibrate --target T [--target-file F] "
+           "--measurements FILE.csv [--json]\n";
+    return kExitOk;
+  }
+  if (o.measurementsFile.empty())
+    return usageError(err, "calibrate", "--measurements FILE.csv is required");
+  TargetDatabase db;
+  if (!loadDatabase(o, db, err))
+    return kExitError;
+  const TargetDesc *target = findTarget(o, db, err);
+  if (!target)
+    return kExitError;
+  std::vector<Measurement> measurements;
+  if (!readMeasurementsCsv(o.measurementsFile, measurements, error)) {
+    err << "quiltc: error: " << error << "\n";
+    return kExitError;
+  }
+  FitResult fit;
+  if (!fitCalibration(*target, measurements, fit, error)) {
+    err << "quiltc: error: " << o.measurementsFile << ": " << error << "\n";
+    return kExitError;
+  }
+  if (o.json) {
+    std::string text;
+    JsonWriter json(text);
+    writeFitJson(json, fit, *target);
+    out << text << "\n";
+  } else {
+    out << renderFitText(fit, *target);
+  }
+  return kExitOk;
+}
+
+} // namespace quilt

@@ -1,0 +1,73 @@
+//===- quiltc.cpp - The Quilt compiler driver -----------------------------===//
+//
+// Part of the Quilt project. Dispatches to a subcommand; each lives in its
+// own file so compile subcommands can be added next to the analysis ones.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AnalysisCommands.h"
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+using namespace quilt;
+
+namespace {
+
+struct Subcommand {
+  const char *name;
+  const char *summary;
+  int (*run)(const std::vector<std::string> &, std::ostream &, std::ostream &);
+};
+
+const Subcommand kSubcommands[] = {
+    {"targets", "list the target database", runTargetsCommand},
+    {"explain", "rank the candidates for workloads and say why one wins",
+     runExplainCommand},
+    {"calibrate", "fit a target's cost-model coefficients to measurements",
+     runCalibrateCommand},
+};
+
+void printHelp(std::ostream &os) {
+  os << "usage: quiltc <subcommand> [options]\n\nsubcommands:\n";
+  for (const Subcommand &s : kSubcommands)
+    os << "  " << s.name << std::string(12 - std::string(s.name).size(), ' ')
+       << s.summary << "\n";
+  os << "\n"
+        "  quiltc targets [--target-file F]\n"
+        "  quiltc explain --target T [--target-file F] [--json] [--top N]\n"
+        "                 [--max-candidates N] [--policy P] [--tf32]\n"
+        "                 (WORKLOAD... | --workloads FILE)\n"
+        "      WORKLOAD is one line of a workload file, e.g.\n"
+        "      \"matmul f16 M=1000 N=768 K=3072\"; P is cost-model (default),\n"
+        "      pad, patch or fixed=<index>.\n"
+        "  quiltc calibrate --target T [--target-file F]\n"
+        "                   --measurements FILE.csv [--json]\n"
+        "      CSV header: op,dtype,b,m,n,k,config,measured_us (or\n"
+        "      workload,config,measured_us); see docs/cost-model.md.\n\n"
+        "Run 'quiltc <subcommand> --help' for details.\n";
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    printHelp(std::cerr);
+    return kExitUsage;
+  }
+  const std::string &command = args.front();
+  if (command == "--help" || command == "-h" || command == "help") {
+    printHelp(std::cout);
+    return kExitOk;
+  }
+  for (const Subcommand &s : kSubcommands)
+    if (command == s.name)
+      return s.run(std::vector<std::string>(args.begin() + 1, args.end()),
+                   std::cout, std::cerr);
+  std::cerr
+      << "quiltc: error: unknown subcommand '" << command
+      << "' (expected targets, explain or calibrate; see quiltc --help)\n";
+  return kExitUsage;
+}

@@ -1,0 +1,128 @@
+//===- CandidatesTest.cpp - Candidate generation and pruning --------------===//
+//
+// Part of the Quilt project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CostModel/Candidates.h"
+#include "CostModel/CostModel.h"
+#include "TestUtil.h"
+
+using namespace quilt;
+
+namespace {
+
+TEST(Candidates, EveryTargetTypeAndOpGetsValidCandidates) {
+  for (const TargetDesc &t : TargetDatabase::builtin().targets()) {
+    for (ElemType e : {ElemType::F32, ElemType::F16, ElemType::BF16}) {
+      for (OpKind op :
+           {OpKind::Matmul, OpKind::BatchMatmul, OpKind::Conv2dNhwcHwcf}) {
+        std::vector<KernelConfig> cands = generateCandidates(op, e, t);
+        SCOPED_TRACE(t.name + " " + std::string(stringify(e)) + " " +
+                     std::string(stringify(op)));
+        ASSERT_FALSE(cands.empty());
+        EXPECT_LE(cands.size(), 16u);
+        for (const KernelConfig &c : cands)
+          EXPECT_EQ(checkForTarget(c, e, t), "") << c.str();
+      }
+    }
+  }
+}
+
+TEST(Candidates, EnumerationPassesTheVerifierCheck) {
+  for (const TargetDesc &t : TargetDatabase::builtin().targets())
+    for (const KernelConfig &c : enumerateCandidates(
+             OpKind::Matmul, ElemType::F16, t, CandidateOptions{16, true}))
+      EXPECT_EQ(checkForTarget(c, ElemType::F16, t), "")
+          << t.name << " " << c.str();
+}
+
+TEST(Candidates, DeterministicAndBounded) {
+  const TargetDesc &h100 = builtinTarget("h100");
+  for (int max : {1, 4, 16, 64}) {
+    CandidateOptions options;
+    options.maxCandidates = max;
+    std::vector<KernelConfig> a =
+        generateCandidates(OpKind::Matmul, ElemType::F32, h100, options);
+    std::vector<KernelConfig> b =
+        generateCandidates(OpKind::Matmul, ElemType::F32, h100, options);
+    EXPECT_EQ(a, b);
+    EXPECT_LE(a.size(), size_t(max));
+    EXPECT_GE(a.size(), 1u);
+  }
+}
+
+TEST(Candidates, BestInstructionPerTarget) {
+  auto instOf = [](const char *target, ElemType e) {
+    std::vector<KernelConfig> c =
+        generateCandidates(OpKind::Matmul, e, builtinTarget(target));
+    return c.empty() ? InstKind::SimtFma : c.front().inst;
+  };
+  EXPECT_EQ(instOf("h100", ElemType::F16), InstKind::Wgmma);
+  EXPECT_EQ(instOf("a100", ElemType::BF16), InstKind::MmaSyncF16);
+  EXPECT_EQ(instOf("rtx4090", ElemType::F16), InstKind::MmaSyncF16);
+  EXPECT_EQ(instOf("t4", ElemType::F16), InstKind::SimtFma);
+  EXPECT_EQ(instOf("v100", ElemType::F16), InstKind::SimtFma);
+  InstKind mi300 = instOf("mi300x", ElemType::F16);
+  EXPECT_TRUE(mi300 == InstKind::Mfma32x32x8 ||
+              mi300 == InstKind::Mfma16x16x16);
+  EXPECT_EQ(instOf("rx7900xtx", ElemType::F16), InstKind::Wmma16x16x16);
+  EXPECT_EQ(instOf("host", ElemType::F16), InstKind::CpuFma);
+}
+
+TEST(Candidates, DefaultF32IsExactOnGpus) {
+  const TargetDesc &a100 = builtinTarget("a100");
+  for (const KernelConfig &c :
+       generateCandidates(OpKind::Matmul, ElemType::F32, a100))
+    EXPECT_EQ(c.inst, InstKind::SimtFma) << c.str();
+  CandidateOptions tf32;
+  tf32.allowTf32 = true;
+  bool anyTf32 = false;
+  for (const KernelConfig &c :
+       enumerateCandidates(OpKind::Matmul, ElemType::F32, a100, tf32))
+    anyTf32 |= c.inst == InstKind::MmaSyncTf32;
+  EXPECT_TRUE(anyTf32);
+}
+
+TEST(Candidates, CpuBlockingFollowsTheCaches) {
+  const TargetDesc &t = builtinTarget("host-avx2");
+  for (const KernelConfig &c :
+       generateCandidates(OpKind::Matmul, ElemType::F32, t)) {
+    EXPECT_EQ(c.threadTileN % t.cpuLanes(), 0);
+    EXPECT_LE(c.tileK * c.threadTileN * 4, t.l1Bytes / 2);
+    EXPECT_LE(c.tileM * c.tileK * 4, t.l2Bytes);
+  }
+}
+
+/// The selected configuration for one workload on a target.
+KernelConfig chosenFor(const char *target, GemmShape shape, ElemType elem) {
+  const TargetDesc &t = builtinTarget(target);
+  std::vector<KernelConfig> cands = generateCandidates(OpKind::Matmul, elem, t);
+  PreparedTable table;
+  std::string error;
+  EXPECT_TRUE(prepareTable(cands, elem, t, t.calibration, table, error));
+  Selection sel;
+  EXPECT_EQ(selectKernel(table, shape, sel), SelectStatus::Ok);
+  return cands[sel.candidate];
+}
+
+TEST(Candidates, ChoicesDifferAcrossHardware) {
+  GemmShape shape{1, 1000, 768, 3072};
+  KernelConfig h100 = chosenFor("h100", shape, ElemType::F16);
+  KernelConfig t4 = chosenFor("t4", shape, ElemType::F16);
+  KernelConfig avx2 = chosenFor("host-avx2", shape, ElemType::F16);
+  KernelConfig mi300 = chosenFor("mi300x", shape, ElemType::F16);
+  EXPECT_EQ(h100.inst, InstKind::Wgmma);
+  EXPECT_EQ(t4.inst, InstKind::SimtFma);
+  EXPECT_EQ(avx2.inst, InstKind::CpuFma);
+  EXPECT_NE(h100.str(), t4.str());
+  EXPECT_NE(t4.str(), avx2.str());
+  EXPECT_NE(h100.str(), mi300.str());
+  // Same instruction, different resources: shared memory and SM count.
+  KernelConfig a100 = chosenFor("a100", {1, 8192, 8192, 8192}, ElemType::F16);
+  KernelConfig r3090 =
+      chosenFor("rtx3090", {1, 8192, 8192, 8192}, ElemType::F16);
+  EXPECT_EQ(a100.inst, r3090.inst);
+}
+
+} // namespace

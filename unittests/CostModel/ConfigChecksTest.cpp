@@ -1,0 +1,300 @@
+//===- ConfigChecksTest.cpp - One test per rejection reason ---------------===//
+//
+// Part of the Quilt project. Every sentence checkStructure/checkForTarget can
+// produce is asserted here, so the dialect's diagnostics stay stable.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CostModel/KernelConfig.h"
+#include "TestUtil.h"
+
+using namespace quilt;
+
+namespace {
+
+std::string forA100(const KernelConfig &c, ElemType e = ElemType::F16) {
+  return checkForTarget(c, e, builtinTarget("a100"));
+}
+
+TEST(ConfigChecks, ValidConfigsPass) {
+  EXPECT_EQ(forA100(mmaConfig()), "");
+  EXPECT_EQ(checkForTarget(wgmmaConfig(), ElemType::F16, builtinTarget("h100")),
+            "");
+  EXPECT_EQ(
+      checkForTarget(avx2Config(), ElemType::F32, builtinTarget("host-avx2")),
+      "");
+}
+
+TEST(ConfigChecks, NonPositiveField) {
+  KernelConfig c = mmaConfig();
+  c.tileM = 0;
+  EXPECT_EQ(checkStructure(c), "tile M must be positive (got 0)");
+  c = mmaConfig();
+  c.splitK = -2;
+  EXPECT_EQ(checkStructure(c), "split-K must be positive (got -2)");
+}
+
+TEST(ConfigChecks, VectorWidthNotPowerOfTwo) {
+  KernelConfig c = mmaConfig();
+  c.vectorWidth = 3;
+  EXPECT_EQ(checkStructure(c), "vector width (3) must be a power of two");
+}
+
+TEST(ConfigChecks, TooManyStages) {
+  KernelConfig c = mmaConfig();
+  c.stages = 9;
+  EXPECT_EQ(checkStructure(c),
+            "stages (9) exceeds the maximum pipeline depth (8)");
+}
+
+TEST(ConfigChecks, TileNotMultipleOfInstruction) {
+  KernelConfig c = mmaConfig();
+  c.tileM = 100;
+  EXPECT_EQ(checkStructure(c), "tile M (100) is not a multiple of the "
+                               "instruction's M (16) for mma_sync_f16");
+  c = mmaConfig();
+  c.tileK = 24;
+  EXPECT_EQ(checkStructure(c), "tile K (24) is not a multiple of the "
+                               "instruction's K (16) for mma_sync_f16");
+}
+
+TEST(ConfigChecks, TileNotMultipleOfVectorWidth) {
+  KernelConfig c = mmaConfig();
+  c.vectorWidth = 64;
+  EXPECT_EQ(checkStructure(c),
+            "tile K (32) is not a multiple of the vector width (64)");
+  c = avx2Config();
+  c.tileK = 64, c.tileN = 20, c.vectorWidth = 8, c.threadTileN = 4;
+  c.inst = InstKind::SimtFma;
+  EXPECT_EQ(checkStructure(c),
+            "tile N (20) is not a multiple of the vector width (8)");
+}
+
+TEST(ConfigChecks, CpuNeedsOneThread) {
+  KernelConfig c = avx2Config();
+  c.threads = 4;
+  EXPECT_EQ(checkStructure(c, 8), "a CPU micro-kernel runs one thread per "
+                                  "core: threads must be 1 (got 4)");
+}
+
+TEST(ConfigChecks, CpuHasNoWarps) {
+  KernelConfig c = avx2Config();
+  c.warpsM = 2;
+  EXPECT_EQ(checkStructure(c, 8), "a CPU micro-kernel has no warp layout: "
+                                  "warps must be 1x1 (got 2x1)");
+}
+
+TEST(ConfigChecks, CpuRegisterBlockNotWholeVectors) {
+  KernelConfig c = avx2Config();
+  c.threadTileN = 12;
+  EXPECT_EQ(checkStructure(c, 8),
+            "register block N (12) is not a multiple of the vector lanes (8)");
+}
+
+TEST(ConfigChecks, CpuTileNotMultipleOfRegisterBlock) {
+  KernelConfig c = avx2Config();
+  c.tileM = 100;
+  EXPECT_EQ(checkStructure(c, 8),
+            "tile M (100) is not a multiple of the register block M (6)");
+  c = avx2Config();
+  c.threadTileN = 24;
+  EXPECT_EQ(checkStructure(c, 8),
+            "tile N (256) is not a multiple of the register block N (24)");
+}
+
+TEST(ConfigChecks, TileNotDivisibleByWarps) {
+  KernelConfig c = mmaConfig();
+  c.warpsM = 3;
+  EXPECT_EQ(checkStructure(c), "tile M (128) is not divisible by warps M (3)");
+  c = mmaConfig();
+  c.warpsN = 3;
+  EXPECT_EQ(checkStructure(c), "tile N (128) is not divisible by warps N (3)");
+}
+
+TEST(ConfigChecks, WgmmaNeedsWarpgroups) {
+  KernelConfig c = wgmmaConfig();
+  c.warpsM = 2, c.warpsN = 2;
+  EXPECT_EQ(checkStructure(c), "wgmma needs warps M in multiples of 4 (a "
+                               "warpgroup spans 64 rows), got 2");
+}
+
+TEST(ConfigChecks, WarpTileNotMultipleOfInstruction) {
+  KernelConfig c = mmaConfig();
+  c.warpsM = 16, c.threads = 512 * 2; // warp tile M = 8
+  EXPECT_EQ(checkStructure(c), "warp tile M (8) is not a multiple of the "
+                               "instruction's per-warp M (16) for "
+                               "mma_sync_f16");
+  c = mmaConfig();
+  c.warpsN = 32; // warp tile N = 4
+  EXPECT_EQ(checkStructure(c), "warp tile N (4) is not a multiple of the "
+                               "instruction's N (8) for mma_sync_f16");
+}
+
+TEST(ConfigChecks, WgmmaWarpTileTooWide) {
+  KernelConfig c = wgmmaConfig();
+  c.tileN = 512, c.threadTileN = 128;
+  EXPECT_EQ(checkStructure(c),
+            "warp tile N (512) exceeds wgmma's largest N (256)");
+}
+
+TEST(ConfigChecks, ThreadTilesDoNotCoverBlock) {
+  KernelConfig c = mmaConfig();
+  c.threadTileN = 8;
+  EXPECT_EQ(checkStructure(c),
+            "per-thread tiles (128 threads x 8x8) cover 8192 elements but "
+            "the block tile 128x128 has 16384");
+}
+
+TEST(ConfigChecks, InstructionNeedsOtherKindOfTarget) {
+  EXPECT_EQ(
+      checkForTarget(mmaConfig(), ElemType::F16, builtinTarget("host-avx2")),
+      "instruction mma_sync_f16 needs a GPU; target host-avx2 is cpu");
+  EXPECT_EQ(forA100(avx2Config(), ElemType::F32),
+            "instruction cpu_fma needs a CPU; target a100 is nvidia");
+}
+
+TEST(ConfigChecks, InstructionOfOtherVendor) {
+  EXPECT_EQ(
+      checkForTarget(mmaConfig(), ElemType::F16, builtinTarget("mi300x")),
+      "instruction mma_sync_f16 is an nvidia instruction; target mi300x is "
+      "amd");
+}
+
+TEST(ConfigChecks, InstructionMissingOnTarget) {
+  EXPECT_EQ(forA100(wgmmaConfig()),
+            "target a100 (sm_80) has no wgmma instruction");
+  // sm_75 has m16n8k8 but not the m16n8k16 shape of mma_sync_f16.
+  EXPECT_EQ(checkForTarget(mmaConfig(), ElemType::F16, builtinTarget("t4")),
+            "target t4 (sm_75) has no mma_sync_f16 instruction");
+}
+
+TEST(ConfigChecks, ElementTypeNotAccepted) {
+  EXPECT_EQ(forA100(mmaConfig(), ElemType::F32),
+            "instruction mma_sync_f16 does not accept f32 inputs");
+}
+
+TEST(ConfigChecks, ThreadsNotWholeWarps) {
+  KernelConfig simt;
+  simt.tileM = 48, simt.tileN = 32, simt.tileK = 8;
+  simt.threads = 48, simt.warpsM = 1, simt.warpsN = 1;
+  simt.threadTileM = 8, simt.threadTileN = 4, simt.vectorWidth = 4;
+  EXPECT_EQ(checkForTarget(simt, ElemType::F32, builtinTarget("a100")),
+            "threads (48) is not a multiple of the warp size (32)");
+}
+
+TEST(ConfigChecks, TooManyThreads) {
+  KernelConfig simt;
+  simt.tileM = 256, simt.tileN = 256, simt.tileK = 8;
+  simt.threads = 2048, simt.warpsM = 8, simt.warpsN = 8;
+  simt.threadTileM = 4, simt.threadTileN = 8, simt.vectorWidth = 4;
+  EXPECT_EQ(checkForTarget(simt, ElemType::F32, builtinTarget("a100")),
+            "threads (2048) exceed the target's maximum per block (1024)");
+}
+
+TEST(ConfigChecks, WarpLayoutDisagreesWithThreads) {
+  KernelConfig c = mmaConfig();
+  c.threads = 256, c.threadTileN = 8;
+  EXPECT_EQ(forA100(c), "warp layout 2x2 x warp size 32 = 128 threads, but "
+                        "threads is 256");
+}
+
+TEST(ConfigChecks, GpuVectorAccessTooWide) {
+  KernelConfig c = mmaConfig();
+  c.vectorWidth = 16;
+  EXPECT_EQ(forA100(c), "vector accesses of 16 x f16 = 32 bytes exceed the "
+                        "16-byte maximum access");
+}
+
+TEST(ConfigChecks, SharedMemoryOverLimit) {
+  KernelConfig c = mmaConfig();
+  c.stages = 8, c.tileK = 64; // 8 x 256 x 64 x 2 B = 256 KiB
+  EXPECT_EQ(forA100(c), "shared memory (256.0 KiB for 8 stages) exceeds the "
+                        "per-block limit (163.0 KiB)");
+}
+
+TEST(ConfigChecks, TooManyRegistersPerThread) {
+  KernelConfig c = mmaConfig();
+  c.threads = 32, c.warpsM = 1, c.warpsN = 1; // one warp owns 128x128
+  c.threadTileM = 16, c.threadTileN = 32;
+  EXPECT_EQ(forA100(c), "needs about 600 registers per thread, above the "
+                        "limit (255)");
+}
+
+TEST(ConfigChecks, TooManyRegistersPerBlock) {
+  KernelConfig simt;
+  simt.tileM = 128, simt.tileN = 256, simt.tileK = 8;
+  simt.threads = 1024, simt.warpsM = 4, simt.warpsN = 8;
+  simt.threadTileM = 4, simt.threadTileN = 8, simt.vectorWidth = 4;
+  simt.stages = 2;
+  EXPECT_EQ(checkForTarget(simt, ElemType::F32, builtinTarget("a100")),
+            "needs about 81920 registers per block, above the limit (65536)");
+}
+
+TEST(ConfigChecks, NoBlockFitsOnComputeUnit) {
+  TargetDesc t = builtinTarget("a100");
+  t.registersPerCU = 8192; // inconsistent on purpose: below one block's need
+  EXPECT_EQ(checkForTarget(mmaConfig(), ElemType::F16, t),
+            "no block fits on one compute unit (shared memory 48.0 KiB, "
+            "23552 registers)");
+}
+
+TEST(ConfigChecks, CpuVectorAccessTooWide) {
+  KernelConfig c = avx2Config();
+  c.vectorWidth = 16, c.threadTileN = 16;
+  EXPECT_EQ(checkForTarget(c, ElemType::F32, builtinTarget("host-avx2")),
+            "vector accesses of 16 x f32 = 64 bytes exceed the 32-byte "
+            "vector register");
+}
+
+TEST(ConfigChecks, CpuRegisterBlockTooLarge) {
+  KernelConfig c = avx2Config();
+  c.threadTileM = 8, c.tileM = 96;
+  EXPECT_EQ(checkForTarget(c, ElemType::F32, builtinTarget("host-avx2")),
+            "register block 8x16 needs 19 vector registers (16 accumulators, "
+            "2 B vectors, 1 broadcast), above the 16 of host-avx2");
+}
+
+TEST(ConfigChecks, CpuPanelOverflowsL1) {
+  KernelConfig c = avx2Config();
+  c.tileK = 512;
+  EXPECT_EQ(checkForTarget(c, ElemType::F32, builtinTarget("host-avx2")),
+            "B micro-panel (tile K x register block N = 512x16 f32 = 32.0 "
+            "KiB) exceeds half the L1 cache (16.0 KiB)");
+}
+
+TEST(ConfigChecks, CpuBlockOverflowsL2) {
+  KernelConfig c = avx2Config();
+  c.tileM = 600, c.tileK = 256;
+  EXPECT_EQ(checkForTarget(c, ElemType::F32, builtinTarget("host-avx2")),
+            "A block (tile M x tile K = 600x256 f32 = 600.0 KiB) exceeds the "
+            "L2 cache (512.0 KiB)");
+}
+
+TEST(ConfigChecks, ResourcesAreEstimated) {
+  ResourceUsage u =
+      estimateResources(mmaConfig(), ElemType::F16, builtinTarget("a100"));
+  EXPECT_EQ(u.sharedMemBytes, 3 * (128 + 128) * 32 * 2);
+  EXPECT_EQ(u.registersPerThread, 184);
+  EXPECT_EQ(u.blocksPerCU, 2); // registers: 65536 / (184 x 128)
+  EXPECT_DOUBLE_EQ(u.occupancy, 256.0 / 2048.0);
+}
+
+TEST(ConfigChecks, StrRoundTrips) {
+  KernelConfig c = mmaConfig();
+  c.splitK = 4, c.boundary = BoundaryPolicy::Pad;
+  EXPECT_EQ(c.str(), "128x128x32 t128 w2x2 tt8x16 v8 s3 mma_sync_f16 sk4 pad");
+  std::string error;
+  std::optional<KernelConfig> parsed = parseKernelConfig(c.str(), error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(*parsed, c);
+  EXPECT_FALSE(
+      parseKernelConfig("128x128 t128 w2x2 tt8x16 v8 s3 wgmma", error));
+  EXPECT_EQ(error, "malformed tile '128x128' in config '128x128 t128 w2x2 "
+                   "tt8x16 v8 s3 wgmma'");
+  EXPECT_FALSE(
+      parseKernelConfig("128x128x32 t128 w2x2 tt8x16 v8 s3 mma_sync", error));
+  EXPECT_EQ(error, "malformed instruction 'mma_sync' in config '128x128x32 "
+                   "t128 w2x2 tt8x16 v8 s3 mma_sync'");
+}
+
+} // namespace

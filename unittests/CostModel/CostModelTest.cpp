@@ -1,0 +1,250 @@
+//===- CostModelTest.cpp - Behaviour of the analytic model ----------------===//
+//
+// Part of the Quilt project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CostModel/CostModel.h"
+#include "CostModel/Candidates.h"
+#include "TestUtil.h"
+
+#include <cmath>
+
+using namespace quilt;
+
+namespace {
+
+struct Case {
+  const char *target;
+  ElemType elem;
+  KernelConfig config;
+};
+
+std::vector<Case> monotoneCases() {
+  return {{"h100", ElemType::F16, wgmmaConfig()},
+          {"a100", ElemType::F16, mmaConfig()},
+          {"host-avx2", ElemType::F32, avx2Config()}};
+}
+
+void expectFinite(const Prediction &p) {
+  EXPECT_TRUE(std::isfinite(p.totalUs));
+  for (int t = 0; t < kNumTerms; ++t)
+    EXPECT_TRUE(std::isfinite(p.terms[t])) << termName(t);
+}
+
+TEST(CostModel, GrowsWithWorkInEveryDimension) {
+  const int64_t sizes[] = {1,   7,    64,   100,  127,  128,   129,
+                           333, 1000, 1024, 4097, 8192, 20000, 65536};
+  for (const Case &c : monotoneCases()) {
+    const TargetDesc &t = builtinTarget(c.target);
+    ASSERT_EQ(checkForTarget(c.config, c.elem, t), "") << c.target;
+    for (int dim = 0; dim < 3; ++dim) {
+      double previous = 0;
+      for (int64_t s : sizes) {
+        GemmShape shape{1, 512, 512, 512};
+        (dim == 0 ? shape.m : dim == 1 ? shape.n : shape.k) = s;
+        double us = predict(shape, c.elem, c.config, t).totalUs;
+        EXPECT_GE(us, previous * (1 - 1e-12))
+            << c.target << " dim " << dim << " size " << s;
+        previous = us;
+      }
+    }
+  }
+}
+
+TEST(CostModel, WaveQuantizationAtComputeUnitBoundary) {
+  const TargetDesc &h100 = builtinTarget("h100");
+  ASSERT_EQ(h100.computeUnits, 132);
+  KernelConfig c = wgmmaConfig();
+  // 12 x 11 = 132 tiles of 128x128 against 7 x 19 = 133: the same work to
+  // within 1%, no padding, and K long enough to be compute-bound.
+  Prediction full =
+      predict({1, 12 * 128, 11 * 128, 8192}, ElemType::F16, c, h100);
+  Prediction over =
+      predict({1, 7 * 128, 19 * 128, 8192}, ElemType::F16, c, h100);
+  EXPECT_EQ(full[Term::Tiles], 132);
+  EXPECT_EQ(over[Term::Tiles], 133);
+  EXPECT_DOUBLE_EQ(full[Term::WaveEfficiency], 1.0);
+  EXPECT_NEAR(over[Term::WaveEfficiency], 133.0 / 264.0, 1e-12);
+  EXPECT_GT(over.totalUs, 1.5 * full.totalUs);
+  EXPECT_GT(over[Term::ComputeUs], 1.9 * full[Term::ComputeUs]);
+}
+
+TEST(CostModel, PaddingWasteCountsWorkOutsideTheProblem) {
+  const TargetDesc &a100 = builtinTarget("a100");
+  Prediction exact =
+      predict({1, 128, 128, 64}, ElemType::F16, mmaConfig(), a100);
+  Prediction ragged =
+      predict({1, 129, 128, 64}, ElemType::F16, mmaConfig(), a100);
+  EXPECT_DOUBLE_EQ(exact[Term::PaddingWaste], 0.0);
+  EXPECT_NEAR(ragged[Term::PaddingWaste], 1.0 - 129.0 / 256.0, 1e-12);
+}
+
+TEST(CostModel, ZeroDimsAreZeroWork) {
+  for (const Case &c : monotoneCases()) {
+    const TargetDesc &t = builtinTarget(c.target);
+    for (GemmShape s : {GemmShape{1, 0, 16, 16}, GemmShape{1, 16, 0, 16},
+                        GemmShape{1, 16, 16, 0}, GemmShape{0, 16, 16, 16}}) {
+      Prediction p = predict(s, c.elem, c.config, t);
+      EXPECT_EQ(p.totalUs, 0.0);
+      for (double term : p.terms)
+        EXPECT_EQ(term, 0.0);
+    }
+  }
+}
+
+TEST(CostModel, HugeDimsStayFinite) {
+  for (const Case &c : monotoneCases()) {
+    const TargetDesc &t = builtinTarget(c.target);
+    expectFinite(predict({1, int64_t(1) << 40, 2, 2}, c.elem, c.config, t));
+    expectFinite(predict({1 << 20, 1 << 20, 1 << 20, 1}, c.elem, c.config, t));
+    expectFinite(predict({1, 1, 1, int64_t(1) << 50}, c.elem, c.config, t));
+  }
+}
+
+TEST(CostModel, TotalCombinesTheTerms) {
+  Prediction p = predict({1, 1000, 768, 3072}, ElemType::F16, wgmmaConfig(),
+                         builtinTarget("h100"));
+  expectFinite(p);
+  double chip =
+      std::max(p[Term::ComputeUs], p[Term::OnChipUs]) + p[Term::PackUs];
+  double memory = p[Term::MemoryUs];
+  double body =
+      std::max(chip, memory) + (1 - p[Term::Overlap]) * std::min(chip, memory);
+  EXPECT_NEAR(p.totalUs, p[Term::LaunchUs] + p[Term::TileOverheadUs] + body,
+              1e-9 * p.totalUs);
+  EXPECT_EQ(p[Term::TotalUs], p.totalUs);
+  EXPECT_STREQ(termName(Term::WaveEfficiency), "wave_efficiency");
+}
+
+TEST(CostModel, PreparedTableMatchesPredict) {
+  const TargetDesc &t = builtinTarget("a100");
+  std::vector<KernelConfig> cands =
+      generateCandidates(OpKind::Matmul, ElemType::F16, t);
+  PreparedTable table;
+  std::string error;
+  ASSERT_TRUE(
+      prepareTable(cands, ElemType::F16, t, t.calibration, table, error))
+      << error;
+  GemmShape shape{3, 333, 517, 129};
+  for (int i = 0; i < table.count; ++i) {
+    TermArray terms;
+    double us = evaluateCandidate(table, i, shape, &terms);
+    Prediction p = predict(shape, ElemType::F16, cands[i], t);
+    EXPECT_DOUBLE_EQ(us, p.totalUs);
+    EXPECT_EQ(terms, p.terms);
+  }
+}
+
+class SelectionTest : public ::testing::Test {
+protected:
+  void prepare(const char *target, ElemType elem,
+               SelectionPolicy policy = SelectionPolicy::CostModel,
+               int fixedIndex = 0) {
+    const TargetDesc &t = builtinTarget(target);
+    cands = generateCandidates(OpKind::Matmul, elem, t);
+    table.policy = policy;
+    table.fixedIndex = fixedIndex;
+    std::string error;
+    ASSERT_TRUE(prepareTable(cands, elem, t, t.calibration, table, error))
+        << error;
+  }
+  std::vector<KernelConfig> cands;
+  PreparedTable table;
+};
+
+TEST_F(SelectionTest, CostModelPicksTheArgmin) {
+  prepare("a100", ElemType::F16);
+  GemmShape shape{1, 1000, 768, 3072};
+  Selection sel;
+  ASSERT_EQ(selectKernel(table, shape, sel), SelectStatus::Ok);
+  ASSERT_EQ(sel.patchDim, PatchDim::None);
+  for (int i = 0; i < table.count; ++i)
+    EXPECT_LE(sel.predictedUs, evaluateCandidate(table, i, shape));
+}
+
+TEST_F(SelectionTest, PatchWinsWhenTheRemainderIsThin) {
+  prepare("h100", ElemType::F16);
+  Selection sel;
+  ASSERT_EQ(selectKernel(table, {1, 1040, 8192, 8192}, sel), SelectStatus::Ok);
+  EXPECT_EQ(sel.patchDim, PatchDim::M);
+  EXPECT_GE(sel.remainder, 0);
+  EXPECT_EQ(sel.mainExtent % cands[sel.candidate].tileM, 0);
+  EXPECT_LT(sel.predictedUs, sel.bestSingleUs);
+  // Main and remainder predictions add up to the patch's.
+  double main =
+      evaluateCandidate(table, sel.candidate, {1, sel.mainExtent, 8192, 8192});
+  double rest = evaluateCandidate(table, sel.remainder,
+                                  {1, 1040 - sel.mainExtent, 8192, 8192});
+  EXPECT_NEAR(sel.predictedUs, main + rest, 1e-9 * sel.predictedUs);
+}
+
+TEST_F(SelectionTest, PatchPolicyAlwaysPatchesRaggedShapes) {
+  prepare("h100", ElemType::F16, SelectionPolicy::Patch);
+  Selection sel;
+  ASSERT_EQ(selectKernel(table, {1, 1000, 768, 3072}, sel), SelectStatus::Ok);
+  EXPECT_NE(sel.patchDim, PatchDim::None);
+  EXPECT_GE(sel.predictedUs, sel.bestSingleUs); // the model disagrees
+}
+
+TEST_F(SelectionTest, PadPolicyPadsAndChargesTheCopies) {
+  prepare("a100", ElemType::F16, SelectionPolicy::Pad);
+  Selection sel;
+  ASSERT_EQ(selectKernel(table, {1, 1000, 768, 3000}, sel), SelectStatus::Ok);
+  EXPECT_TRUE(sel.padded);
+  EXPECT_GT(sel.predictedUs,
+            evaluateCandidate(table, sel.candidate, {1, 1000, 768, 3000}));
+}
+
+TEST_F(SelectionTest, FixedPolicy) {
+  prepare("a100", ElemType::F16, SelectionPolicy::Fixed, 3);
+  Selection sel;
+  ASSERT_EQ(selectKernel(table, {1, 64, 64, 64}, sel), SelectStatus::Ok);
+  EXPECT_EQ(sel.candidate, 3);
+  prepare("a100", ElemType::F16, SelectionPolicy::Fixed, 60);
+  EXPECT_EQ(selectKernel(table, {1, 64, 64, 64}, sel),
+            SelectStatus::BadFixedIndex);
+  SelectionPolicy policy;
+  int index = -1;
+  EXPECT_TRUE(parseSelectionPolicy("fixed=2", policy, index));
+  EXPECT_EQ(policy, SelectionPolicy::Fixed);
+  EXPECT_EQ(index, 2);
+  EXPECT_FALSE(parseSelectionPolicy("fixed=-1", policy, index));
+  EXPECT_FALSE(parseSelectionPolicy("fastest", policy, index));
+}
+
+TEST_F(SelectionTest, ZeroDimsChooseCandidateZero) {
+  prepare("h100", ElemType::F16);
+  Selection sel;
+  ASSERT_EQ(selectKernel(table, {1, 0, 768, 3072}, sel), SelectStatus::Ok);
+  EXPECT_EQ(sel.candidate, 0);
+  EXPECT_EQ(sel.predictedUs, 0.0);
+  EXPECT_EQ(sel.patchDim, PatchDim::None);
+}
+
+TEST_F(SelectionTest, BadShapesAreRejected) {
+  prepare("host", ElemType::F32);
+  Selection sel;
+  EXPECT_EQ(selectKernel(table, {1, -1, 4, 4}, sel),
+            SelectStatus::NegativeDimension);
+  EXPECT_EQ(
+      selectKernel(table, {1, int64_t(1) << 40, 4, int64_t(1) << 40}, sel),
+      SelectStatus::ShapeOverflow);
+  PreparedTable empty;
+  EXPECT_EQ(selectKernel(empty, {1, 4, 4, 4}, sel), SelectStatus::EmptyTable);
+}
+
+TEST(CostModel, PrepareRejectsInvalidCandidates) {
+  PreparedTable table;
+  std::string error;
+  const TargetDesc &a100 = builtinTarget("a100");
+  EXPECT_FALSE(prepareTable({wgmmaConfig()}, ElemType::F16, a100,
+                            a100.calibration, table, error));
+  EXPECT_EQ(error, "candidate 0 (128x128x64 t128 w4x1 tt4x32 v8 s4 wgmma): "
+                   "target a100 (sm_80) has no wgmma instruction");
+  EXPECT_FALSE(
+      prepareTable({}, ElemType::F16, a100, a100.calibration, table, error));
+  EXPECT_EQ(error, "no candidates to prepare");
+}
+
+} // namespace
