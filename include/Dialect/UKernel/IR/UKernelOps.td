@@ -1,0 +1,211 @@
+//===- UKernelOps.td - ukernel operations ------------------*- tablegen -*-===//
+//
+// Part of the Quilt project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUILT_DIALECT_UKERNEL_IR_UKERNELOPS_TD
+#define QUILT_DIALECT_UKERNEL_IR_UKERNELOPS_TD
+
+include "Dialect/UKernel/IR/UKernelAttrs.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
+
+def UKernel_ConfigArrayAttr
+    : TypedArrayAttrBase<UKernel_ConfigAttr, "micro-kernel configurations">;
+
+def UKernel_ContractionElementType : AnyTypeOf<[F32, F16, BF16]>;
+
+//===----------------------------------------------------------------------===//
+// DispatchOp
+//===----------------------------------------------------------------------===//
+
+def UKernel_DispatchOp : UKernel_Op<"dispatch", [
+    DestinationStyleOpInterface,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "A dynamic-shape contraction over candidate micro-kernels";
+  let description = [{
+    Computes one contraction whose sizes are known only at run time, by one
+    (or, when patching, two) of the `candidates` micro-kernels chosen per call
+    by `policy`:
+
+    - `cost_model`: the analytic model's cheapest candidate for the actual
+      sizes, or a main + remainder patch when the model says it wins;
+    - `fixed = i`: always candidate `i`;
+    - `pad`: the cheapest candidate with the problem padded to its tile;
+    - `patch`: always a main + remainder split.
+
+    `kind` is the contraction in GEMM terms:
+
+    | kind | lhs | rhs | init | GEMM view |
+    |---|---|---|---|---|
+    | `matmul` | MxK (KxM with `transpose_lhs`) | KxN (NxK with `transpose_rhs`) | MxN | M, N, K |
+    | `batch_matmul` | BxMxK | BxKxN | BxMxN | B x (M, N, K) |
+    | `conv2d_nhwc` | NxHxWxC | RxSxCxF (HWCF) | NxOHxOWxF | M = N*OH*OW, N = F, K = R*S*C |
+    | `conv2d_nchw` | NxCxHxW | FxCxRxS (FCHW) | NxFxOHxOW | same |
+
+    The optional `epilogue` applies elementwise steps to each accumulated
+    value in order; `bias_add` adds `bias[n]` (a 1-D operand of size N).
+    Accumulation is in f32; `init` is f32 or the input element type. On
+    tensors the op returns the updated `init`; on memrefs it writes `init` in
+    place. Size-0 dimensions are legal and compute nothing.
+
+    Candidates are checked against the target they run on: the op's `target`
+    attribute if present, else the `ukernel.target` attribute of the nearest
+    enclosing op that has one.
+
+    ```mlir
+    %r = ukernel.dispatch matmul transpose_rhs
+           ins(%x, %w : tensor<?x?xf16>, tensor<?x?xf16>)
+           outs(%acc : tensor<?x?xf32>)
+           bias(%b : tensor<?xf32>) epilogue [bias_add, gelu]
+           candidates [#ukernel.config<...>, #ukernel.config<...>]
+           policy cost_model -> tensor<?x?xf32>
+    ```
+  }];
+  let arguments = (ins
+    UKernel_ContractionKindAttr:$kind,
+    AnyShaped:$lhs,
+    AnyShaped:$rhs,
+    AnyShaped:$init,
+    Optional<AnyShaped>:$bias,
+    UKernel_ConfigArrayAttr:$candidates,
+    DefaultValuedAttr<UKernel_SelectionPolicyAttr,
+                      "::mlir::ukernel::SelectionPolicy::cost_model">:$policy,
+    OptionalAttr<I64Attr>:$fixed_candidate,
+    DefaultValuedAttr<UKernel_EpilogueArrayAttr, "{}">:$epilogue,
+    UnitAttr:$transpose_lhs,
+    UnitAttr:$transpose_rhs,
+    OptionalAttr<DenseI64ArrayAttr>:$strides,
+    OptionalAttr<DenseI64ArrayAttr>:$dilations,
+    OptionalAttr<UKernel_TargetAttr>:$target
+  );
+  let results = (outs Optional<AnyRankedTensor>:$result);
+  let assemblyFormat = [{
+    custom<EnumKeyword>($kind) (`transpose_lhs` $transpose_lhs^)? (`transpose_rhs` $transpose_rhs^)?
+    `ins` `(` $lhs `,` $rhs `:` type($lhs) `,` type($rhs) `)`
+    `outs` `(` $init `:` type($init) `)`
+    (`bias` `(` $bias^ `:` type($bias) `)`)?
+    (`epilogue` custom<EpilogueList>($epilogue)^)?
+    (`strides` $strides^)? (`dilations` $dilations^)?
+    `candidates` $candidates
+    (`policy` custom<EnumKeyword>($policy)^)? (`=` $fixed_candidate^)?
+    (`target` $target^)?
+    attr-dict (`->` type($result)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    MutableOperandRange getDpsInitsMutable() { return getInitMutable(); }
+
+    /// The target the candidates run on: the `target` attribute, else the
+    /// nearest enclosing `ukernel.target`; null when there is none.
+    TargetAttr getEffectiveTarget();
+
+    /// Element type of the contraction inputs.
+    Type getInputElementType() {
+      return ::llvm::cast<ShapedType>(getLhs().getType()).getElementType();
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// SelectOp
+//===----------------------------------------------------------------------===//
+
+def UKernel_SelectOp : UKernel_Op<"select", [Pure]> {
+  let summary = "Choose micro-kernels for run-time sizes with the cost model";
+  let description = [{
+    Evaluates Quilt's analytic cost model for the GEMM-view sizes
+    (`batch`, `m`, `n`, `k`) on every candidate, applies `policy`, and
+    returns:
+
+    - `kernel`: the candidate to run, or a patch's main candidate;
+    - `remainder`: a patch's remainder candidate (equal to `kernel` when
+      there is no patch);
+    - `split_m`, `split_n`: the main candidate covers rows `[0, split_m)` and
+      columns `[0, split_n)`. A patch splits one dimension: the remainder
+      covers rows `[split_m, m)` (all columns) or columns `[split_n, n)` (all
+      rows). Without a patch, `split_m = m` and `split_n = n`.
+
+    This is the computation `quiltc explain` performs, so what the compiler
+    reports is what the program runs.
+
+    ```mlir
+    %kernel, %rem, %split_m, %split_n = ukernel.select %b, %m, %n, %k for f16
+        candidates [#ukernel.config<...>, #ukernel.config<...>]
+        policy patch
+    ```
+  }];
+  let arguments = (ins
+    Index:$batch, Index:$m, Index:$n, Index:$k,
+    TypeAttrOf<UKernel_ContractionElementType>:$element_type,
+    UKernel_ConfigArrayAttr:$candidates,
+    DefaultValuedAttr<UKernel_SelectionPolicyAttr,
+                      "::mlir::ukernel::SelectionPolicy::cost_model">:$policy,
+    OptionalAttr<I64Attr>:$fixed_candidate,
+    OptionalAttr<UKernel_TargetAttr>:$target
+  );
+  let results = (outs Index:$kernel, Index:$remainder, Index:$split_m,
+                      Index:$split_n);
+  let assemblyFormat = [{
+    $batch `,` $m `,` $n `,` $k `for` $element_type
+    `candidates` $candidates
+    (`policy` custom<EnumKeyword>($policy)^)? (`=` $fixed_candidate^)?
+    (`target` $target^)?
+    attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    TargetAttr getEffectiveTarget();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// InvokeOp
+//===----------------------------------------------------------------------===//
+
+def UKernel_InvokeOp : UKernel_Op<"invoke", [AttrSizedOperandSegments]> {
+  let summary = "Run one micro-kernel on one output tile";
+  let description = [{
+    Computes `acc[offsets + (i, j)] = epilogue(acc[...] + sum_k lhs * rhs)`
+    for the `sizes` = (m, n, k) extents of one tile with the micro-kernel
+    `config`. `offsets` index the accumulator: (m0, n0), or (b, m0, n0) for a
+    batched contraction. A tile may be smaller than the configuration's tile
+    only when `masked` is set: masked tiles guard every access, unmasked ones
+    must be full (their M and N extents equal the tile's).
+
+    ```mlir
+    ukernel.invoke #ukernel.config<...>
+        ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>)
+        outs(%c : memref<?x?xf32>)
+        offsets [%i, %j] sizes [%tm, %tn, %k] masked
+    ```
+  }];
+  let arguments = (ins
+    UKernel_ConfigAttr:$config,
+    Arg<AnyMemRef, "left operand", [MemRead]>:$lhs,
+    Arg<AnyMemRef, "right operand", [MemRead]>:$rhs,
+    Arg<AnyMemRef, "accumulator", [MemRead, MemWrite]>:$acc,
+    Arg<Optional<AnyMemRef>, "bias", [MemRead]>:$bias,
+    Variadic<Index>:$offsets,
+    Variadic<Index>:$sizes,
+    DefaultValuedAttr<UKernel_EpilogueArrayAttr, "{}">:$epilogue,
+    UnitAttr:$transpose_lhs,
+    UnitAttr:$transpose_rhs,
+    UnitAttr:$masked
+  );
+  let assemblyFormat = [{
+    $config (`transpose_lhs` $transpose_lhs^)? (`transpose_rhs` $transpose_rhs^)?
+    `ins` `(` $lhs `,` $rhs `:` type($lhs) `,` type($rhs) `)`
+    `outs` `(` $acc `:` type($acc) `)`
+    (`bias` `(` $bias^ `:` type($bias) `)`)?
+    (`epilogue` custom<EpilogueList>($epilogue)^)?
+    `offsets` ` ` `[` $offsets `]` `sizes` ` ` `[` $sizes `]`
+    (`masked` $masked^)?
+    attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // QUILT_DIALECT_UKERNEL_IR_UKERNELOPS_TD
