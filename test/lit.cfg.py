@@ -2,6 +2,7 @@
 # lit configuration for Quilt's FileCheck tests.
 
 import os
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -17,6 +18,7 @@ config.test_exec_root = os.path.join(config.quilt_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%quilt_src_root", config.quilt_src_root))
 config.substitutions.append(("%workloads", config.shared_workloads_dir))
+config.substitutions.append(("%python", sys.executable))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
