@@ -1,0 +1,50 @@
+//===- Passes.h - Quilt conversion passes -----------------------*- C++ -*-===//
+//
+// Part of the Quilt project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUILT_CONVERSION_PASSES_H
+#define QUILT_CONVERSION_PASSES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace arith {
+class ArithDialect;
+}
+namespace func {
+class FuncDialect;
+}
+namespace LLVM {
+class LLVMDialect;
+}
+namespace math {
+class MathDialect;
+}
+namespace memref {
+class MemRefDialect;
+}
+namespace scf {
+class SCFDialect;
+}
+namespace tensor {
+class TensorDialect;
+}
+namespace vector {
+class VectorDialect;
+}
+} // namespace mlir
+
+namespace quilt {
+
+#define GEN_PASS_DECL
+#include "Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "Conversion/Passes.h.inc"
+
+} // namespace quilt
+
+#endif // QUILT_CONVERSION_PASSES_H

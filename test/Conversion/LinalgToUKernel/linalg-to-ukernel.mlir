@@ -1,0 +1,206 @@
+// RUN: quilt-opt %s -split-input-file --ukernel-attach-target=target=host-avx2 --convert-linalg-to-ukernel | FileCheck %s
+
+// CHECK-LABEL: func.func @matmul_tensors
+// CHECK-SAME: (%[[A:.*]]: tensor<?x?xf32>, %[[B:.*]]: tensor<?x?xf32>, %[[C:.*]]: tensor<?x?xf32>)
+// CHECK: %[[R:.*]] = ukernel.dispatch matmul ins(%[[A]], %[[B]] : tensor<?x?xf32>, tensor<?x?xf32>) outs(%[[C]] : tensor<?x?xf32>) candidates [#ukernel.config<
+// CHECK-SAME: instruction = cpu_fma
+// CHECK-NOT: policy
+// CHECK-SAME: -> tensor<?x?xf32>
+// CHECK-NOT: linalg.matmul
+// CHECK: return %[[R]]
+func.func @matmul_tensors(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// Transposed operands are read from the indexing maps.
+// CHECK-LABEL: func.func @matmul_transposed
+// CHECK: ukernel.dispatch matmul transpose_lhs transpose_rhs ins(%{{.*}}, %{{.*}} : tensor<64x?xf32>, tensor<?x64xf32>)
+func.func @matmul_transposed(%a: tensor<64x?xf32>, %b: tensor<?x64xf32>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+         ins(%a, %b : tensor<64x?xf32>, tensor<?x64xf32>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// On memrefs the dispatch updates the output in place.
+// CHECK-LABEL: func.func @matmul_memrefs
+// CHECK: ukernel.dispatch matmul ins(%{{.*}}, %{{.*}} : memref<?x?xbf16>, memref<?x?xbf16>) outs(%{{.*}} : memref<?x?xf32>) candidates
+// CHECK-NOT: ->
+func.func @matmul_memrefs(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xbf16>, memref<?x?xbf16>) outs(%c : memref<?x?xf32>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @batch_matmul
+// CHECK: ukernel.dispatch batch_matmul ins(%{{.*}}, %{{.*}} : tensor<?x?x?xf16>, tensor<?x?x?xf16>) outs(%{{.*}} : tensor<?x?x?xf16>)
+func.func @batch_matmul(%a: tensor<?x?x?xf16>, %b: tensor<?x?x?xf16>, %c: tensor<?x?x?xf16>) -> tensor<?x?x?xf16> {
+  %0 = linalg.batch_matmul ins(%a, %b : tensor<?x?x?xf16>, tensor<?x?x?xf16>) outs(%c : tensor<?x?x?xf16>) -> tensor<?x?x?xf16>
+  return %0 : tensor<?x?x?xf16>
+}
+
+// -----
+
+// Non-unit strides and dilations carry over; unit ones are implied.
+// CHECK-LABEL: func.func @conv_nhwc
+// CHECK: ukernel.dispatch conv2d_nhwc ins(%{{.*}}, %{{.*}} : tensor<?x?x?x8xf32>, tensor<3x3x8x16xf32>) outs(%{{.*}} : tensor<?x?x?x16xf32>) strides [2, 2] candidates
+// CHECK-NOT: dilations
+func.func @conv_nhwc(%i: tensor<?x?x?x8xf32>, %f: tensor<3x3x8x16xf32>, %o: tensor<?x?x?x16xf32>) -> tensor<?x?x?x16xf32> {
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+         ins(%i, %f : tensor<?x?x?x8xf32>, tensor<3x3x8x16xf32>) outs(%o : tensor<?x?x?x16xf32>) -> tensor<?x?x?x16xf32>
+  return %0 : tensor<?x?x?x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @conv_nchw
+// CHECK: ukernel.dispatch conv2d_nchw ins(%{{.*}}, %{{.*}} : tensor<?x8x?x?xf32>, tensor<16x8x3x3xf32>) outs(%{{.*}} : tensor<?x16x?x?xf32>) dilations [2, 2] candidates
+func.func @conv_nchw(%i: tensor<?x8x?x?xf32>, %f: tensor<16x8x3x3xf32>, %o: tensor<?x16x?x?xf32>) -> tensor<?x16x?x?xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%i, %f : tensor<?x8x?x?xf32>, tensor<16x8x3x3xf32>) outs(%o : tensor<?x16x?x?xf32>) -> tensor<?x16x?x?xf32>
+  return %0 : tensor<?x16x?x?xf32>
+}
+
+// -----
+
+// A zero-initialized matmul followed by bias + ReLU becomes one dispatch whose
+// accumulator is the epilogue's output, zeroed.
+// CHECK-LABEL: func.func @matmul_bias_relu
+// CHECK-SAME: (%[[X:.*]]: tensor<?x?xf32>, %[[W:.*]]: tensor<?x?xf32>, %[[BIAS:.*]]: tensor<?xf32>, %[[OUT:.*]]: tensor<?x?xf32>
+// CHECK: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[OUT]] : tensor<?x?xf32>)
+// CHECK: %[[R:.*]] = ukernel.dispatch matmul ins(%[[X]], %[[W]] : {{.*}}) outs(%[[ZERO]] : tensor<?x?xf32>) bias(%[[BIAS]] : tensor<?xf32>) epilogue [bias_add, relu] candidates
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[R]]
+func.func @matmul_bias_relu(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %bias: tensor<?xf32>, %out: tensor<?x?xf32>, %m: index, %n: index) -> tensor<?x?xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %0 = linalg.matmul ins(%x, %w : tensor<?x?xf32>, tensor<?x?xf32>) outs(%acc : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%0, %bias : tensor<?x?xf32>, tensor<?xf32>) outs(%out : tensor<?x?xf32>) {
+  ^bb0(%v: f32, %b: f32, %o: f32):
+    %s = arith.addf %v, %b : f32
+    %c0 = arith.constant 0.0 : f32
+    %r = arith.maximumf %s, %c0 : f32
+    linalg.yield %r : f32
+  } -> tensor<?x?xf32>
+  return %1 : tensor<?x?xf32>
+}
+
+// -----
+
+// GELU in the erf form, spelled with cmpf-free arithmetic; ReLU spelled as
+// cmpf + select on a batch matmul.
+// CHECK-LABEL: func.func @gelu_and_select_relu
+// CHECK: ukernel.dispatch matmul {{.*}} epilogue [gelu] candidates
+// CHECK: ukernel.dispatch batch_matmul {{.*}} epilogue [relu] candidates
+// CHECK-NOT: linalg.generic
+func.func @gelu_and_select_relu(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %out: tensor<?x?xf32>,
+                                %bx: tensor<?x?x?xf32>, %bw: tensor<?x?x?xf32>, %bout: tensor<?x?x?xf32>) -> (tensor<?x?xf32>, tensor<?x?x?xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %acc = linalg.fill ins(%zero : f32) outs(%out : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %0 = linalg.matmul ins(%x, %w : tensor<?x?xf32>, tensor<?x?xf32>) outs(%acc : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%0 : tensor<?x?xf32>) outs(%out : tensor<?x?xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %half = arith.constant 0.5 : f32
+    %sqrt2 = arith.constant 1.41421356237 : f32
+    %t = arith.divf %v, %sqrt2 : f32
+    %e = math.erf %t : f32
+    %one = arith.constant 1.0 : f32
+    %p = arith.addf %one, %e : f32
+    %hv = arith.mulf %half, %v : f32
+    %y = arith.mulf %hv, %p : f32
+    linalg.yield %y : f32
+  } -> tensor<?x?xf32>
+  %bacc = linalg.fill ins(%zero : f32) outs(%bout : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %2 = linalg.batch_matmul ins(%bx, %bw : tensor<?x?x?xf32>, tensor<?x?x?xf32>) outs(%bacc : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%2 : tensor<?x?x?xf32>) outs(%bout : tensor<?x?x?xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %c0 = arith.constant 0.0 : f32
+    %gt = arith.cmpf ogt, %v, %c0 : f32
+    %r = arith.select %gt, %v, %c0 : f32
+    linalg.yield %r : f32
+  } -> tensor<?x?x?xf32>
+  return %1, %3 : tensor<?x?xf32>, tensor<?x?x?xf32>
+}
+
+// -----
+
+// The tanh approximation of GELU is not the erf GELU the epilogue computes:
+// the consumer stays a linalg.generic and the matmul converts alone.
+// CHECK-LABEL: func.func @tanh_gelu_not_fused
+// CHECK: %[[MM:.*]] = ukernel.dispatch matmul
+// CHECK-NOT: epilogue
+// CHECK: linalg.generic {{.*}} ins(%[[MM]] : tensor<?x?xf32>)
+// CHECK: math.tanh
+func.func @tanh_gelu_not_fused(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %out: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %zero = arith.constant 0.0 : f32
+  %acc = linalg.fill ins(%zero : f32) outs(%out : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %0 = linalg.matmul ins(%x, %w : tensor<?x?xf32>, tensor<?x?xf32>) outs(%acc : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%0 : tensor<?x?xf32>) outs(%out : tensor<?x?xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %c = arith.constant 0.7978845608 : f32
+    %k = arith.constant 0.044715 : f32
+    %v2 = arith.mulf %v, %v : f32
+    %v3 = arith.mulf %v2, %v : f32
+    %kv3 = arith.mulf %k, %v3 : f32
+    %in = arith.addf %v, %kv3 : f32
+    %arg = arith.mulf %c, %in : f32
+    %t = math.tanh %arg : f32
+    %p = arith.addf %one, %t : f32
+    %hv = arith.mulf %half, %v : f32
+    %y = arith.mulf %hv, %p : f32
+    linalg.yield %y : f32
+  } -> tensor<?x?xf32>
+  return %1 : tensor<?x?xf32>
+}
+
+// -----
+
+// An accumulator that is not zero-filled keeps the epilogue separate: the
+// dispatch accumulates into it and the generic reads the sum.
+// CHECK-LABEL: func.func @accumulate_then_relu
+// CHECK: %[[MM:.*]] = ukernel.dispatch matmul ins(%{{.*}}, %{{.*}} : {{.*}}) outs(%arg2 : tensor<?x?xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[MM]] : tensor<?x?xf32>)
+func.func @accumulate_then_relu(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %c: tensor<?x?xf32>, %out: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = linalg.matmul ins(%x, %w : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%0 : tensor<?x?xf32>) outs(%out : tensor<?x?xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %c0 = arith.constant 0.0 : f32
+    %r = arith.maximumf %v, %c0 : f32
+    linalg.yield %r : f32
+  } -> tensor<?x?xf32>
+  return %1 : tensor<?x?xf32>
+}
+
+// -----
+
+// What the pass does not handle passes through untouched: integer and f64
+// contractions, a broadcasting matmul, other linalg ops.
+// CHECK-LABEL: func.func @untouched
+// CHECK-NOT: ukernel.dispatch
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<?x?xi32>, tensor<?x?xi32>)
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<?x?xf64>, tensor<?x?xf64>)
+// CHECK: linalg.matmul indexing_maps
+// CHECK: linalg.add
+func.func @untouched(%ai: tensor<?x?xi32>, %ci: tensor<?x?xi32>, %ad: tensor<?x?xf64>, %cd: tensor<?x?xf64>,
+                     %v: tensor<?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>)
+    -> (tensor<?x?xi32>, tensor<?x?xf64>, tensor<?x?xf32>, tensor<?x?xf32>) {
+  %0 = linalg.matmul ins(%ai, %ai : tensor<?x?xi32>, tensor<?x?xi32>) outs(%ci : tensor<?x?xi32>) -> tensor<?x?xi32>
+  %1 = linalg.matmul ins(%ad, %ad : tensor<?x?xf64>, tensor<?x?xf64>) outs(%cd : tensor<?x?xf64>) -> tensor<?x?xf64>
+  %2 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+         ins(%v, %b : tensor<?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %3 = linalg.add ins(%b, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0, %1, %2, %3 : tensor<?x?xi32>, tensor<?x?xf64>, tensor<?x?xf32>, tensor<?x?xf32>
+}
