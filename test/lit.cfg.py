@@ -31,8 +31,18 @@ tool_dirs = [config.quilt_tools_dir, config.llvm_tools_dir]
 tools = [
     ToolSubst("quilt-opt", unresolved="fatal"),
     ToolSubst("quiltc", unresolved="fatal"),
+    ToolSubst("mlir-runner", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Shared libraries for execution tests under mlir-runner.
+llvm_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
+config.substitutions.append(
+    ("%mlir_c_runner_utils", os.path.join(llvm_lib_dir, "libmlir_c_runner_utils.so")))
+config.substitutions.append(
+    ("%mlir_runner_utils", os.path.join(llvm_lib_dir, "libmlir_runner_utils.so")))
+config.substitutions.append(
+    ("%quilt_runtime", os.path.join(config.quilt_obj_root, "lib", "libquilt_runtime.so")))
 
 # Features for tests that need tools or hardware CI does not have.
 if os.path.isdir(config.shared_workloads_dir):

@@ -11,8 +11,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "CostModel/TargetDatabase.h"
+#include "CostModel/SelectionSpec.h"
 #include "TextUtil.h"
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -478,6 +480,59 @@ std::vector<std::string> TargetDatabase::names() const {
   for (const TargetDesc &t : targets_)
     result.push_back(t.name);
   return result;
+}
+
+std::string formatTargetSection(const TargetDesc &target) {
+  // Written from the same field table the parser reads, with every double
+  // at round-trip precision, so that parsing gives back the same TargetDesc.
+  auto exact = [](double v) {
+    char text[40];
+    std::snprintf(text, sizeof(text), "%.17g", v);
+    return std::string(text);
+  };
+  std::string out = "[" + target.name + "]\n";
+  const TargetDesc defaults;
+  uint8_t vendorBit = target.isGpu() ? kGpu : kCpu;
+  for (const FieldSpec &spec : fieldSpecs()) {
+    // A field that does not apply to this vendor stays out, so the parser
+    // leaves it at its default, as it was.
+    bool required = spec.required & vendorBit;
+    if (!required && spec.intField &&
+        target.*spec.intField == defaults.*spec.intField)
+      continue;
+    if (!required && spec.doubleField &&
+        target.*spec.doubleField == defaults.*spec.doubleField)
+      continue;
+    std::string value;
+    switch (spec.kind) {
+    case FieldKind::Vendor:
+      value = std::string(stringify(target.vendor));
+      break;
+    case FieldKind::String:
+      value = target.*spec.stringField;
+      // The format requires a description; targets built in IR have none.
+      if (value.empty())
+        value = target.name;
+      break;
+    case FieldKind::Int:
+    case FieldKind::Size:
+      value = std::to_string(target.*spec.intField);
+      break;
+    case FieldKind::Double:
+      value = exact(target.*spec.doubleField);
+      break;
+    case FieldKind::Calib:
+      value = exact(target.calibration.*spec.calibField);
+      break;
+    }
+    out += std::string(spec.key) + " = " + value + "\n";
+  }
+  for (int i = 0; i < kNumInstKinds; ++i)
+    if (target.peakTflops[i] > 0)
+      out += std::string(kPeakPrefix) +
+             std::string(stringify(static_cast<InstKind>(i))) + " = " +
+             exact(target.peakTflops[i]) + "\n";
+  return out;
 }
 
 } // namespace quilt

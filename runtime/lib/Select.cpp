@@ -1,0 +1,110 @@
+//===- Select.cpp - Run-time micro-kernel selection, C ABI ----------------===//
+//
+// Part of the Quilt project. The compiler embeds a selection spec per
+// dispatch; on the first call the spec is parsed and a table prepared once,
+// and every call then runs the same allocation-free selection as
+// `quiltc explain`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuiltRuntime.h"
+
+#include "CostModel/CostModel.h"
+#include "CostModel/Dispatch.h"
+#include "CostModel/SelectionSpec.h"
+#include "CostModel/Workload.h"
+
+#include <memory>
+#include <string>
+
+#define QUILT_RT_EXPORT __attribute__((visibility("default")))
+
+namespace {
+
+thread_local std::string lastError;
+
+/// Stored in a dispatch's cache slot when its spec cannot be used, so that
+/// later calls fail fast instead of parsing it again.
+quilt::PreparedTable *const kUnusableSpec =
+    reinterpret_cast<quilt::PreparedTable *>(uintptr_t(1));
+
+/// The table for a spec, prepared on first use. Concurrent first calls may
+/// both prepare one; the first to publish wins and the other is dropped.
+const quilt::PreparedTable *tableFor(const char *spec, void **cache) {
+  auto *slot = reinterpret_cast<quilt::PreparedTable **>(cache);
+  quilt::PreparedTable *table = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+  if (table)
+    return table == kUnusableSpec ? nullptr : table;
+
+  auto prepared = std::make_unique<quilt::PreparedTable>();
+  quilt::SelectionSpec parsed;
+  std::string error;
+  quilt::PreparedTable *published = kUnusableSpec;
+  if (!quilt::parseSelectionSpec(spec, parsed, error) ||
+      !quilt::prepareTable(parsed.candidates, parsed.elem, parsed.target,
+                           parsed.target.calibration, *prepared, error)) {
+    lastError = "quilt_rt_select: unusable selection spec: " + error;
+  } else {
+    prepared->policy = parsed.policy;
+    prepared->fixedIndex = parsed.fixedIndex;
+    published = prepared.get();
+  }
+  quilt::PreparedTable *expected = nullptr;
+  if (__atomic_compare_exchange_n(slot, &expected, published, false,
+                                  __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    if (published != kUnusableSpec)
+      prepared.release(); // Owned by the slot for the program's lifetime.
+    return published == kUnusableSpec ? nullptr : published;
+  }
+  return expected == kUnusableSpec ? nullptr : expected;
+}
+
+} // namespace
+
+extern "C" QUILT_RT_EXPORT int32_t quilt_rt_select(const char *spec,
+                                                   void **cache, int64_t b,
+                                                   int64_t m, int64_t n,
+                                                   int64_t k, int64_t *out) {
+  if (!out) {
+    lastError = "quilt_rt_select: null output array";
+    return QUILT_STATUS_NULL_ARGUMENT;
+  }
+  // Whatever happens below, leave a choice that computes the right result.
+  out[0] = 0;
+  out[1] = 0;
+  out[2] = m;
+  out[3] = n;
+  if (!spec || !cache) {
+    lastError = "quilt_rt_select: null spec or cache";
+    return QUILT_STATUS_NULL_ARGUMENT;
+  }
+  const quilt::PreparedTable *table = tableFor(spec, cache);
+  if (!table)
+    return QUILT_RT_STATUS_BAD_SPEC;
+
+  quilt::Selection selection;
+  quilt::SelectStatus status =
+      quilt::selectKernel(*table, quilt::GemmShape{b, m, n, k}, selection);
+  if (status != quilt::SelectStatus::Ok) {
+    lastError = std::string("quilt_rt_select: ") +
+                quilt_status_string(static_cast<int>(status));
+    return static_cast<int32_t>(status);
+  }
+  out[0] = selection.candidate;
+  out[1] = selection.remainder >= 0 ? selection.remainder : selection.candidate;
+  switch (selection.patchDim) {
+  case quilt::PatchDim::None:
+    break;
+  case quilt::PatchDim::M:
+    out[2] = selection.mainExtent;
+    break;
+  case quilt::PatchDim::N:
+    out[3] = selection.mainExtent;
+    break;
+  }
+  return QUILT_STATUS_OK;
+}
+
+extern "C" QUILT_RT_EXPORT const char *quilt_rt_last_error(void) {
+  return lastError.c_str();
+}

@@ -1,0 +1,143 @@
+//===- SelectTest.cpp - quilt_rt_select, the run-time selection ABI -------===//
+//
+// Part of the Quilt project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuiltRuntime.h"
+
+#include "CostModel/Candidates.h"
+#include "CostModel/Dispatch.h"
+#include "CostModel/SelectionSpec.h"
+#include "CostModel/TargetDatabase.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+#include <vector>
+
+using namespace quilt;
+
+namespace {
+
+SelectionSpec specFor(const char *target, ElemType elem,
+                      SelectionPolicy policy = SelectionPolicy::CostModel) {
+  SelectionSpec spec;
+  spec.target = *TargetDatabase::builtin().lookup(target);
+  spec.elem = elem;
+  spec.policy = policy;
+  spec.candidates = generateCandidates(OpKind::Matmul, elem, spec.target);
+  return spec;
+}
+
+/// What the library's own selection says for the same spec and shape.
+Selection expected(const SelectionSpec &spec, GemmShape shape) {
+  PreparedTable table;
+  std::string error;
+  EXPECT_TRUE(prepareTable(spec.candidates, spec.elem, spec.target,
+                           spec.target.calibration, table, error))
+      << error;
+  table.policy = spec.policy;
+  table.fixedIndex = spec.fixedIndex;
+  Selection selection;
+  EXPECT_EQ(selectKernel(table, shape, selection), SelectStatus::Ok);
+  return selection;
+}
+
+TEST(QuiltRtSelect, AgreesWithTheLibraryOnEveryShape) {
+  for (auto [target, elem] : {std::pair{"h100", ElemType::F16},
+                              std::pair{"host-avx2", ElemType::F32},
+                              std::pair{"mi300x", ElemType::BF16}}) {
+    for (SelectionPolicy policy :
+         {SelectionPolicy::CostModel, SelectionPolicy::Patch,
+          SelectionPolicy::Pad}) {
+      SelectionSpec spec = specFor(target, elem, policy);
+      std::string text = formatSelectionSpec(spec);
+      void *cache = nullptr;
+      for (GemmShape shape : {GemmShape{1, 1000, 768, 3072},
+                              GemmShape{192, 43, 64, 43},
+                              GemmShape{1, 1040, 8192, 8192},
+                              GemmShape{1, 7, 13, 17}}) {
+        SCOPED_TRACE(std::string(target) + " m=" + std::to_string(shape.m));
+        int64_t out[4];
+        ASSERT_EQ(quilt_rt_select(text.c_str(), &cache, shape.b, shape.m,
+                                  shape.n, shape.k, out),
+                  QUILT_STATUS_OK)
+            << quilt_rt_last_error();
+        Selection want = expected(spec, shape);
+        EXPECT_EQ(out[0], want.candidate);
+        EXPECT_EQ(out[1], want.remainder >= 0 ? want.remainder
+                                              : want.candidate);
+        EXPECT_EQ(out[2], want.patchDim == PatchDim::M ? want.mainExtent
+                                                       : shape.m);
+        EXPECT_EQ(out[3], want.patchDim == PatchDim::N ? want.mainExtent
+                                                       : shape.n);
+      }
+      EXPECT_NE(cache, nullptr) << "the prepared table is cached";
+    }
+  }
+}
+
+TEST(QuiltRtSelect, FixedPolicyAndZeroSizes) {
+  SelectionSpec spec = specFor("host-avx512", ElemType::F32,
+                               SelectionPolicy::Fixed);
+  spec.fixedIndex = 2;
+  std::string text = formatSelectionSpec(spec);
+  void *cache = nullptr;
+  int64_t out[4];
+  ASSERT_EQ(quilt_rt_select(text.c_str(), &cache, 1, 500, 300, 200, out), 0);
+  EXPECT_EQ(out[0], 2);
+  EXPECT_EQ(out[1], 2);
+  EXPECT_EQ(out[2], 500);
+  EXPECT_EQ(out[3], 300);
+  ASSERT_EQ(quilt_rt_select(text.c_str(), &cache, 1, 0, 300, 200, out), 0);
+  EXPECT_EQ(out[2], 0);
+}
+
+TEST(QuiltRtSelect, ErrorsLeaveAUsableChoice) {
+  int64_t out[4] = {-1, -1, -1, -1};
+  void *cache = nullptr;
+  EXPECT_EQ(quilt_rt_select("not a spec", &cache, 1, 10, 20, 30, out),
+            QUILT_RT_STATUS_BAD_SPEC);
+  EXPECT_EQ(out[0], 0);
+  EXPECT_EQ(out[1], 0);
+  EXPECT_EQ(out[2], 10);
+  EXPECT_EQ(out[3], 20);
+  EXPECT_NE(std::string(quilt_rt_last_error()).find("unusable selection spec"),
+            std::string::npos);
+  // A bad spec is remembered: the next call fails the same way, quickly.
+  EXPECT_EQ(quilt_rt_select("not a spec", &cache, 1, 10, 20, 30, out),
+            QUILT_RT_STATUS_BAD_SPEC);
+
+  std::string text = formatSelectionSpec(specFor("h100", ElemType::F16));
+  void *good = nullptr;
+  EXPECT_EQ(quilt_rt_select(text.c_str(), &good, 1, -5, 20, 30, out),
+            QUILT_STATUS_NEGATIVE_DIMENSION);
+  EXPECT_EQ(quilt_rt_select(nullptr, &good, 1, 5, 20, 30, out),
+            QUILT_STATUS_NULL_ARGUMENT);
+  EXPECT_EQ(quilt_rt_select(text.c_str(), nullptr, 1, 5, 20, 30, out),
+            QUILT_STATUS_NULL_ARGUMENT);
+  EXPECT_EQ(quilt_rt_select(text.c_str(), &good, 1, 5, 20, 30, nullptr),
+            QUILT_STATUS_NULL_ARGUMENT);
+}
+
+TEST(QuiltRtSelect, ConcurrentFirstCallsAgree) {
+  std::string text = formatSelectionSpec(specFor("a100", ElemType::F16));
+  void *cache = nullptr;
+  std::vector<std::thread> threads;
+  std::vector<int64_t> kernels(8, -1);
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      int64_t out[4];
+      if (quilt_rt_select(text.c_str(), &cache, 1, 4096, 4096, 4096, out) ==
+          QUILT_STATUS_OK)
+        kernels[t] = out[0];
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  for (int64_t kernel : kernels)
+    EXPECT_EQ(kernel, kernels[0]);
+  EXPECT_GE(kernels[0], 0);
+}
+
+} // namespace
