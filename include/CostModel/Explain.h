@@ -50,6 +50,14 @@ bool explainWorkload(const Workload &workload, const TargetDesc &target,
                      const ExplainOptions &options, ExplainReport &report,
                      std::string &error);
 
+/// The same for a given candidate list (a dispatch's, in IR): false with
+/// `error` when a candidate does not fit the target, the list is empty or
+/// the fixed index is out of range.
+bool explainCandidates(const Workload &workload, const TargetDesc &target,
+                       const std::vector<KernelConfig> &candidates,
+                       const ExplainOptions &options, ExplainReport &report,
+                       std::string &error);
+
 /// The readable table: header, one row per candidate with every term, the
 /// chosen one marked with '*', then the why line.
 std::string renderExplainText(const ExplainReport &report, int top = 0);

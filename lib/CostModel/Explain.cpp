@@ -155,17 +155,26 @@ std::vector<int> shownRows(const ExplainReport &r, int top) {
 bool explainWorkload(const Workload &workload, const TargetDesc &target,
                      const ExplainOptions &options, ExplainReport &report,
                      std::string &error) {
-  ExplainReport r;
-  r.workload = workload;
-  r.target = target;
-  r.policy = options.policy;
-  r.candidates = generateCandidates(workload.op, workload.elem, target,
-                                    options.candidates);
-  if (r.candidates.empty()) {
+  std::vector<KernelConfig> candidates = generateCandidates(
+      workload.op, workload.elem, target, options.candidates);
+  if (candidates.empty()) {
     error = "target " + target.name + " has no candidate for " +
             std::string(stringify(workload.elem));
     return false;
   }
+  return explainCandidates(workload, target, candidates, options, report,
+                           error);
+}
+
+bool explainCandidates(const Workload &workload, const TargetDesc &target,
+                       const std::vector<KernelConfig> &candidates,
+                       const ExplainOptions &options, ExplainReport &report,
+                       std::string &error) {
+  ExplainReport r;
+  r.workload = workload;
+  r.target = target;
+  r.policy = options.policy;
+  r.candidates = candidates;
   PreparedTable table;
   table.policy = options.policy;
   table.fixedIndex = options.fixedIndex;

@@ -56,6 +56,7 @@ TEST_F(BridgeTest, EveryBuiltinTargetRoundTrips) {
     EXPECT_EQ(back.name, desc.name);
     EXPECT_EQ(back.vendor, desc.vendor);
     EXPECT_EQ(back.chip, desc.chip);
+    EXPECT_EQ(back.description, desc.description);
     EXPECT_EQ(back.computeUnits, desc.computeUnits);
     EXPECT_EQ(back.warpSize, desc.warpSize);
     EXPECT_EQ(back.sharedMemPerBlock, desc.sharedMemPerBlock);

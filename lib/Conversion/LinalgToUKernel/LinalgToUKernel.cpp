@@ -41,20 +41,6 @@ struct Contraction {
   unsigned outputNDim = 1;
 };
 
-quilt::OpKind toOpKind(ContractionKind kind) {
-  switch (kind) {
-  case ContractionKind::matmul:
-    return quilt::OpKind::Matmul;
-  case ContractionKind::batch_matmul:
-    return quilt::OpKind::BatchMatmul;
-  case ContractionKind::conv2d_nhwc:
-    return quilt::OpKind::Conv2dNhwcHwcf;
-  case ContractionKind::conv2d_nchw:
-    return quilt::OpKind::Conv2dNchwFchw;
-  }
-  llvm_unreachable("unknown contraction kind");
-}
-
 /// Element types a dispatch accepts: equal f32/f16/bf16 inputs, an f32 or
 /// same-typed accumulator.
 bool hasSupportedTypes(Value lhs, Value rhs, Value init) {
@@ -222,14 +208,14 @@ struct ConvertLinalgToUKernelPass
     if (failed(parsePolicy(module)))
       return signalPassFailure();
 
-    SmallVector<Contraction> contractions;
-    module.walk([&](Operation *op) {
+    // Match each op only when converting it: fusing an epilogue replaces
+    // values that later contractions may read.
+    SmallVector<Operation *> ops;
+    module.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+    for (Operation *op : ops)
       if (std::optional<Contraction> c = matchContraction(op))
-        contractions.push_back(*c);
-    });
-    for (Contraction &c : contractions)
-      if (failed(convert(c)))
-        return signalPassFailure();
+        if (failed(convert(*c)))
+          return signalPassFailure();
   }
 
 private:
@@ -275,7 +261,7 @@ private:
     quilt::CandidateOptions options;
     options.maxCandidates = static_cast<int>(maxCandidates);
     std::vector<quilt::KernelConfig> configs = quilt::generateCandidates(
-        toOpKind(c.kind), elem, toTargetDesc(target), options);
+        toCostModel(c.kind), elem, toTargetDesc(target), options);
     SmallVector<Attribute> attrs;
     for (const quilt::KernelConfig &cfg : configs)
       attrs.push_back(getConfigAttr(&getContext(), cfg));

@@ -204,3 +204,34 @@ func.func @untouched(%ai: tensor<?x?xi32>, %ci: tensor<?x?xi32>, %ad: tensor<?x?
   %3 = linalg.add ins(%b, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
   return %0, %1, %2, %3 : tensor<?x?xi32>, tensor<?x?xf64>, tensor<?x?xf32>, tensor<?x?xf32>
 }
+
+// -----
+
+// A chain: the second matmul reads the first one's fused epilogue.
+// CHECK-LABEL: func.func @chained_layers
+// CHECK: %[[H:.*]] = ukernel.dispatch matmul {{.*}} epilogue [relu]
+// CHECK: ukernel.dispatch matmul ins(%[[H]], %{{.*}} : tensor<?x64xf32>, tensor<64x32xf32>) {{.*}} epilogue [relu]
+func.func @chained_layers(%x: tensor<?x16xf32>, %w1: tensor<16x64xf32>, %w2: tensor<64x32xf32>, %m: index) -> tensor<?x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty(%m) : tensor<?x64xf32>
+  %a1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<?x64xf32>) -> tensor<?x64xf32>
+  %mm1 = linalg.matmul ins(%x, %w1 : tensor<?x16xf32>, tensor<16x64xf32>) outs(%a1 : tensor<?x64xf32>) -> tensor<?x64xf32>
+  %h = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm1 : tensor<?x64xf32>) outs(%e1 : tensor<?x64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %c0 = arith.constant 0.0 : f32
+    %r = arith.maximumf %v, %c0 : f32
+    linalg.yield %r : f32
+  } -> tensor<?x64xf32>
+  %e2 = tensor.empty(%m) : tensor<?x32xf32>
+  %a2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<?x32xf32>) -> tensor<?x32xf32>
+  %mm2 = linalg.matmul ins(%h, %w2 : tensor<?x64xf32>, tensor<64x32xf32>) outs(%a2 : tensor<?x32xf32>) -> tensor<?x32xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm2 : tensor<?x32xf32>) outs(%e2 : tensor<?x32xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %c0 = arith.constant 0.0 : f32
+    %r = arith.maximumf %v, %c0 : f32
+    linalg.yield %r : f32
+  } -> tensor<?x32xf32>
+  return %y : tensor<?x32xf32>
+}

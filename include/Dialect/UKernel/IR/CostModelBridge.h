@@ -9,6 +9,7 @@
 #ifndef QUILT_DIALECT_UKERNEL_IR_COSTMODELBRIDGE_H
 #define QUILT_DIALECT_UKERNEL_IR_COSTMODELBRIDGE_H
 
+#include "CostModel/CostModel.h"
 #include "CostModel/KernelConfig.h"
 #include "CostModel/Target.h"
 #include "Dialect/UKernel/IR/UKernelAttrs.h"
@@ -20,9 +21,11 @@ namespace mlir::ukernel {
 quilt::InstKind toCostModel(InstructionKind kind);
 quilt::BoundaryPolicy toCostModel(BoundaryPolicy policy);
 quilt::Vendor toCostModel(Vendor vendor);
+quilt::SelectionPolicy toCostModel(SelectionPolicy policy);
 InstructionKind fromCostModel(quilt::InstKind kind);
 BoundaryPolicy fromCostModel(quilt::BoundaryPolicy policy);
 Vendor fromCostModel(quilt::Vendor vendor);
+quilt::OpKind toCostModel(ContractionKind kind);
 
 /// nullopt for element types the cost model does not know.
 std::optional<quilt::ElemType> toCostModelElemType(Type type);

@@ -141,6 +141,7 @@ def UKernel_TargetAttr : UKernel_Attr<"Target", "target"> {
     StringRefParameter<"database name">:$name,
     EnumParameter<UKernel_Vendor>:$vendor,
     StringRefParameter<"chip or ISA level">:$chip,
+    StringRefParameter<"what the target is, for people", "\"\"">:$description,
     "int64_t":$compute_units,
     "int64_t":$warp_size,
     UKernel_DefaultI64Parameter:$sub_partitions,

@@ -31,4 +31,29 @@ def UKernelAttachTarget : Pass<"ukernel-attach-target", "ModuleOp"> {
   let dependentDialects = ["::mlir::ukernel::UKernelDialect"];
 }
 
+def UKernelCostReport : Pass<"ukernel-cost-report", "::mlir::ModuleOp"> {
+  let summary = "Report the cost model's ranking of each dispatch's candidates";
+  let description = [{
+    For every `ukernel.dispatch`, evaluates Quilt's cost model on its own
+    candidates and policy, for its target, at the given GEMM-view `shapes`
+    (`MxNxK` or `BxMxNxK`; a dispatch whose sizes are all static is also
+    reported at those), and reports what `quiltc explain` reports: every
+    candidate ranked with every named term, the choice (or patch) and why.
+    The report is a remark on the op, or JSON on stdout with `json`. The IR
+    is not changed.
+
+    ```
+    quilt-opt --ukernel-cost-report="shapes=1000x768x3072,1024x768x3072 top=3" in.mlir
+    ```
+  }];
+  let options = [
+    ListOption<"shapes", "shapes", "std::string",
+               "GEMM-view shapes to report at: MxNxK or BxMxNxK">,
+    Option<"top", "top", "int", /*default=*/"0",
+           "Candidates shown per report, best first (0: all)">,
+    Option<"json", "json", "bool", /*default=*/"false",
+           "Print the reports as a JSON list on stdout instead of remarks">
+  ];
+}
+
 #endif // QUILT_DIALECT_UKERNEL_TRANSFORMS_PASSES_TD

@@ -23,6 +23,11 @@ static_assert(static_cast<int>(quilt::BoundaryPolicy::Patch) ==
 static_assert(static_cast<int>(quilt::Vendor::CPU) ==
                   static_cast<int>(Vendor::cpu),
               "Vendor enums must list the same cases");
+static_assert(static_cast<int>(quilt::SelectionPolicy::Patch) ==
+                      static_cast<int>(SelectionPolicy::patch) &&
+                  static_cast<int>(quilt::SelectionPolicy::Fixed) ==
+                      static_cast<int>(SelectionPolicy::fixed),
+              "SelectionPolicy enums must list the same cases");
 
 quilt::InstKind mlir::ukernel::toCostModel(InstructionKind kind) {
   return static_cast<quilt::InstKind>(kind);
@@ -33,6 +38,9 @@ quilt::BoundaryPolicy mlir::ukernel::toCostModel(BoundaryPolicy policy) {
 quilt::Vendor mlir::ukernel::toCostModel(Vendor vendor) {
   return static_cast<quilt::Vendor>(vendor);
 }
+quilt::SelectionPolicy mlir::ukernel::toCostModel(SelectionPolicy policy) {
+  return static_cast<quilt::SelectionPolicy>(policy);
+}
 InstructionKind mlir::ukernel::fromCostModel(quilt::InstKind kind) {
   return static_cast<InstructionKind>(kind);
 }
@@ -41,6 +49,20 @@ BoundaryPolicy mlir::ukernel::fromCostModel(quilt::BoundaryPolicy policy) {
 }
 Vendor mlir::ukernel::fromCostModel(quilt::Vendor vendor) {
   return static_cast<Vendor>(vendor);
+}
+
+quilt::OpKind mlir::ukernel::toCostModel(ContractionKind kind) {
+  switch (kind) {
+  case ContractionKind::matmul:
+    return quilt::OpKind::Matmul;
+  case ContractionKind::batch_matmul:
+    return quilt::OpKind::BatchMatmul;
+  case ContractionKind::conv2d_nhwc:
+    return quilt::OpKind::Conv2dNhwcHwcf;
+  case ContractionKind::conv2d_nchw:
+    return quilt::OpKind::Conv2dNchwFchw;
+  }
+  llvm_unreachable("unknown contraction kind");
 }
 
 std::optional<quilt::ElemType> mlir::ukernel::toCostModelElemType(Type type) {
@@ -85,6 +107,7 @@ quilt::TargetDesc mlir::ukernel::toTargetDesc(TargetAttr target) {
   desc.name = target.getName().str();
   desc.vendor = toCostModel(target.getVendor());
   desc.chip = target.getChip().str();
+  desc.description = target.getDescription().str();
   desc.computeUnits = target.getComputeUnits();
   desc.warpSize = target.getWarpSize();
   desc.subPartitions = target.getSubPartitions();
@@ -127,14 +150,14 @@ TargetAttr mlir::ukernel::getTargetAttr(MLIRContext *context,
       peaks.push_back({static_cast<InstructionKind>(i), desc.peakTflops[i]});
   return TargetAttr::get(
       context, desc.name, fromCostModel(desc.vendor), desc.chip,
+      desc.description,
       desc.computeUnits, desc.warpSize, desc.subPartitions,
       desc.maxThreadsPerBlock, desc.maxThreadsPerCU, desc.maxBlocksPerCU,
       desc.registersPerBlock, desc.registersPerCU, desc.maxRegistersPerThread,
       desc.sharedMemPerBlock, desc.sharedMemPerCU, desc.l1Bytes, desc.l2Bytes,
       desc.l3Bytes, APFloat(desc.memBandwidthGBs), APFloat(desc.clockGHz),
       APFloat(desc.onChipBytesPerClock), peaks,
-      CalibrationAttr::get(context,
-                           APFloat(desc.calibration.computeEfficiency),
+      CalibrationAttr::get(context, APFloat(desc.calibration.computeEfficiency),
                            APFloat(desc.calibration.memoryEfficiency),
                            APFloat(desc.calibration.launchOverheadUs),
                            APFloat(desc.calibration.tileOverheadUs)),

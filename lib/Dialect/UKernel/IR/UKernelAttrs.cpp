@@ -189,7 +189,7 @@ CalibrationAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult TargetAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, StringRef name,
-    Vendor vendor, StringRef chip, int64_t computeUnits, int64_t warpSize,
+    Vendor vendor, StringRef chip, StringRef description, int64_t computeUnits, int64_t warpSize,
     int64_t subPartitions, int64_t maxThreadsPerBlock, int64_t maxThreadsPerCu,
     int64_t maxBlocksPerCu, int64_t registersPerBlock, int64_t registersPerCu,
     int64_t maxRegistersPerThread, int64_t sharedMemPerBlock,
