@@ -10,12 +10,14 @@
 
 #include "Conversion/Passes.h"
 #include "Dialect/UKernel/Transforms/Passes.h"
+#include "Pipelines/Pipelines.h"
 
 namespace quilt {
 
 inline void registerAllPasses() {
   mlir::ukernel::registerUKernelPasses();
   registerQuiltConversionPasses();
+  registerQuiltPipelines();
 }
 
 } // namespace quilt

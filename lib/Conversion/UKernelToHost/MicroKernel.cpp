@@ -1,0 +1,139 @@
+//===- MicroKernel.cpp - Register-blocked vector FMA micro-kernel ---------===//
+//
+// Part of the Quilt project. The micro-kernel keeps an mr x nr block of C in
+// mr * (nr / lanes) vector registers for a whole K block: each k step loads
+// nr / lanes vectors of the packed B micro-panel, broadcasts mr scalars of
+// the packed A micro-panel and issues mr * nr / lanes FMAs. The loop carries
+// the accumulators as iter_args, so after lowering they are SSA values that
+// the register allocator keeps in registers, and the packed buffers are
+// static-shaped memrefs whose loads are plain address arithmetic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::ukernel;
+using namespace mlir::ukernel::host;
+
+SmallVector<Value> mlir::ukernel::host::emitMicroKernel(
+    OpBuilder &b, Location loc, const KernelSpec &spec, Value packedA,
+    Value aOffset, Value packedB, Value bOffset, Value depth) {
+  IndexMath im{b, loc};
+  int64_t nv = spec.numVectors();
+  auto vecType = VectorType::get({spec.lanes}, b.getF32Type());
+  Value zeroVec = arith::ConstantOp::create(
+      b, loc, vecType, DenseElementsAttr::get(vecType, b.getF32FloatAttr(0)));
+  SmallVector<Value> inits(spec.mr * nv, zeroVec);
+
+  auto loop = scf::ForOp::create(
+      b, loc, im.c(0), depth, im.c(1), inits,
+      [&](OpBuilder &kb, Location l, Value kk, ValueRange accs) {
+        IndexMath km{kb, l};
+        Value bRow = km.add(bOffset, km.mul(kk, km.c(spec.nr)));
+        SmallVector<Value> bVecs;
+        for (int64_t j = 0; j < nv; ++j)
+          bVecs.push_back(vector::LoadOp::create(
+              kb, l, vecType, packedB,
+              ValueRange{km.add(bRow, km.c(j * spec.lanes))}));
+        Value aCol = km.add(aOffset, km.mul(kk, km.c(spec.mr)));
+        SmallVector<Value> next(accs.begin(), accs.end());
+        for (int64_t i = 0; i < spec.mr; ++i) {
+          Value a = memref::LoadOp::create(kb, l, packedA,
+                                           ValueRange{km.add(aCol, km.c(i))});
+          Value aVec = vector::BroadcastOp::create(kb, l, vecType, a);
+          for (int64_t j = 0; j < nv; ++j)
+            next[i * nv + j] =
+                vector::FMAOp::create(kb, l, aVec, bVecs[j], next[i * nv + j]);
+        }
+        scf::YieldOp::create(kb, l, next);
+      });
+  return SmallVector<Value>(loop.getResults());
+}
+
+void mlir::ukernel::host::emitTileUpdate(OpBuilder &b, Location loc,
+                                         const KernelSpec &spec,
+                                         ArrayRef<Value> accs, Value c,
+                                         Value row, Value col, Value rows,
+                                         Value cols, Value bias,
+                                         bool withEpilogue) {
+  IndexMath im{b, loc};
+  int64_t nv = spec.numVectors();
+  auto vecType = VectorType::get({spec.lanes}, b.getF32Type());
+  auto maskType = VectorType::get({spec.lanes}, b.getI1Type());
+
+  // Bias vectors for the block's columns; the buffer is padded past N.
+  auto biasVectors = [&](OpBuilder &ob, Location l) {
+    SmallVector<Value> vecs(nv);
+    if (!withEpilogue || !bias)
+      return vecs;
+    IndexMath om{ob, l};
+    for (int64_t j = 0; j < nv; ++j)
+      vecs[j] = vector::LoadOp::create(
+          ob, l, vecType, bias, ValueRange{om.add(col, om.c(j * spec.lanes))});
+    return vecs;
+  };
+  auto finish = [&](OpBuilder &ob, Location l, Value sum, Value biasVec) {
+    return withEpilogue ? applyEpilogue(ob, l, spec.epilogue, sum, biasVec)
+                        : sum;
+  };
+
+  Value full = arith::AndIOp::create(b, loc, im.eq(rows, im.c(spec.mr)),
+                                     im.eq(cols, im.c(spec.nr)));
+  scf::IfOp::create(
+      b, loc, full,
+      [&](OpBuilder &tb, Location l) {
+        // The common case: whole vectors, no masks.
+        IndexMath tm{tb, l};
+        SmallVector<Value> biasVecs = biasVectors(tb, l);
+        for (int64_t i = 0; i < spec.mr; ++i) {
+          Value r = tm.add(row, tm.c(i));
+          for (int64_t j = 0; j < nv; ++j) {
+            SmallVector<Value> idx = {r, tm.add(col, tm.c(j * spec.lanes))};
+            Value old = vector::LoadOp::create(tb, l, vecType, c, idx);
+            Value sum = arith::AddFOp::create(tb, l, old, accs[i * nv + j]);
+            vector::StoreOp::create(tb, l, finish(tb, l, sum, biasVecs[j]), c,
+                                    idx);
+          }
+        }
+        scf::YieldOp::create(tb, l);
+      },
+      [&](OpBuilder &eb, Location l) {
+        // An edge tile: rows past `rows` are skipped, columns past `cols`
+        // masked off.
+        IndexMath em{eb, l};
+        SmallVector<Value> biasVecs = biasVectors(eb, l);
+        SmallVector<Value> masks;
+        for (int64_t j = 0; j < nv; ++j)
+          masks.push_back(vector::CreateMaskOp::create(
+              eb, l, maskType, ValueRange{em.sub(cols, em.c(j * spec.lanes))}));
+        Value passThru = arith::ConstantOp::create(
+            eb, l, vecType,
+            DenseElementsAttr::get(vecType, eb.getF32FloatAttr(0)));
+        for (int64_t i = 0; i < spec.mr; ++i) {
+          scf::IfOp::create(
+              eb, l, em.lt(em.c(i), rows), [&](OpBuilder &rb, Location rl) {
+                IndexMath rm{rb, rl};
+                Value r = rm.add(row, rm.c(i));
+                for (int64_t j = 0; j < nv; ++j) {
+                  SmallVector<Value> idx = {r,
+                                            rm.add(col, rm.c(j * spec.lanes))};
+                  Value old = vector::MaskedLoadOp::create(
+                      rb, rl, vecType, c, idx, masks[j], passThru);
+                  Value sum =
+                      arith::AddFOp::create(rb, rl, old, accs[i * nv + j]);
+                  vector::MaskedStoreOp::create(
+                      rb, rl, c, idx, masks[j],
+                      finish(rb, rl, sum, biasVecs[j]));
+                }
+                scf::YieldOp::create(rb, rl);
+              });
+        }
+        scf::YieldOp::create(eb, l);
+      });
+}

@@ -1,0 +1,97 @@
+//===- HostPipeline.cpp - quilt-lower-to-host -----------------------------===//
+//
+// Part of the Quilt project. The one definition of the CPU pipeline: from
+// linalg contractions with dynamic sizes to the LLVM dialect, with Quilt's
+// micro-kernels and run-time selection in between.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pipelines/Pipelines.h"
+
+#include "Conversion/Passes.h"
+#include "Dialect/UKernel/Transforms/Passes.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void quilt::buildLowerToHostPipeline(OpPassManager &pm,
+                                     const HostPipelineOptions &options) {
+  // Dispatches: target, candidates, cleanup.
+  if (!options.target.empty()) {
+    ukernel::UKernelAttachTargetOptions attach;
+    attach.targetName = options.target;
+    attach.targetFile = options.targetFile;
+    pm.addPass(ukernel::createUKernelAttachTarget(attach));
+  }
+  ConvertLinalgToUKernelOptions toUKernel;
+  toUKernel.maxCandidates = options.maxCandidates;
+  toUKernel.policy = options.policy;
+  pm.addPass(createConvertLinalgToUKernel(toUKernel));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // Tensors to buffers; dispatches update their init in place. Functions
+  // take and return plain (identity-layout) memrefs: the C ABI.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  if (options.bufferDeallocation)
+    bufferization::buildBufferDeallocationPipeline(pm);
+  // Clones the deallocation pipeline inserts (e.g. for a returned view of an
+  // argument) become alloc + copy.
+  pm.addPass(createConvertBufferizationToMemRefPass());
+
+  // Micro-kernels and the run-time selection.
+  pm.addPass(createConvertUKernelToHost());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // Whatever linalg remains (fills, elementwise ops the front end did not
+  // fuse) runs as loops; then everything to the LLVM dialect. The
+  // micro-kernels' vectors already have the target's width.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  if (options.cInterface)
+    pm.addPass(createQuiltEmitCInterface());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void quilt::registerQuiltPipelines() {
+  PassPipelineRegistration<HostPipelineOptions>(
+      "quilt-lower-to-host",
+      "Lower dynamic-shape linalg contractions to the LLVM dialect for a "
+      "CPU: Quilt micro-kernels, run-time selection by the cost model, C "
+      "interface wrappers",
+      buildLowerToHostPipeline);
+}
