@@ -21,7 +21,8 @@ LLVM_PREFIX=/usr/lib/llvm-22
 PACKAGES=(
   cmake ninja-build g++ python3
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools lld-22
-  libgtest-dev libbenchmark-dev
+  libgtest-dev libbenchmark-dev libopenblas-dev
+  python3-dev pybind11-dev python3-numpy python3-pytest
 )
 
 log() { printf '\033[1m[quilt]\033[0m %s\n' "$*"; }
@@ -85,12 +86,36 @@ PY
 
 demo() {
   build
-  local bin=$BUILD_DIR/bin
-  log "quilt-opt: attach the h100 target and verify a dynamic-shape dispatch"
-  "$bin/quilt-opt" --ukernel-attach-target=target=h100 "$ROOT/examples/dispatch-h100.mlir"
-  log "quiltc: which micro-kernel runs a dynamic matmul, and why"
-  "$bin/quiltc" explain --target h100 --top 3 "matmul f16 M=1000 N=768 K=3072"
-  "$bin/quiltc" explain --target host --top 3 "matmul f32 M=127 N=255 K=63"
+  local bin=$BUILD_DIR/bin example=$ROOT/examples/bert-ffn.mlir
+  local out=$BUILD_DIR/demo
+  mkdir -p "$out"
+
+  log "1/4 GPU targets: the dynamic BERT feed-forward block as ukernel dispatches"
+  log "    with H100 and MI300X candidates, and the cost model's report at M=80"
+  for target in h100 mi300x; do
+    "$bin/quilt-opt" "$example" --ukernel-attach-target=target=$target \
+      --convert-linalg-to-ukernel -o "$out/bert-ffn.$target.mlir"
+    printf '    %-7s %s dispatches, %s candidate micro-kernels: %s\n' "$target" \
+      "$(grep -c 'ukernel.dispatch' "$out/bert-ffn.$target.mlir")" \
+      "$(grep -o '#ukernel.config<' "$out/bert-ffn.$target.mlir" | wc -l)" \
+      "$out/bert-ffn.$target.mlir"
+  done
+  "$bin/quilt-opt" "$out/bert-ffn.h100.mlir" \
+    --ukernel-cost-report="shapes=80x3072x768 top=3" -o /dev/null 2>&1 | sed -n '1,12p'
+
+  log "2/4 Why: the first GEMM at 80 and 1296 tokens, on an H100, an MI300X and this host"
+  for target in h100 mi300x host; do
+    "$bin/quiltc" explain --target $target --top 3 \
+      "matmul f32 M=80 N=3072 K=768" "matmul f32 M=1296 N=3072 K=768" |
+      grep -E '^(workload|target|chosen|why)'
+  done
+
+  log "3/4 Compile once for the host: $out/bert-ffn.so (C entry _mlir_ciface_bert_ffn)"
+  "$bin/quiltc" "$example" --target host --emit=shared -o "$out/bert-ffn.so"
+
+  log "4/4 Run it for M = 0, 1, 17, 80, 384 and check every output against C"
+  cc -O2 "$ROOT/examples/bert-ffn-driver.c" -o "$out/bert-ffn-driver" -ldl -lm
+  "$out/bert-ffn-driver" "$out/bert-ffn.so"
 }
 
 case ${1:-} in

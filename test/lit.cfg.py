@@ -17,6 +17,7 @@ config.test_exec_root = os.path.join(config.quilt_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%quilt_src_root", config.quilt_src_root))
+config.substitutions.append(("%quilt_obj_root", config.quilt_obj_root))
 config.substitutions.append(("%workloads", config.shared_workloads_dir))
 config.substitutions.append(("%python", sys.executable))
 

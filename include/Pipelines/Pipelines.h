@@ -56,7 +56,16 @@ struct HostPipelineOptions
 void buildLowerToHostPipeline(mlir::OpPassManager &pm,
                               const HostPipelineOptions &options);
 
-/// Registers `quilt-lower-to-host` (and future pipelines) for -opt tools.
+/// The end of every host pipeline: leftover linalg as loops, then scf,
+/// vector, memref, math, arith, index, cf and func to the LLVM dialect, with
+/// C interface wrappers for public functions when `cInterface`.
+void buildLowerToLLVMPipeline(mlir::OpPassManager &pm, bool cInterface);
+
+/// Upstream MLIR's default lowering of the same input, without Quilt:
+/// bufferization as in quilt-lower-to-host, linalg as loops, then LLVM.
+void buildUpstreamHostPipeline(mlir::OpPassManager &pm);
+
+/// Registers `quilt-lower-to-host` and `quilt-lower-to-host-upstream`.
 void registerQuiltPipelines();
 
 } // namespace quilt

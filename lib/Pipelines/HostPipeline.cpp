@@ -32,6 +32,22 @@
 
 using namespace mlir;
 
+static void addBufferization(OpPassManager &pm, bool deallocate) {
+  // Tensors to buffers; dispatches update their init in place. Functions
+  // take and return plain (identity-layout) memrefs: the C ABI.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  if (deallocate)
+    bufferization::buildBufferDeallocationPipeline(pm);
+  // Clones the deallocation pipeline inserts (e.g. for a returned view of an
+  // argument) become alloc + copy.
+  pm.addPass(createConvertBufferizationToMemRefPass());
+
+}
+
 void quilt::buildLowerToHostPipeline(OpPassManager &pm,
                                      const HostPipelineOptions &options) {
   // Dispatches: target, candidates, cleanup.
@@ -48,24 +64,17 @@ void quilt::buildLowerToHostPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
-  // Tensors to buffers; dispatches update their init in place. Functions
-  // take and return plain (identity-layout) memrefs: the C ABI.
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  if (options.bufferDeallocation)
-    bufferization::buildBufferDeallocationPipeline(pm);
-  // Clones the deallocation pipeline inserts (e.g. for a returned view of an
-  // argument) become alloc + copy.
-  pm.addPass(createConvertBufferizationToMemRefPass());
+  addBufferization(pm, options.bufferDeallocation);
 
   // Micro-kernels and the run-time selection.
   pm.addPass(createConvertUKernelToHost());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
+  buildLowerToLLVMPipeline(pm, options.cInterface);
+}
+
+void quilt::buildLowerToLLVMPipeline(OpPassManager &pm, bool cInterface) {
   // Whatever linalg remains (fills, elementwise ops the front end did not
   // fuse) runs as loops; then everything to the LLVM dialect. The
   // micro-kernels' vectors already have the target's width.
@@ -80,11 +89,19 @@ void quilt::buildLowerToHostPipeline(OpPassManager &pm,
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
-  if (options.cInterface)
+  if (cInterface)
     pm.addPass(createQuiltEmitCInterface());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
+}
+
+void quilt::buildUpstreamHostPipeline(OpPassManager &pm) {
+  // The same linalg without Quilt: bufferized alike, every linalg op as
+  // loops. quilt-bench's baseline, so the comparison isolates the
+  // micro-kernels.
+  addBufferization(pm, /*deallocate=*/true);
+  buildLowerToLLVMPipeline(pm, /*cInterface=*/true);
 }
 
 void quilt::registerQuiltPipelines() {
@@ -94,4 +111,10 @@ void quilt::registerQuiltPipelines() {
       "CPU: Quilt micro-kernels, run-time selection by the cost model, C "
       "interface wrappers",
       buildLowerToHostPipeline);
+  PassPipelineRegistration<>(
+      "quilt-lower-to-host-upstream",
+      "The baseline quilt-bench measures: the same bufferization and LLVM "
+      "lowering as quilt-lower-to-host, with linalg as plain loops and no "
+      "micro-kernels",
+      buildUpstreamHostPipeline);
 }

@@ -40,6 +40,13 @@ int32_t quilt_rt_select(const char *spec, void **cache, int64_t b, int64_t m,
 /* The spec could not be parsed (a compiler/runtime version mismatch). */
 #define QUILT_RT_STATUS_BAD_SPEC 100
 
+/* For benchmarks and debugging: makes every later quilt_rt_select in the
+   process choose candidate `kernel` over the whole problem (no patch), as
+   if compiled with policy fixed=<kernel>; a negative value restores normal
+   selection. A kernel index beyond a dispatch's candidate list falls back
+   to normal selection for that dispatch. */
+void quilt_rt_force_kernel(int32_t kernel);
+
 /* The message of the last failed call on this thread, or "" when none. */
 const char *quilt_rt_last_error(void);
 

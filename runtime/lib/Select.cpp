@@ -23,6 +23,9 @@ namespace {
 
 thread_local std::string lastError;
 
+/// quilt_rt_force_kernel's choice, -1 when selection is normal.
+int32_t forcedKernel = -1;
+
 /// Stored in a dispatch's cache slot when its spec cannot be used, so that
 /// later calls fail fast instead of parsing it again.
 quilt::PreparedTable *const kUnusableSpec =
@@ -82,6 +85,13 @@ extern "C" QUILT_RT_EXPORT int32_t quilt_rt_select(const char *spec,
   if (!table)
     return QUILT_RT_STATUS_BAD_SPEC;
 
+  int32_t forced = __atomic_load_n(&forcedKernel, __ATOMIC_RELAXED);
+  if (forced >= 0 && forced < table->count) {
+    out[0] = forced;
+    out[1] = forced;
+    return QUILT_STATUS_OK;
+  }
+
   quilt::Selection selection;
   quilt::SelectStatus status =
       quilt::selectKernel(*table, quilt::GemmShape{b, m, n, k}, selection);
@@ -103,6 +113,10 @@ extern "C" QUILT_RT_EXPORT int32_t quilt_rt_select(const char *spec,
     break;
   }
   return QUILT_STATUS_OK;
+}
+
+extern "C" QUILT_RT_EXPORT void quilt_rt_force_kernel(int32_t kernel) {
+  __atomic_store_n(&forcedKernel, kernel < 0 ? -1 : kernel, __ATOMIC_RELAXED);
 }
 
 extern "C" QUILT_RT_EXPORT const char *quilt_rt_last_error(void) {

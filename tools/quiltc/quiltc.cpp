@@ -6,6 +6,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "AnalysisCommands.h"
+#ifdef QUILT_HAVE_COMPILER
+#include "CompileCommand.h"
+#endif
 
 #include <iostream>
 #include <string>
@@ -22,6 +25,10 @@ struct Subcommand {
 };
 
 const Subcommand kSubcommands[] = {
+#ifdef QUILT_HAVE_COMPILER
+    {"compile", "compile a .mlir file for a target (also: quiltc IN.mlir)",
+     runCompileCommand},
+#endif
     {"targets", "list the target database", runTargetsCommand},
     {"explain", "rank the candidates for workloads and say why one wins",
      runExplainCommand},
@@ -30,7 +37,11 @@ const Subcommand kSubcommands[] = {
 };
 
 void printHelp(std::ostream &os) {
-  os << "usage: quiltc <subcommand> [options]\n\nsubcommands:\n";
+  os << "usage: quiltc <subcommand> [options]\n"
+#ifdef QUILT_HAVE_COMPILER
+        "       quiltc IN.mlir --target T --emit=KIND [-o OUT]\n"
+#endif
+        "\nsubcommands:\n";
   for (const Subcommand &s : kSubcommands)
     os << "  " << s.name << std::string(12 - std::string(s.name).size(), ' ')
        << s.summary << "\n";
@@ -66,8 +77,18 @@ int main(int argc, char **argv) {
     if (command == s.name)
       return s.run(std::vector<std::string>(args.begin() + 1, args.end()),
                    std::cout, std::cerr);
+#ifdef QUILT_HAVE_COMPILER
+  // `quiltc IN.mlir ...` is `quiltc compile IN.mlir ...`.
+  if (command == "-" || command.find('.') != std::string::npos ||
+      command.rfind("--", 0) == 0)
+    return runCompileCommand(args, std::cout, std::cerr);
+#endif
   std::cerr
       << "quiltc: error: unknown subcommand '" << command
-      << "' (expected targets, explain or calibrate; see quiltc --help)\n";
+      << "' (expected "
+#ifdef QUILT_HAVE_COMPILER
+      << "compile, "
+#endif
+      << "targets, explain or calibrate; see quiltc --help)\n";
   return kExitUsage;
 }

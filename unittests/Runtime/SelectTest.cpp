@@ -121,6 +121,27 @@ TEST(QuiltRtSelect, ErrorsLeaveAUsableChoice) {
             QUILT_STATUS_NULL_ARGUMENT);
 }
 
+TEST(QuiltRtSelect, ForcedKernelOverridesTheModel) {
+  std::string text = formatSelectionSpec(
+      specFor("host-avx512", ElemType::F32, SelectionPolicy::Patch));
+  void *cache = nullptr;
+  int64_t out[4];
+  quilt_rt_force_kernel(3);
+  ASSERT_EQ(quilt_rt_select(text.c_str(), &cache, 1, 1040, 513, 77, out), 0);
+  EXPECT_EQ(out[0], 3);
+  EXPECT_EQ(out[1], 3);
+  EXPECT_EQ(out[2], 1040);
+  EXPECT_EQ(out[3], 513);
+  // Out of this dispatch's range: normal selection.
+  quilt_rt_force_kernel(1000);
+  ASSERT_EQ(quilt_rt_select(text.c_str(), &cache, 1, 1040, 513, 77, out), 0);
+  Selection want = expected(
+      specFor("host-avx512", ElemType::F32, SelectionPolicy::Patch),
+      GemmShape{1, 1040, 513, 77});
+  EXPECT_EQ(out[0], want.candidate);
+  quilt_rt_force_kernel(-1);
+}
+
 TEST(QuiltRtSelect, ConcurrentFirstCallsAgree) {
   std::string text = formatSelectionSpec(specFor("a100", ElemType::F16));
   void *cache = nullptr;

@@ -1,0 +1,64 @@
+//===- Compiler.h - Compile a .mlir module to an artifact -------*- C++ -*-===//
+//
+// Part of the Quilt project. The one implementation of "compile this module
+// for that target" behind quiltc, quilt-bench and the Python module.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUILT_COMPILER_COMPILER_H
+#define QUILT_COMPILER_COMPILER_H
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace quilt {
+
+/// What to produce. MLIR and LLVM are text; Asm is target assembly; Object
+/// is an ELF relocatable; Shared a shared library linked against Quilt's
+/// runtime, written to CompileOptions::outputPath.
+enum class EmitKind { MLIR, LLVM, Asm, Object, Shared };
+
+/// "mlir", "llvm", "asm", "obj", "shared"; nullopt otherwise.
+std::optional<EmitKind> parseEmitKind(std::string_view text);
+
+struct CompileOptions {
+  /// A target name from the database (`quiltc targets`).
+  std::string target = "host";
+  /// An extra target database file, read before looking `target` up.
+  std::string targetFile;
+  /// cost_model, pad, patch or fixed=<index>.
+  std::string policy = "cost_model";
+  int maxCandidates = 16;
+  EmitKind emit = EmitKind::Object;
+  /// Where EmitKind::Shared writes the library (required for it).
+  std::string outputPath;
+  /// False compiles the same linalg with upstream MLIR's default lowering
+  /// (bufferize, convert-linalg-to-loops, LLVM) instead of Quilt's
+  /// micro-kernels: the baseline quilt-bench compares against.
+  bool useMicroKernels = true;
+  /// The directory holding libquilt_runtime.so, for linking shared
+  /// libraries; empty means next to the running executable (../lib).
+  std::string runtimeDir;
+};
+
+struct CompileResult {
+  /// Empty on success; otherwise every diagnostic, one per line, as
+  /// "<file>:<line>:<col>: error: ...".
+  std::string error;
+  /// The artifact for every kind but Shared (which is written to a file).
+  std::string artifact;
+  bool ok() const { return error.empty(); }
+};
+
+/// Parses `source` (named `sourceName` in diagnostics), runs the pipeline for
+/// the target's kind (quilt-lower-to-host, or quilt-lower-to-host-upstream
+/// when !useMicroKernels: quilt-opt reproduces --emit=mlir with them) and
+/// emits. Never aborts on bad input.
+CompileResult compileSource(std::string_view source,
+                            std::string_view sourceName,
+                            const CompileOptions &options);
+
+} // namespace quilt
+
+#endif // QUILT_COMPILER_COMPILER_H

@@ -1,0 +1,165 @@
+//===- BenchKernels.cpp - Compiled kernels quilt-bench runs ---------------===//
+//
+// Part of the Quilt project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BenchKernels.h"
+
+#include <dlfcn.h>
+
+#include <sstream>
+
+namespace quilt::bench {
+
+namespace {
+
+std::string memrefType(int rank, ElemType elem) {
+  std::string type = "memref<";
+  for (int i = 0; i < rank; ++i)
+    type += "?x";
+  return type + std::string(stringify(elem)) + ">";
+}
+
+int rankOf(OpKind op) {
+  switch (op) {
+  case OpKind::Matmul:
+    return 2;
+  case OpKind::BatchMatmul:
+    return 3;
+  default:
+    return 4;
+  }
+}
+
+/// One public function with dynamic shapes around the linalg op.
+std::string linalgSource(const Workload &w) {
+  int rank = rankOf(w.op);
+  std::string in = memrefType(rank, w.elem), out = memrefType(rank, ElemType::F32);
+  std::ostringstream os;
+  os << "func.func @quilt_bench(%a: " << in << ", %b: " << in
+     << ", %c: " << out << ") attributes {llvm.emit_c_interface} {\n  ";
+  switch (w.op) {
+  case OpKind::Matmul:
+    os << "linalg.matmul";
+    break;
+  case OpKind::BatchMatmul:
+    os << "linalg.batch_matmul";
+    break;
+  case OpKind::Conv2dNhwcHwcf:
+  case OpKind::Conv2dNchwFchw: {
+    int64_t stride = w.conv ? w.conv->stride : 1;
+    os << (w.op == OpKind::Conv2dNhwcHwcf ? "linalg.conv_2d_nhwc_hwcf"
+                                          : "linalg.conv_2d_nchw_fchw")
+       << " {dilations = dense<1> : tensor<2xi64>, strides = dense<" << stride
+       << "> : tensor<2xi64>}";
+    break;
+  }
+  }
+  os << " ins(%a, %b : " << in << ", " << in << ") outs(%c : " << out
+     << ")\n  return\n}\n";
+  return os.str();
+}
+
+} // namespace
+
+Operands makeOperands(const Workload &w) {
+  const GemmShape &g = w.gemm;
+  switch (w.op) {
+  case OpKind::Matmul:
+    return {HostTensor(w.elem, {g.m, g.k}), HostTensor(w.elem, {g.k, g.n}),
+            HostTensor(ElemType::F32, {g.m, g.n})};
+  case OpKind::BatchMatmul:
+    return {HostTensor(w.elem, {g.b, g.m, g.k}),
+            HostTensor(w.elem, {g.b, g.k, g.n}),
+            HostTensor(ElemType::F32, {g.b, g.m, g.n})};
+  case OpKind::Conv2dNhwcHwcf:
+  case OpKind::Conv2dNchwFchw: {
+    const ConvParams &c = *w.conv;
+    // linalg convolutions do not pad: the input is given padded.
+    int64_t h = c.h + 2 * c.pad, wd = c.w + 2 * c.pad;
+    int64_t oh = (h - c.r) / c.stride + 1, ow = (wd - c.s) / c.stride + 1;
+    if (w.op == OpKind::Conv2dNhwcHwcf)
+      return {HostTensor(w.elem, {c.n, h, wd, c.c}),
+              HostTensor(w.elem, {c.r, c.s, c.c, c.f}),
+              HostTensor(ElemType::F32, {c.n, oh, ow, c.f})};
+    return {HostTensor(w.elem, {c.n, c.c, h, wd}),
+            HostTensor(w.elem, {c.f, c.c, c.r, c.s}),
+            HostTensor(ElemType::F32, {c.n, c.f, oh, ow})};
+  }
+  }
+  return {HostTensor(w.elem, {0}), HostTensor(w.elem, {0}),
+          HostTensor(ElemType::F32, {0})};
+}
+
+std::string BenchKernel::keyFor(const Workload &w) {
+  std::string key = std::string(stringify(w.op)) + "-" +
+                    std::string(stringify(w.elem));
+  if (w.conv)
+    key += "-s" + std::to_string(w.conv->stride);
+  return key;
+}
+
+std::unique_ptr<BenchKernel> BenchKernel::compile(const Workload &workload,
+                                                  bool microKernels,
+                                                  const CompileOptions &base,
+                                                  const std::string &directory,
+                                                  std::string &error) {
+  std::unique_ptr<BenchKernel> kernel(new BenchKernel());
+  kernel->text = linalgSource(workload);
+  kernel->rank = rankOf(workload.op);
+  CompileOptions options = base;
+  options.emit = EmitKind::Shared;
+  options.useMicroKernels = microKernels;
+  options.outputPath = directory + "/" + keyFor(workload) +
+                       (microKernels ? "-quilt.so" : "-upstream.so");
+  CompileResult result =
+      compileSource(kernel->text, keyFor(workload) + ".mlir", options);
+  if (!result.ok()) {
+    error = result.error;
+    return nullptr;
+  }
+  kernel->handle = dlopen(options.outputPath.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!kernel->handle) {
+    error = std::string("cannot load ") + options.outputPath + ": " +
+            dlerror();
+    return nullptr;
+  }
+  kernel->entry = reinterpret_cast<void (*)(void *, void *, void *)>(
+      dlsym(kernel->handle, "_mlir_ciface_quilt_bench"));
+  if (!kernel->entry) {
+    error = options.outputPath + " has no _mlir_ciface_quilt_bench";
+    return nullptr;
+  }
+  return kernel;
+}
+
+BenchKernel::~BenchKernel() {
+  if (handle)
+    dlclose(handle);
+}
+
+void BenchKernel::run(Operands &o) const {
+  switch (rank) {
+  case 2: {
+    auto a = o.lhs.descriptor<2>(), b = o.rhs.descriptor<2>();
+    auto c = o.out.descriptor<2>();
+    entry(&a, &b, &c);
+    break;
+  }
+  case 3: {
+    auto a = o.lhs.descriptor<3>(), b = o.rhs.descriptor<3>();
+    auto c = o.out.descriptor<3>();
+    entry(&a, &b, &c);
+    break;
+  }
+  default: {
+    auto a = o.lhs.descriptor<4>(), b = o.rhs.descriptor<4>();
+    auto c = o.out.descriptor<4>();
+    entry(&a, &b, &c);
+    break;
+  }
+  }
+}
+
+} // namespace quilt::bench

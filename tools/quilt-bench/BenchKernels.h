@@ -1,0 +1,60 @@
+//===- BenchKernels.h - Compiled kernels quilt-bench runs -------*- C++ -*-===//
+//
+// Part of the Quilt project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUILT_TOOLS_QUILTBENCH_BENCHKERNELS_H
+#define QUILT_TOOLS_QUILTBENCH_BENCHKERNELS_H
+
+#include "Compiler/Compiler.h"
+#include "CostModel/Workload.h"
+#include "HostBuffers.h"
+
+#include <memory>
+#include <string>
+
+namespace quilt::bench {
+
+/// The operands of one workload, shaped as the linalg op reads them
+/// (convolution inputs already padded) with an f32 output.
+struct Operands {
+  HostTensor lhs, rhs, out;
+};
+Operands makeOperands(const Workload &workload);
+
+/// A shared library compiled from one dynamic-shape linalg function per
+/// (op, element type, convolution stride), loaded into the process. Built
+/// once and run on every workload of that kind: nothing is compiled per
+/// shape.
+class BenchKernel {
+public:
+  /// `microKernels` false compiles the same function with upstream MLIR's
+  /// default lowering, the baseline.
+  static std::unique_ptr<BenchKernel> compile(const Workload &workload,
+                                              bool microKernels,
+                                              const CompileOptions &base,
+                                              const std::string &directory,
+                                              std::string &error);
+  ~BenchKernel();
+
+  /// Computes operands.out += lhs * rhs (the linalg op's semantics).
+  void run(Operands &operands) const;
+
+  /// The linalg source compiled, for --verbose and error messages.
+  const std::string &source() const { return text; }
+
+  /// Identifies the kernel a workload needs: same key, same library.
+  static std::string keyFor(const Workload &workload);
+
+private:
+  BenchKernel() = default;
+  void *handle = nullptr;
+  void (*entry)(void *, void *, void *) = nullptr;
+  int rank = 2;
+  std::string text;
+};
+
+} // namespace quilt::bench
+
+#endif // QUILT_TOOLS_QUILTBENCH_BENCHKERNELS_H

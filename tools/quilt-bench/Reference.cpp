@@ -1,0 +1,181 @@
+//===- Reference.cpp - Checks results and runs the BLAS baseline ----------===//
+//
+// Part of the Quilt project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Reference.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#ifdef QUILT_HAVE_OPENBLAS
+#include <cblas.h>
+#endif
+
+namespace quilt::bench {
+
+namespace {
+
+/// Exact value and magnitude of one output element.
+struct ExactElement {
+  double value = 0, magnitude = 0;
+  void add(double a, double b) {
+    value += a * b;
+    magnitude += std::fabs(a * b);
+  }
+};
+
+ExactElement exactAt(const Workload &w, const Operands &o, int64_t index) {
+  ExactElement e;
+  const std::vector<int64_t> &os = o.out.shape();
+  switch (w.op) {
+  case OpKind::Matmul:
+  case OpKind::BatchMatmul: {
+    int64_t n = w.gemm.n, m = w.gemm.m, k = w.gemm.k;
+    int64_t b = index / (m * n), i = index / n % m, j = index % n;
+    const float *a = o.lhs.floats() + b * m * k;
+    const float *bb = o.rhs.floats() + b * k * n;
+    for (int64_t p = 0; p < k; ++p)
+      e.add(a[i * k + p], bb[p * n + j]);
+    break;
+  }
+  case OpKind::Conv2dNhwcHwcf: {
+    const ConvParams &c = *w.conv;
+    const std::vector<int64_t> &is = o.lhs.shape();
+    int64_t f = index % os[3], ow = index / os[3] % os[2],
+            oh = index / (os[3] * os[2]) % os[1],
+            n = index / (os[3] * os[2] * os[1]);
+    for (int64_t r = 0; r < c.r; ++r)
+      for (int64_t s = 0; s < c.s; ++s)
+        for (int64_t ch = 0; ch < c.c; ++ch) {
+          int64_t y = oh * c.stride + r, x = ow * c.stride + s;
+          e.add(o.lhs.at(((n * is[1] + y) * is[2] + x) * is[3] + ch),
+                o.rhs.at(((r * c.s + s) * c.c + ch) * c.f + f));
+        }
+    break;
+  }
+  case OpKind::Conv2dNchwFchw: {
+    const ConvParams &c = *w.conv;
+    const std::vector<int64_t> &is = o.lhs.shape();
+    int64_t ow = index % os[3], oh = index / os[3] % os[2],
+            f = index / (os[3] * os[2]) % os[1],
+            n = index / (os[3] * os[2] * os[1]);
+    for (int64_t ch = 0; ch < c.c; ++ch)
+      for (int64_t r = 0; r < c.r; ++r)
+        for (int64_t s = 0; s < c.s; ++s) {
+          int64_t y = oh * c.stride + r, x = ow * c.stride + s;
+          e.add(o.lhs.at(((n * is[1] + ch) * is[2] + y) * is[3] + x),
+                o.rhs.at(((f * c.c + ch) * c.r + r) * c.s + s));
+        }
+    break;
+  }
+  }
+  return e;
+}
+
+} // namespace
+
+double maxRelativeError(const Workload &w, const Operands &o, int samples) {
+  int64_t count = o.out.numElements();
+  std::vector<int64_t> indices;
+  if (count <= samples) {
+    for (int64_t i = 0; i < count; ++i)
+      indices.push_back(i);
+  } else {
+    std::mt19937_64 rng(12345);
+    std::uniform_int_distribution<int64_t> pick(0, count - 1);
+    indices = {0, count - 1}; // corners catch boundary-tile bugs
+    while (static_cast<int>(indices.size()) < samples)
+      indices.push_back(pick(rng));
+  }
+  double worst = 0;
+  for (int64_t index : indices) {
+    ExactElement e = exactAt(w, o, index);
+    double error = std::fabs(double(o.out.at(index)) - e.value) /
+                   std::max(e.magnitude, 1e-30);
+    if (e.magnitude == 0)
+      error = std::fabs(o.out.at(index));
+    if (!(error <= worst)) // catches NaN too
+      worst = std::isnan(error) ? INFINITY : error;
+  }
+  return worst;
+}
+
+#ifdef QUILT_HAVE_OPENBLAS
+
+bool haveOpenBlas() { return true; }
+void setBlasThreads(int threads) { openblas_set_num_threads(threads); }
+
+void runOpenBlas(const Workload &w, Operands &o, std::vector<float> &scratch) {
+  const GemmShape &g = w.gemm;
+  float *out = o.out.floats();
+  switch (w.op) {
+  case OpKind::Matmul:
+  case OpKind::BatchMatmul:
+    for (int64_t b = 0; b < g.b; ++b)
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, g.m, g.n, g.k,
+                  1.0f, o.lhs.floats() + b * g.m * g.k, std::max<int64_t>(g.k, 1),
+                  o.rhs.floats() + b * g.k * g.n, std::max<int64_t>(g.n, 1),
+                  0.0f, out + b * g.m * g.n, std::max<int64_t>(g.n, 1));
+    return;
+  case OpKind::Conv2dNhwcHwcf: {
+    // im2col: rows (n, oh, ow), columns (r, s, c); the HWCF filter is
+    // already the (R*S*C) x F matrix.
+    const ConvParams &c = *w.conv;
+    const std::vector<int64_t> &is = o.lhs.shape(), &os = o.out.shape();
+    int64_t rows = os[0] * os[1] * os[2], cols = c.r * c.s * c.c;
+    scratch.resize(size_t(rows * cols));
+    const float *in = o.lhs.floats();
+    for (int64_t row = 0; row < rows; ++row) {
+      int64_t ow = row % os[2], oh = row / os[2] % os[1], n = row / (os[2] * os[1]);
+      float *dst = scratch.data() + row * cols;
+      for (int64_t r = 0; r < c.r; ++r)
+        for (int64_t s = 0; s < c.s; ++s) {
+          const float *src = in + ((n * is[1] + oh * c.stride + r) * is[2] +
+                                   ow * c.stride + s) * is[3];
+          std::copy(src, src + c.c, dst + (r * c.s + s) * c.c);
+        }
+    }
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, c.f, cols,
+                1.0f, scratch.data(), cols, o.rhs.floats(), c.f, 0.0f, out,
+                c.f);
+    return;
+  }
+  case OpKind::Conv2dNchwFchw: {
+    // Per image: out[F x OH*OW] = filter[F x C*R*S] * im2col[C*R*S x OH*OW].
+    const ConvParams &c = *w.conv;
+    const std::vector<int64_t> &is = o.lhs.shape(), &os = o.out.shape();
+    int64_t pixels = os[2] * os[3], depth = c.c * c.r * c.s;
+    scratch.resize(size_t(depth * pixels));
+    for (int64_t n = 0; n < os[0]; ++n) {
+      const float *in = o.lhs.floats() + n * is[1] * is[2] * is[3];
+      for (int64_t ch = 0; ch < c.c; ++ch)
+        for (int64_t r = 0; r < c.r; ++r)
+          for (int64_t s = 0; s < c.s; ++s) {
+            float *dst = scratch.data() + ((ch * c.r + r) * c.s + s) * pixels;
+            for (int64_t oh = 0; oh < os[2]; ++oh)
+              for (int64_t ow = 0; ow < os[3]; ++ow)
+                dst[oh * os[3] + ow] =
+                    in[(ch * is[2] + oh * c.stride + r) * is[3] +
+                       ow * c.stride + s];
+          }
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, c.f, pixels,
+                  depth, 1.0f, o.rhs.floats(), depth, scratch.data(), pixels,
+                  0.0f, out + n * c.f * pixels, pixels);
+    }
+    return;
+  }
+  }
+}
+
+#else
+
+bool haveOpenBlas() { return false; }
+void setBlasThreads(int) {}
+void runOpenBlas(const Workload &, Operands &, std::vector<float> &) {}
+
+#endif
+
+} // namespace quilt::bench

@@ -1,0 +1,487 @@
+//===- quilt-bench.cpp - Quilt against OpenBLAS and upstream MLIR ---------===//
+//
+// Part of the Quilt project. For each (op, type) in a workload file, compiles
+// one dynamic-shape function once (never per shape), runs it on every
+// workload, checks its output against an independent reference, and times
+// it against OpenBLAS and upstream MLIR's default lowering of the same
+// linalg op, measured in the same run. Optionally measures every candidate
+// on a sample of shapes to see how well the model ranks them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BenchKernels.h"
+#include "QuiltRuntime.h"
+#include "Reference.h"
+
+#include "CostModel/Candidates.h"
+#include "CostModel/Explain.h"
+#include "CostModel/Json.h"
+#include "CostModel/TargetDatabase.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <string>
+#include <unistd.h>
+
+using namespace quilt;
+using namespace quilt::bench;
+
+namespace {
+
+constexpr const char *kUsage =
+    "usage: quilt-bench --target T --workloads FILE [--json] [--threads N]\n"
+    "                   [--baselines openblas,upstream|none] [--target-file F]\n"
+    "                   [--policy P] [--max-candidates N] [--model-sample N]\n"
+    "                   [--upstream-max-gflop G] [--min-time S]\n"
+    "  T must be a CPU target (host, host-avx512, host-avx2, host-neon).\n"
+    "  --model-sample N runs every candidate on N workloads and reports the\n"
+    "  rank correlation of predicted and measured times and the model's\n"
+    "  regret. --upstream-max-gflop skips the (slow) upstream baseline on\n"
+    "  larger workloads (default 8).\n";
+
+struct Options {
+  std::string target, workloads, targetFile, policy = "cost_model";
+  std::string baselines = "openblas,upstream";
+  bool json = false;
+  int threads = 1, maxCandidates = 16, modelSample = 0;
+  double upstreamMaxGflop = 8, minTime = 0.2;
+};
+
+bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](std::string &out) {
+      size_t eq = arg.find('=');
+      if (eq != std::string::npos) {
+        out = arg.substr(eq + 1);
+        arg = arg.substr(0, eq);
+        return true;
+      }
+      if (i + 1 >= argc)
+        return false;
+      out = argv[++i];
+      return true;
+    };
+    std::string v;
+    std::string name = arg.substr(0, arg.find('='));
+    try {
+      if (name == "--json") {
+        o.json = true;
+      } else if (name == "--help" || name == "-h") {
+        std::cout << kUsage;
+        std::exit(0);
+      } else if (!value(v)) {
+        error = "missing value for " + name;
+        return false;
+      } else if (name == "--target") {
+        o.target = v;
+      } else if (name == "--workloads") {
+        o.workloads = v;
+      } else if (name == "--target-file") {
+        o.targetFile = v;
+      } else if (name == "--policy") {
+        o.policy = v;
+      } else if (name == "--baselines") {
+        o.baselines = v;
+      } else if (name == "--threads") {
+        o.threads = std::stoi(v);
+      } else if (name == "--max-candidates") {
+        o.maxCandidates = std::stoi(v);
+      } else if (name == "--model-sample") {
+        o.modelSample = std::stoi(v);
+      } else if (name == "--upstream-max-gflop") {
+        o.upstreamMaxGflop = std::stod(v);
+      } else if (name == "--min-time") {
+        o.minTime = std::stod(v);
+      } else {
+        error = "unknown option '" + name + "'";
+        return false;
+      }
+    } catch (const std::exception &) {
+      error = "bad value '" + v + "' for " + name;
+      return false;
+    }
+  }
+  if (o.target.empty() || o.workloads.empty()) {
+    error = "--target and --workloads are required";
+    return false;
+  }
+  if (o.threads != 1) {
+    error = "--threads " + std::to_string(o.threads) +
+            ": Quilt's host kernels are single-threaded so far, and a "
+            "comparison against a multi-threaded baseline would mislead";
+    return false;
+  }
+  return true;
+}
+
+/// Median time of `run` in microseconds: one warm-up, then repetitions until
+/// `minTime` seconds (at least 3, at most 50; a single repetition when one
+/// run alone takes over a second).
+template <typename Fn> double medianMicros(Fn run, double minTime) {
+  using Clock = std::chrono::steady_clock;
+  auto time = [&] {
+    auto start = Clock::now();
+    run();
+    return std::chrono::duration<double, std::micro>(Clock::now() - start)
+        .count();
+  };
+  double first = time();
+  std::vector<double> samples;
+  if (first > 1e6)
+    return first;
+  double total = 0;
+  while (samples.size() < 3 || (total < minTime * 1e6 && samples.size() < 50)) {
+    samples.push_back(time());
+    total += samples.back();
+  }
+  std::sort(samples.begin(), samples.end());
+  return samples[samples.size() / 2];
+}
+
+double gflop(const Workload &w) {
+  return 2.0 * w.gemm.b * w.gemm.m * w.gemm.n * w.gemm.k * 1e-9;
+}
+
+/// Spearman's rank correlation of two equally long lists.
+double rankCorrelation(const std::vector<double> &x,
+                       const std::vector<double> &y) {
+  auto ranks = [](const std::vector<double> &v) {
+    std::vector<size_t> order(v.size());
+    for (size_t i = 0; i < v.size(); ++i)
+      order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return v[a] < v[b]; });
+    std::vector<double> r(v.size());
+    for (size_t i = 0; i < order.size(); ++i)
+      r[order[i]] = double(i);
+    return r;
+  };
+  std::vector<double> rx = ranks(x), ry = ranks(y);
+  double n = double(x.size()), d2 = 0;
+  for (size_t i = 0; i < x.size(); ++i)
+    d2 += (rx[i] - ry[i]) * (rx[i] - ry[i]);
+  return n < 2 ? 1.0 : 1.0 - 6.0 * d2 / (n * (n * n - 1));
+}
+
+struct Result {
+  Workload workload;
+  bool ok = false;
+  double maxRelError = 0;
+  double quiltUs = 0;
+  std::optional<double> openblasUs, upstreamUs;
+  std::string chosen;
+  double predictedUs = 0;
+  std::string error;
+};
+
+struct ModelCheck {
+  Workload workload;
+  std::vector<std::string> configs;
+  std::vector<double> predictedUs, measuredUs;
+  double spearman = 0, regret = 0;
+};
+
+double geomean(const std::vector<double> &v) {
+  if (v.empty())
+    return 0;
+  double sum = 0;
+  for (double x : v)
+    sum += std::log(x);
+  return std::exp(sum / v.size());
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options o;
+  std::string error;
+  if (!parseArgs(argc, argv, o, error)) {
+    std::cerr << "quilt-bench: error: " << error << "\n" << kUsage;
+    return 2;
+  }
+  bool wantBlas = o.baselines.find("openblas") != std::string::npos;
+  bool wantUpstream = o.baselines.find("upstream") != std::string::npos;
+  if (wantBlas && !haveOpenBlas()) {
+    std::cerr << "quilt-bench: error: built without OpenBLAS "
+                 "(libopenblas-dev); use --baselines upstream or none\n";
+    return 1;
+  }
+  setBlasThreads(o.threads);
+
+  TargetDatabase db = TargetDatabase::withBuiltins();
+  if (!o.targetFile.empty() && !db.addFromFile(o.targetFile, error)) {
+    std::cerr << "quilt-bench: error: " << error << "\n";
+    return 1;
+  }
+  const TargetDesc *target = db.lookup(o.target);
+  if (!target || target->isGpu()) {
+    std::cerr << "quilt-bench: error: '" << o.target
+              << "' is not a CPU target here (GPU benchmarks live in "
+                 "bench/gpu)\n";
+    return 1;
+  }
+  std::vector<Workload> workloads;
+  if (!parseWorkloadFile(o.workloads, workloads, error)) {
+    std::cerr << "quilt-bench: error: " << error << "\n";
+    return 1;
+  }
+
+  char dirTemplate[] = "/tmp/quilt-bench-XXXXXX";
+  if (!mkdtemp(dirTemplate)) {
+    std::cerr << "quilt-bench: error: cannot create a temporary directory\n";
+    return 1;
+  }
+  std::string directory = dirTemplate;
+  CompileOptions base;
+  base.target = o.target;
+  base.targetFile = o.targetFile;
+  base.policy = o.policy;
+  base.maxCandidates = o.maxCandidates;
+
+  ExplainOptions explainOptions;
+  explainOptions.candidates.maxCandidates = o.maxCandidates;
+  std::string policyText = o.policy;
+  std::replace(policyText.begin(), policyText.end(), '_', '-');
+  if (!parseSelectionPolicy(policyText, explainOptions.policy,
+                            explainOptions.fixedIndex)) {
+    std::cerr << "quilt-bench: error: unknown policy '" << o.policy << "'\n";
+    return 2;
+  }
+
+  std::map<std::string, std::unique_ptr<BenchKernel>> quiltKernels,
+      upstreamKernels;
+  std::vector<Result> results;
+  std::vector<ModelCheck> modelChecks;
+  std::vector<float> scratch;
+  std::mt19937 rng(42);
+  int modelEvery = o.modelSample > 0
+                       ? std::max<int>(1, int(workloads.size()) / o.modelSample)
+                       : 0;
+
+  for (size_t index = 0; index < workloads.size(); ++index) {
+    const Workload &w = workloads[index];
+    Result r;
+    r.workload = w;
+    std::string key = BenchKernel::keyFor(w);
+    if (!quiltKernels.count(key)) {
+      std::string compileError;
+      quiltKernels[key] =
+          BenchKernel::compile(w, true, base, directory, compileError);
+      if (!quiltKernels[key])
+        std::cerr << "quilt-bench: cannot compile " << key << ":\n"
+                  << compileError << "\n";
+    }
+    BenchKernel *quilt = quiltKernels[key].get();
+    if (!quilt) {
+      r.error = "compilation failed";
+      results.push_back(r);
+      continue;
+    }
+
+    ExplainReport report;
+    if (explainWorkload(w, *target, explainOptions, report, error)) {
+      r.predictedUs = report.selection.predictedUs;
+      const Selection &s = report.selection;
+      r.chosen = report.candidates[s.candidate].str();
+      if (s.remainder >= 0)
+        r.chosen += " + " + report.candidates[s.remainder].str() +
+                    (s.patchDim == PatchDim::M ? " (patch M at " : " (patch N at ") +
+                    std::to_string(s.mainExtent) + ")";
+    }
+
+    Operands operands = makeOperands(w);
+    operands.lhs.fillRandom(rng);
+    operands.rhs.fillRandom(rng);
+    // Correctness first, on a zeroed accumulator.
+    operands.out.fillZero();
+    quilt->run(operands);
+    r.maxRelError = maxRelativeError(w, operands);
+    r.ok = r.maxRelError <= 1e-4;
+    r.quiltUs = medianMicros(
+        [&] {
+          operands.out.fillZero();
+          quilt->run(operands);
+        },
+        o.minTime);
+    if (wantBlas)
+      r.openblasUs =
+          medianMicros([&] { runOpenBlas(w, operands, scratch); }, o.minTime);
+    if (wantUpstream && gflop(w) <= o.upstreamMaxGflop) {
+      if (!upstreamKernels.count(key)) {
+        std::string compileError;
+        upstreamKernels[key] =
+            BenchKernel::compile(w, false, base, directory, compileError);
+        if (!upstreamKernels[key])
+          std::cerr << "quilt-bench: cannot compile the upstream baseline "
+                    << key << ":\n"
+                    << compileError << "\n";
+      }
+      if (BenchKernel *upstream = upstreamKernels[key].get())
+        r.upstreamUs = medianMicros(
+            [&] {
+              operands.out.fillZero();
+              upstream->run(operands);
+            },
+            0.0);
+    }
+
+    if (modelEvery && index % modelEvery == 0 &&
+        int(modelChecks.size()) < o.modelSample && !report.candidates.empty()) {
+      ModelCheck check;
+      check.workload = w;
+      for (size_t c = 0; c < report.candidates.size(); ++c) {
+        quilt_rt_force_kernel(int32_t(c));
+        check.configs.push_back(report.candidates[c].str());
+        check.predictedUs.push_back(report.predictions[c].totalUs);
+        check.measuredUs.push_back(medianMicros(
+            [&] {
+              operands.out.fillZero();
+              quilt->run(operands);
+            },
+            o.minTime / 4));
+      }
+      quilt_rt_force_kernel(-1);
+      check.spearman = rankCorrelation(check.predictedUs, check.measuredUs);
+      double best = *std::min_element(check.measuredUs.begin(),
+                                      check.measuredUs.end());
+      double picked = check.measuredUs[report.selection.candidate];
+      check.regret = best > 0 ? picked / best - 1.0 : 0.0;
+      modelChecks.push_back(check);
+    }
+    results.push_back(r);
+    if (!o.json)
+      std::fprintf(stderr, "[%zu/%zu] %s\n", index + 1, workloads.size(),
+                   w.str().c_str());
+  }
+
+  // Summaries over the workloads that ran and did real work.
+  std::vector<double> vsBlas, vsUpstream, regrets;
+  int failures = 0;
+  for (const Result &r : results) {
+    failures += !r.ok;
+    if (!r.ok || r.quiltUs <= 0 || gflop(r.workload) == 0)
+      continue;
+    if (r.openblasUs)
+      vsBlas.push_back(*r.openblasUs / r.quiltUs);
+    if (r.upstreamUs)
+      vsUpstream.push_back(*r.upstreamUs / r.quiltUs);
+  }
+  for (const ModelCheck &c : modelChecks)
+    regrets.push_back(1.0 + c.regret);
+
+  if (o.json) {
+    std::string text;
+    JsonWriter json(text);
+    json.beginObject();
+    json.key("target");
+    json.value(target->name);
+    json.key("threads");
+    json.value(double(o.threads));
+    json.key("results");
+    json.beginArray();
+    for (const Result &r : results) {
+      json.beginObject();
+      json.key("workload");
+      json.value(r.workload.str());
+      json.key("ok");
+      json.value(r.ok);
+      json.key("max_rel_error");
+      json.value(r.maxRelError);
+      json.key("quilt_us");
+      json.value(r.quiltUs);
+      json.key("openblas_us");
+      r.openblasUs ? json.value(*r.openblasUs) : json.null();
+      json.key("upstream_us");
+      r.upstreamUs ? json.value(*r.upstreamUs) : json.null();
+      json.key("chosen");
+      json.value(r.chosen);
+      json.key("predicted_us");
+      json.value(r.predictedUs);
+      if (!r.error.empty()) {
+        json.key("error");
+        json.value(r.error);
+      }
+      json.endObject();
+    }
+    json.endArray();
+    json.key("geomean_speedup_vs_openblas");
+    vsBlas.empty() ? json.null() : json.value(geomean(vsBlas));
+    json.key("geomean_speedup_vs_upstream");
+    vsUpstream.empty() ? json.null() : json.value(geomean(vsUpstream));
+    json.key("model_check");
+    json.beginArray();
+    for (const ModelCheck &c : modelChecks) {
+      json.beginObject();
+      json.key("workload");
+      json.value(c.workload.str());
+      json.key("spearman");
+      json.value(c.spearman);
+      json.key("regret");
+      json.value(c.regret);
+      json.key("candidates");
+      json.beginArray();
+      for (size_t i = 0; i < c.configs.size(); ++i) {
+        json.beginObject();
+        json.key("config");
+        json.value(c.configs[i]);
+        json.key("predicted_us");
+        json.value(c.predictedUs[i]);
+        json.key("measured_us");
+        json.value(c.measuredUs[i]);
+        json.endObject();
+      }
+      json.endArray();
+      json.endObject();
+    }
+    json.endArray();
+    json.endObject();
+    std::cout << text << "\n";
+  } else {
+    std::printf("%-48s %3s %9s %11s %11s %8s %11s %8s %10s  %s\n", "workload",
+                "ok", "max_err", "quilt_us", "openblas_us", "vs_blas",
+                "upstream_us", "vs_up", "pred_us", "chosen");
+    for (const Result &r : results) {
+      auto num = [](std::optional<double> v, const char *fmt) {
+        char buf[32];
+        if (!v)
+          return std::string("-");
+        std::snprintf(buf, sizeof(buf), fmt, *v);
+        return std::string(buf);
+      };
+      std::optional<double> vsB, vsU;
+      if (r.openblasUs && r.quiltUs > 0)
+        vsB = *r.openblasUs / r.quiltUs;
+      if (r.upstreamUs && r.quiltUs > 0)
+        vsU = *r.upstreamUs / r.quiltUs;
+      std::printf("%-48s %3s %9.1e %11.1f %11s %8s %11s %8s %10.1f  %s\n",
+                  r.workload.str().c_str(), r.ok ? "yes" : "NO",
+                  r.maxRelError, r.quiltUs,
+                  num(r.openblasUs, "%.1f").c_str(),
+                  num(vsB, "%.2fx").c_str(),
+                  num(r.upstreamUs, "%.1f").c_str(),
+                  num(vsU, "%.1fx").c_str(), r.predictedUs,
+                  r.chosen.c_str());
+    }
+    std::printf("\ngeomean speed-up over OpenBLAS: %s over %zu workloads\n",
+                vsBlas.empty() ? "-" : (std::to_string(geomean(vsBlas)) + "x").c_str(),
+                vsBlas.size());
+    std::printf("geomean speed-up over upstream MLIR: %s over %zu workloads\n",
+                vsUpstream.empty() ? "-"
+                                   : (std::to_string(geomean(vsUpstream)) + "x").c_str(),
+                vsUpstream.size());
+    for (const ModelCheck &c : modelChecks)
+      std::printf("model check %-40s spearman %.2f  regret %.1f%%\n",
+                  c.workload.str().c_str(), c.spearman, 100 * c.regret);
+    if (!modelChecks.empty())
+      std::printf("model check geomean regret: %.1f%% over %zu workloads\n",
+                  100 * (geomean(regrets) - 1.0), modelChecks.size());
+  }
+  return failures ? 1 : 0;
+}

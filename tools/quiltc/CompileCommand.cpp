@@ -1,0 +1,131 @@
+//===- CompileCommand.cpp - quiltc's compile command ----------------------===//
+//
+// Part of the Quilt project. Argument handling only: the work is
+// quilt::compileSource, shared with quilt-bench and the Python module.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompileCommand.h"
+#include "AnalysisCommands.h"
+#include "Compiler/Compiler.h"
+
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+namespace quilt {
+
+namespace {
+
+constexpr const char *kUsage =
+    "usage: quiltc [compile] IN.mlir [--target T] [--target-file F]\n"
+    "              [--policy P] [--max-candidates N]\n"
+    "              [--emit=mlir|llvm|asm|obj|shared] [-o OUT]\n"
+    "  Compiles the dynamic-shape contractions of IN.mlir ('-' for stdin)\n"
+    "  into micro-kernels for T (default host) with run-time selection.\n"
+    "  --emit=shared writes a library linked against libquilt_runtime; each\n"
+    "  public function f gets the C entry _mlir_ciface_f (docs/user-guide.md).\n";
+
+int usage(std::ostream &err, const std::string &message) {
+  err << "quiltc: error: " << message << "\n" << kUsage;
+  return kExitUsage;
+}
+
+/// `--key=value` or `--key value`.
+bool takeValue(const std::vector<std::string> &args, size_t &i,
+               const std::string &key, std::string &value) {
+  const std::string &arg = args[i];
+  if (arg.rfind(key + "=", 0) == 0) {
+    value = arg.substr(key.size() + 1);
+    return true;
+  }
+  if (arg == key && i + 1 < args.size()) {
+    value = args[++i];
+    return true;
+  }
+  return false;
+}
+
+} // namespace
+
+int runCompileCommand(const std::vector<std::string> &args, std::ostream &out,
+                      std::ostream &err) {
+  CompileOptions options;
+  std::string input, output, emit = "obj", maxCandidates;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &arg = args[i];
+    std::string value;
+    if (arg == "--help" || arg == "-h") {
+      out << kUsage;
+      return kExitOk;
+    }
+    if (takeValue(args, i, "--target", options.target) ||
+        takeValue(args, i, "--target-file", options.targetFile) ||
+        takeValue(args, i, "--policy", options.policy) ||
+        takeValue(args, i, "--emit", emit) ||
+        takeValue(args, i, "--max-candidates", maxCandidates) ||
+        takeValue(args, i, "-o", output))
+      continue;
+    if (!arg.empty() && arg[0] == '-' && arg != "-")
+      return usage(err, "unknown option '" + arg + "'");
+    if (!input.empty())
+      return usage(err, "more than one input file ('" + input + "', '" + arg +
+                            "')");
+    input = arg;
+  }
+  if (input.empty())
+    return usage(err, "no input file");
+  std::optional<EmitKind> kind = parseEmitKind(emit);
+  if (!kind)
+    return usage(err, "unknown --emit kind '" + emit +
+                          "' (expected mlir, llvm, asm, obj or shared)");
+  options.emit = *kind;
+  if (!maxCandidates.empty()) {
+    try {
+      options.maxCandidates = std::stoi(maxCandidates);
+    } catch (...) {
+      return usage(err, "--max-candidates needs a number, got '" +
+                            maxCandidates + "'");
+    }
+  }
+  if ((*kind == EmitKind::Object || *kind == EmitKind::Shared) &&
+      output.empty())
+    return usage(err, "--emit=" + emit + " writes a binary: give -o OUT");
+  options.outputPath = output;
+
+  std::string source;
+  if (input == "-") {
+    source.assign(std::istreambuf_iterator<char>(std::cin), {});
+  } else {
+    std::ifstream file(input, std::ios::binary);
+    if (!file) {
+      err << "quiltc: error: " << input << ": cannot open for reading\n";
+      return kExitError;
+    }
+    source.assign(std::istreambuf_iterator<char>(file), {});
+  }
+
+  CompileResult result =
+      compileSource(source, input == "-" ? "<stdin>" : input, options);
+  if (!result.ok()) {
+    err << result.error;
+    if (result.error.back() != '\n')
+      err << "\n";
+    return kExitError;
+  }
+  if (*kind == EmitKind::Shared)
+    return kExitOk;
+  if (output.empty() || output == "-") {
+    out << result.artifact;
+    return kExitOk;
+  }
+  std::ofstream file(output, std::ios::binary);
+  if (!(file << result.artifact)) {
+    err << "quiltc: error: " << output << ": cannot write\n";
+    return kExitError;
+  }
+  return kExitOk;
+}
+
+} // namespace quilt
