@@ -48,3 +48,23 @@ config.substitutions.append(
 # Features for tests that need tools or hardware CI does not have.
 if os.path.isdir(config.shared_workloads_dir):
     config.available_features.add("shared-workloads")
+# Upstream mlir-opt with Quilt's plugin (lib/Plugin, built when Quilt links
+# libMLIR.so as mlir-opt does).
+quilt_plugin = os.path.join(config.quilt_obj_root, "lib", "QuiltPlugin.so")
+config.substitutions.append(("%upstream_mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
+config.substitutions.append(("%quilt_plugin", quilt_plugin))
+if config.quilt_plugin_built:
+    config.available_features.add("quilt-plugin")
+# examples/downstream builds against `cmake --install` of this build, with
+# Ninja (the generator this build uses, so it is there).
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%ninja", config.make_program))
+config.substitutions.append(("%mlir_cmake_dir", config.mlir_cmake_dir))
+if config.cmake_generator == "Ninja":
+    config.available_features.add("downstream-example")
+# The Python module was built (QUILT_ENABLE_PYTHON): run its pytest suite
+# with the interpreter it was built for.
+if config.quilt_python_built:
+    config.available_features.add("python-bindings")
+    config.substitutions.append(("%quilt_python_dir", os.path.join(config.quilt_obj_root, "python")))
+    config.substitutions.append(("%quilt_python", config.quilt_python_executable))

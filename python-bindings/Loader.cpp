@@ -1,0 +1,297 @@
+//===- Loader.cpp - quilt.load: call compiled functions on numpy arrays ---===//
+//
+// Part of the Quilt project. dlopens a shared library Quilt compiled, finds
+// `_mlir_ciface_<name>`, and calls it with memref descriptors over numpy
+// buffers: the caller's own for memref arguments, private copies for tensor
+// arguments. A returned memref or tensor comes back as a new numpy array:
+// the buffer the compiled code allocated is copied, then released with C
+// free (see MemRef.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Bindings.h"
+#include "MemRef.h"
+#include "Signature.h"
+
+#include <array>
+#include <cstdio>
+#include <dlfcn.h>
+#include <memory>
+#include <optional>
+#include <utility>
+
+namespace quilt::python {
+
+namespace {
+
+/// Every `_mlir_ciface_` argument is a descriptor pointer, so a function of
+/// N arguments is called through a `void (*)(void *, ... N times)` pointer.
+constexpr size_t kMaxPointerArgs = 16;
+
+using Caller = void (*)(void *entry, void **args);
+
+template <size_t... I>
+void callWithPointers(void *entry, void **args, std::index_sequence<I...>) {
+  using Fn = void (*)(decltype((void)I, static_cast<void *>(nullptr))...);
+  reinterpret_cast<Fn>(entry)(args[I]...);
+}
+
+template <size_t N> void callN(void *entry, void **args) {
+  callWithPointers(entry, args, std::make_index_sequence<N>());
+}
+
+template <size_t... N>
+constexpr std::array<Caller, sizeof...(N)>
+makeCallers(std::index_sequence<N...>) {
+  return {&callN<N>...};
+}
+
+constexpr auto kCallers = makeCallers(std::make_index_sequence<kMaxPointerArgs + 1>());
+
+/// A dlopen handle, closed when the last function from it goes away.
+class SharedLibrary {
+public:
+  explicit SharedLibrary(const std::string &path) : path(path) {
+    handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+      const char *message = dlerror();
+      throw Error("cannot load " + path + ": " +
+                  (message ? message : "unknown error"));
+    }
+  }
+  ~SharedLibrary() { dlclose(handle); }
+  SharedLibrary(const SharedLibrary &) = delete;
+  SharedLibrary &operator=(const SharedLibrary &) = delete;
+
+  void *lookup(const std::string &symbol) const {
+    return dlsym(handle, symbol.c_str());
+  }
+  const std::string path;
+
+private:
+  void *handle;
+};
+
+std::string describe(const py::array &array) {
+  std::string shape;
+  for (py::ssize_t i = 0; i < array.ndim(); ++i)
+    shape += (i ? "x" : "") + std::to_string(array.shape(i));
+  return py::str(array.dtype()).cast<std::string>() + " array of shape " +
+         (shape.empty() ? "()" : shape);
+}
+
+/// The callable quilt.load returns.
+class CompiledFunction {
+public:
+  CompiledFunction(std::shared_ptr<SharedLibrary> library, std::string name,
+                   std::optional<Signature> signature)
+      : library(std::move(library)), name(std::move(name)),
+        signature(std::move(signature)) {
+    entry = this->library->lookup("_mlir_ciface_" + this->name);
+    if (!entry)
+      throw Error("no function _mlir_ciface_" + this->name + " in " +
+                  this->library->path + " (is @" + this->name +
+                  " a public func.func of the compiled module?)");
+  }
+
+  py::object call(const py::args &args) const {
+    size_t expected = signature ? signature->args.size() : args.size();
+    if (args.size() != expected)
+      throw Error(name + " takes " + std::to_string(expected) +
+                  " arguments (" + signature->text + "), got " +
+                  std::to_string(args.size()));
+    size_t pointers = args.size() + (signature && signature->result ? 1 : 0);
+    if (pointers > kMaxPointerArgs)
+      throw Error(name + " has " + std::to_string(pointers) +
+                  " descriptor arguments; quilt.load calls at most " +
+                  std::to_string(kMaxPointerArgs));
+
+    std::vector<py::array> arrays;
+    std::vector<MemRefDescriptor> descriptors;
+    std::vector<ArgumentRange> ranges;
+    for (size_t i = 0; i < args.size(); ++i) {
+      arrays.push_back(checkArgument(i, args[i]));
+      const py::array &a = arrays.back();
+      descriptors.push_back(MemRefDescriptor::forArray(a));
+      auto *begin = static_cast<const char *>(a.data());
+      ranges.push_back({begin, begin + a.nbytes()});
+    }
+    std::optional<MemRefDescriptor> result;
+    std::vector<void *> pointerArgs;
+    if (signature && signature->result) {
+      result.emplace(int64_t(signature->result->shape.size()));
+      pointerArgs.push_back(result->data());
+    }
+    for (MemRefDescriptor &d : descriptors)
+      pointerArgs.push_back(d.data());
+
+    {
+      py::gil_scoped_release release;
+      kCallers[pointerArgs.size()](entry, pointerArgs.data());
+    }
+    if (!result)
+      return py::none();
+    return takeResult(*result, signature->result->dtype, ranges);
+  }
+
+  std::string repr() const {
+    return "<quilt function " + name +
+           (signature ? " : " + signature->text : std::string()) + " from " +
+           library->path + ">";
+  }
+
+  std::shared_ptr<SharedLibrary> library;
+  std::string name;
+  std::optional<Signature> signature;
+
+private:
+  /// The array to pass for argument `i`, after checking it against the
+  /// signature: dtype, rank, static sizes, layout.
+  py::array checkArgument(size_t i, py::handle value) const {
+    std::string what = name + ": argument " + std::to_string(i);
+    if (!py::isinstance<py::array>(value))
+      throw Error(what + ": expected a numpy array, got " +
+                  py::str(py::type::of(value)).cast<std::string>());
+    auto array = py::reinterpret_borrow<py::array>(value);
+    const BufferType *type = signature ? &signature->args[i] : nullptr;
+    if (type) {
+      std::string wanted = "expected " + type->dtype + " for " + type->text +
+                           ", got a " + describe(array);
+      if (!array.dtype().equal(py::dtype(type->dtype)))
+        throw Error(what + ": " + wanted);
+      if (array.ndim() != py::ssize_t(type->shape.size()))
+        throw Error(what + ": " + wanted);
+      for (size_t d = 0; d < type->shape.size(); ++d)
+        if (type->shape[d] != BufferType::kDynamic &&
+            type->shape[d] != array.shape(d))
+          throw Error(what + ": " + wanted);
+    }
+    if (type && type->isTensor) {
+      // A tensor is a value, but bufferization may reuse a writable function
+      // argument's buffer for a result (`outs(%arg)`): pass a private
+      // row-major copy so the caller's array is never changed.
+      return py::module_::import("numpy").attr("array")(
+          array, py::arg("copy") = true, py::arg("order") = "C");
+    }
+    char kind = array.dtype().kind();
+    if (!type && kind != 'f' && kind != 'i' && kind != 'u')
+      throw Error(what + ": a " + describe(array) +
+                  " has no memref element type");
+    bool contiguous = array.flags() & py::array::c_style;
+    // A memref is a buffer the function may write: it must be the caller's
+    // own, row-major and writable.
+    if (!contiguous)
+      throw Error(what + ": a memref argument must be C-contiguous (pass "
+                         "numpy.ascontiguousarray(x) and read the result "
+                         "from that array)");
+    if (!array.writeable())
+      throw Error(what + ": a memref argument must be writable");
+    return array;
+  }
+
+  void *entry = nullptr;
+};
+
+/// Compiles MLIR source for the host into a temporary shared library (with
+/// quilt.compile itself, so options mean the same), loads it and deletes
+/// the file: the mapping outlives it.
+std::shared_ptr<SharedLibrary> compileAndLoad(const std::string &source,
+                                              const std::string &target,
+                                              const std::string &policy) {
+  py::object compile = py::module_::import("quilt").attr("compile");
+  std::string path =
+      compile(source, py::arg("target") = target, py::arg("emit") = "shared",
+              py::arg("policy") = policy)
+          .cast<std::string>();
+  try {
+    auto library = std::make_shared<SharedLibrary>(path);
+    std::remove(path.c_str());
+    return library;
+  } catch (...) {
+    std::remove(path.c_str());
+    throw;
+  }
+}
+
+std::unique_ptr<CompiledFunction>
+load(py::object library, const std::string &name,
+     const std::optional<std::string> &signature,
+     const std::optional<std::string> &source, const std::string &target,
+     const std::string &policy) {
+  py::module_ os = py::module_::import("os");
+  std::optional<std::string> path, mlirText;
+  if (py::isinstance(library, os.attr("PathLike"))) {
+    path = os.attr("fspath")(library).cast<std::string>();
+  } else if (py::isinstance<py::str>(library)) {
+    std::string text = library.cast<std::string>();
+    if (os.attr("path").attr("exists")(text).cast<bool>())
+      path = text;
+    else if (text.find('{') != std::string::npos)
+      mlirText = text;
+    else
+      throw Error("no such file: " + text);
+  } else {
+    throw Error("quilt.load expects a shared library path or MLIR source "
+                "text, got " +
+                py::str(py::type::of(library)).cast<std::string>());
+  }
+
+  std::optional<Signature> sig;
+  if (signature)
+    sig = parseSignature(*signature);
+  else if (source || mlirText)
+    sig = signatureFromSource(source ? *source : *mlirText, name);
+
+  // dlopen searches the library path for a name without a slash.
+  if (path)
+    path = os.attr("path").attr("abspath")(*path).cast<std::string>();
+  std::shared_ptr<SharedLibrary> handle =
+      path ? std::make_shared<SharedLibrary>(*path)
+           : compileAndLoad(*mlirText, target, policy);
+  return std::make_unique<CompiledFunction>(std::move(handle), name,
+                                            std::move(sig));
+}
+
+} // namespace
+
+void bindLoader(py::module_ &m) {
+  py::class_<CompiledFunction>(m, "Function",
+                               "A compiled function, callable on numpy "
+                               "arrays (see quilt.load).")
+      .def("__call__", &CompiledFunction::call)
+      .def("__repr__", &CompiledFunction::repr)
+      .def_readonly("name", &CompiledFunction::name)
+      .def_property_readonly(
+          "signature",
+          [](const CompiledFunction &f) -> py::object {
+            if (!f.signature)
+              return py::none();
+            return py::str(f.signature->text);
+          })
+      .def_property_readonly("library", [](const CompiledFunction &f) {
+        return f.library->path;
+      });
+
+  m.def("load", &load, py::arg("library"), py::arg("function_name"),
+        py::arg("signature") = py::none(), py::arg("source") = py::none(),
+        py::arg("target") = "host", py::arg("policy") = "cost_model",
+        R"(Loads public function `function_name` of a compiled module.
+
+`library` is the path of a shared library from quilt.compile(...,
+emit="shared") or quiltc --emit=shared, or MLIR source text, which is then
+compiled for `target` (a CPU target) with `policy` first.
+
+The function's type comes from `signature` (an MLIR function type such as
+"(tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>"), else from
+`source` (the MLIR the library was compiled from) or the source text given
+as `library`. Arguments are numpy arrays: float32, float64, float16, uint16
+for bf16, int8-int64. Memref arguments are passed in place (C-contiguous,
+writable; the function's writes land in them); tensor arguments are copied
+first, so the caller's arrays never change.
+A returned memref/tensor comes back as a new numpy array the caller owns
+(the buffer the compiled code allocated is copied and freed). Without any
+type information every argument is passed as a memref of the array's
+dtype and rank and the function must return nothing.)");
+}
+
+} // namespace quilt::python

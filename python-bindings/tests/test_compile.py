@@ -1,0 +1,85 @@
+"""quilt.compile: the quiltc pipeline as a function."""
+
+import os
+
+import pytest
+
+import quilt
+from conftest import MATMUL_MEMREF, MATMUL_TENSOR
+
+
+def test_emit_mlir_is_the_llvm_dialect():
+    text = quilt.compile(MATMUL_TENSOR, emit="mlir")
+    assert "llvm.func @matmul" in text
+    assert "llvm.func @_mlir_ciface_matmul" in text
+    assert "linalg." not in text
+
+
+def test_emit_llvm_and_asm():
+    llvm = quilt.compile(MATMUL_MEMREF, emit="llvm")
+    assert "define void @_mlir_ciface_matmul(" in llvm
+    asm = quilt.compile(MATMUL_MEMREF, target="host-avx2", emit="asm")
+    assert "_mlir_ciface_matmul:" in asm
+    assert "vfmadd" in asm
+
+
+def test_emit_obj_is_bytes():
+    obj = quilt.compile(MATMUL_MEMREF, emit="obj")
+    assert isinstance(obj, bytes) and obj.startswith(b"\x7fELF")
+
+
+def test_emit_shared_writes_the_library(tmp_path):
+    out = tmp_path / "m.so"
+    assert quilt.compile(MATMUL_MEMREF, emit="shared",
+                         output=str(out)) == str(out)
+    assert out.stat().st_size > 0
+    # Without an output, a temporary file the caller owns.
+    path = quilt.compile(MATMUL_MEMREF, emit="shared")
+    assert os.path.exists(path)
+    os.remove(path)
+
+
+def test_output_file_for_text(tmp_path):
+    out = tmp_path / "m.ll"
+    text = quilt.compile(MATMUL_MEMREF, emit="llvm", output=str(out))
+    assert out.read_text() == text
+
+
+def test_both_policy_spellings():
+    a = quilt.compile(MATMUL_MEMREF, policy="cost-model")
+    b = quilt.compile(MATMUL_MEMREF, policy="cost_model")
+    assert a == b
+
+
+def test_bad_ir_reports_the_diagnostic():
+    with pytest.raises(quilt.Error) as error:
+        quilt.compile("func.func @f() {\n  %x = arith.bogus\n}\n",
+                      source_name="bad.mlir")
+    message = str(error.value)
+    assert "bad.mlir:2:" in message and "error:" in message
+
+
+def test_verifier_errors_are_reported():
+    bad = """
+    func.func @f(%a: memref<?x?xf32>, %c: memref<?xf32>) {
+      linalg.matmul ins(%a, %a : memref<?x?xf32>, memref<?x?xf32>)
+                    outs(%c : memref<?xf32>)
+      return
+    }
+    """
+    with pytest.raises(quilt.Error, match="error:"):
+        quilt.compile(bad)
+
+
+def test_unknown_and_gpu_targets():
+    with pytest.raises(quilt.Error, match="unknown target 'tpu'.*h100"):
+        quilt.compile(MATMUL_MEMREF, target="tpu")
+    with pytest.raises(quilt.Error, match="GPU"):
+        quilt.compile(MATMUL_MEMREF, target="h100", emit="llvm")
+
+
+def test_bad_options():
+    with pytest.raises(quilt.Error, match="unknown emit kind 'ptx'"):
+        quilt.compile(MATMUL_MEMREF, emit="ptx")
+    with pytest.raises(quilt.Error):
+        quilt.compile(MATMUL_MEMREF, policy="fastest")

@@ -1,0 +1,71 @@
+"""quilt.explain: the cost model's choice and its reasons, as quiltc's JSON."""
+
+import json
+import subprocess
+
+import pytest
+
+import quilt
+from conftest import tools_dir
+
+WORKLOAD = "matmul f16 M=1000 N=768 K=3072"
+
+
+def test_explain_shape():
+    report = quilt.explain(WORKLOAD, "h100", top=3)
+    assert set(report) >= {"workload", "target", "policy", "chosen", "why",
+                           "candidates"}
+    assert report["target"] == "h100"
+    assert report["policy"] == "cost-model"
+    assert report["workload"]["text"] == WORKLOAD
+    assert (report["workload"]["m"], report["workload"]["n"],
+            report["workload"]["k"]) == (1000, 768, 3072)
+    assert len(report["candidates"]) == 3
+    for candidate in report["candidates"]:
+        assert {"index", "config", "predicted_us", "terms"} <= set(candidate)
+        assert candidate["predicted_us"] > 0
+        assert candidate["config"]["inst"] in ("wgmma", "mma_sync_f16",
+                                               "simt_fma")
+        assert isinstance(candidate["terms"], dict) and candidate["terms"]
+    # Ranked best first; the chosen one is the cheapest.
+    predicted = [c["predicted_us"] for c in report["candidates"]]
+    assert predicted == sorted(predicted)
+    assert report["chosen"]["index"] == report["candidates"][0]["index"]
+    assert report["why"]
+
+
+def test_explain_shows_every_candidate_by_default():
+    everything = quilt.explain(WORKLOAD, "h100")
+    assert len(everything["candidates"]) > 3
+
+
+def test_explain_matches_quiltc_json():
+    tools = tools_dir()
+    if tools is None or not (tools / "quiltc").exists():
+        pytest.skip("QUILT_TOOLS_DIR does not hold quiltc")
+    out = subprocess.run(
+        [str(tools / "quiltc"), "explain", "--target", "mi300x", "--top", "4",
+         "--json", "matmul f32 M=127 N=255 K=63"],
+        check=True, capture_output=True, text=True).stdout
+    assert quilt.explain("matmul f32 M=127 N=255 K=63", "mi300x",
+                         top=4) == json.loads(out)
+
+
+def test_explain_policies():
+    pad = quilt.explain("matmul f32 M=127 N=255 K=63", "host", policy="pad")
+    assert pad["policy"] == "pad"
+    fixed = quilt.explain("matmul f32 M=127 N=255 K=63", "host",
+                          policy="fixed=0")
+    assert fixed["chosen"]["index"] == 0
+
+
+def test_explain_errors():
+    assert issubclass(quilt.Error, RuntimeError)
+    with pytest.raises(quilt.Error, match="unknown target 'h900'"):
+        quilt.explain(WORKLOAD, "h900")
+    with pytest.raises(quilt.Error, match="missing K="):
+        quilt.explain("matmul f16 M=1 N=2", "h100")
+    with pytest.raises(quilt.Error, match="unknown policy"):
+        quilt.explain(WORKLOAD, "h100", policy="fastest")
+    with pytest.raises(quilt.Error, match="top"):
+        quilt.explain(WORKLOAD, "h100", top=-1)

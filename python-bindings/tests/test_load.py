@@ -1,0 +1,178 @@
+"""quilt.load: compiled host functions called on numpy arrays."""
+
+import math
+
+import numpy as np
+import pytest
+
+import quilt
+from conftest import MATMUL_MEMREF, MATMUL_TENSOR, SHAPES, random_matrix
+
+BIAS_GELU = """
+#id = affine_map<(m, n) -> (m, n)>
+#row = affine_map<(m, n) -> (n)>
+func.func @bias_gelu(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>,
+                     %b: tensor<?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %m = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %n = tensor.dim %w, %c1 : tensor<?x?xf32>
+  %e = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<?x?xf32>, tensor<?x?xf32>)
+                      outs(%acc : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %y = linalg.generic {indexing_maps = [#id, #row, #id],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %b : tensor<?x?xf32>, tensor<?xf32>) outs(%e : tensor<?x?xf32>) {
+  ^bb0(%v: f32, %bias: f32, %out: f32):
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %rsqrt2 = arith.constant 0.707106781186547524 : f32
+    %s = arith.addf %v, %bias : f32
+    %t = arith.mulf %s, %rsqrt2 : f32
+    %erf = math.erf %t : f32
+    %p = arith.addf %erf, %one : f32
+    %hs = arith.mulf %s, %half : f32
+    %g = arith.mulf %hs, %p : f32
+    linalg.yield %g : f32
+  } -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
+"""
+
+LOWP = """
+func.func @matmul_f16(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>,
+                      %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<?x?xf16>, tensor<?x?xf16>)
+                     outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+func.func @matmul_bf16(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>,
+                       %c: memref<?x?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xbf16>, memref<?x?xbf16>)
+                outs(%c : memref<?x?xf32>)
+  return
+}
+"""
+
+# Accumulation is in f32 with a different summation order than numpy's.
+TOLERANCE = dict(rtol=1e-4, atol=1e-4)
+
+
+def to_bf16_bits(x):
+    """float32 -> bfloat16 bit patterns (uint16), rounding to nearest even."""
+    bits = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
+    rounded = bits + 0x7FFF + ((bits >> 16) & 1)
+    return (rounded >> 16).astype(np.uint16)
+
+
+def from_bf16_bits(bits):
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+@pytest.mark.parametrize("m,n,k", SHAPES)
+def test_memref_matmul(matmul_memref_library, rng, m, n, k):
+    matmul = quilt.load(matmul_memref_library, "matmul")
+    a, b = random_matrix(rng, m, k), random_matrix(rng, k, n)
+    c = random_matrix(rng, m, n)
+    expected = c + a @ b
+    assert matmul(a, b, c) is None
+    np.testing.assert_allclose(c, expected, **TOLERANCE)
+
+
+def test_tensor_matmul_from_source(rng):
+    matmul = quilt.load(MATMUL_TENSOR, "matmul")
+    assert matmul.signature == \
+        "(tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>"
+    for m, n, k in SHAPES:
+        a, b = random_matrix(rng, m, k), random_matrix(rng, k, n)
+        a_before = a.copy()
+        c = matmul(a, b)
+        assert c.shape == (m, n) and c.dtype == np.float32
+        assert c.flags["C_CONTIGUOUS"] and c.flags["OWNDATA"]
+        np.testing.assert_allclose(c, a @ b, **TOLERANCE)
+        np.testing.assert_array_equal(a, a_before)
+
+
+def test_tensor_matmul_from_library_and_signature(tmp_path, rng):
+    path = quilt.compile(MATMUL_TENSOR, emit="shared",
+                         output=str(tmp_path / "t.so"))
+    by_source = quilt.load(path, "matmul", source=MATMUL_TENSOR)
+    by_type = quilt.load(
+        tmp_path / "t.so", "matmul",
+        signature="(tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>")
+    a, b = random_matrix(rng, 5, 7), random_matrix(rng, 7, 3)
+    np.testing.assert_allclose(by_source(a, b), a @ b, **TOLERANCE)
+    np.testing.assert_allclose(by_type(a, b), a @ b, **TOLERANCE)
+    # Strided views are tensors' values too.
+    wide = random_matrix(rng, 5, 14)
+    np.testing.assert_allclose(by_type(wide[:, ::2], b), wide[:, ::2] @ b,
+                               **TOLERANCE)
+
+
+def test_bias_gelu(rng):
+    bias_gelu = quilt.load(BIAS_GELU, "bias_gelu")
+    erf = np.vectorize(math.erf, otypes=[np.float64])
+    for m, n, k in [(0, 8, 4), (1, 1, 1), (17, 61, 33), (80, 96, 64)]:
+        x, w = random_matrix(rng, m, k), random_matrix(rng, k, n)
+        b = rng.uniform(-1, 1, size=n).astype(np.float32)
+        s = (x @ w + b).astype(np.float64)
+        expected = 0.5 * s * (1.0 + erf(s / math.sqrt(2.0)))
+        np.testing.assert_allclose(bias_gelu(x, w, b), expected, **TOLERANCE)
+
+
+def test_f16_and_bf16(rng):
+    f16 = quilt.load(LOWP, "matmul_f16")
+    bf16 = quilt.load(LOWP, "matmul_bf16")
+    for m, n, k in [(0, 3, 3), (1, 1, 1), (23, 5, 29), (64, 48, 32)]:
+        a = random_matrix(rng, m, k, np.float16)
+        b = random_matrix(rng, k, n, np.float16)
+        c = random_matrix(rng, m, n)
+        expected = c + a.astype(np.float32) @ b.astype(np.float32)
+        np.testing.assert_allclose(f16(a, b, c), expected, **TOLERANCE)
+
+        a16, b16 = to_bf16_bits(a), to_bf16_bits(b)
+        out = np.zeros((m, n), np.float32)
+        bf16(a16, b16, out)
+        np.testing.assert_allclose(
+            out, from_bf16_bits(a16) @ from_bf16_bits(b16), **TOLERANCE)
+
+
+def test_argument_errors(matmul_memref_library):
+    matmul = quilt.load(MATMUL_TENSOR, "matmul")
+    a = np.ones((2, 3), np.float32)
+    with pytest.raises(quilt.Error, match="takes 2 arguments"):
+        matmul(a)
+    with pytest.raises(quilt.Error, match="argument 1: expected float32"):
+        matmul(a, np.ones((3, 2), np.float64))
+    with pytest.raises(quilt.Error, match="argument 0: expected float32"):
+        matmul(np.ones(3, np.float32), a)
+    with pytest.raises(quilt.Error, match="expected a numpy array"):
+        matmul(a, [[1.0]])
+    in_place = quilt.load(matmul_memref_library, "matmul")
+    c = np.zeros((4, 4), np.float32)
+    with pytest.raises(quilt.Error, match="C-contiguous"):
+        in_place(a, a.T.copy(), c[:, :2])
+    frozen = np.zeros((2, 2), np.float32)
+    frozen.flags.writeable = False
+    with pytest.raises(quilt.Error, match="writable"):
+        in_place(a, a.T.copy(), frozen)
+
+
+def test_load_errors(matmul_memref_library, tmp_path):
+    with pytest.raises(quilt.Error, match="no function _mlir_ciface_gemm"):
+        quilt.load(matmul_memref_library, "gemm")
+    with pytest.raises(quilt.Error, match="no such file"):
+        quilt.load(str(tmp_path / "missing.so"), "matmul")
+    not_a_library = tmp_path / "x.so"
+    not_a_library.write_text("hello")
+    with pytest.raises(quilt.Error, match="cannot load"):
+        quilt.load(not_a_library, "matmul")
+    with pytest.raises(quilt.Error, match="not an MLIR function type"):
+        quilt.load(matmul_memref_library, "matmul", signature="f32")
+    with pytest.raises(quilt.Error, match="scalar|memrefs and tensors only"):
+        quilt.load(matmul_memref_library, "matmul",
+                   signature="(index) -> ()")
+    with pytest.raises(quilt.Error, match="no func.func @nope"):
+        quilt.load(MATMUL_TENSOR, "nope")
