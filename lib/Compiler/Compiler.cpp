@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Compiler/Compiler.h"
+#include "ParsedSource.h"
 #include "Compiler/Registration.h"
 #include "CostModel/TargetDatabase.h"
 #include "Pipelines/Pipelines.h"
@@ -187,29 +188,16 @@ CompileResult compileSource(std::string_view source,
     return result;
   }
 
-  DialectRegistry registry;
-  registerCompilerDialects(registry);
-  MLIRContext context(registry);
-
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(
-          llvm::StringRef(source.data(), source.size()),
-          llvm::StringRef(sourceName.data(), sourceName.size())),
-      llvm::SMLoc());
-  std::string diagnostics;
-  llvm::raw_string_ostream diagnosticStream(diagnostics);
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context, diagnosticStream);
+  ParsedSource parsed(source, sourceName);
   auto fail = [&](std::string fallback) {
-    result.error = diagnostics.empty() ? std::move(fallback) : diagnostics;
+    result.error = parsed.error(std::move(fallback));
     return result;
   };
-
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  ModuleOp module = parsed.module();
   if (!module)
     return fail("cannot parse the input");
 
-  PassManager pm(&context);
+  PassManager pm(&parsed.getContext());
   if (options.useMicroKernels) {
     HostPipelineOptions pipeline;
     pipeline.target = options.target;
@@ -220,12 +208,12 @@ CompileResult compileSource(std::string_view source,
   } else {
     buildUpstreamHostPipeline(pm);
   }
-  if (failed(pm.run(*module)))
+  if (failed(pm.run(module)))
     return fail("the pipeline failed");
 
   if (options.emit == EmitKind::MLIR) {
     llvm::raw_string_ostream os(result.artifact);
-    module->print(os);
+    module.print(os);
     return result;
   }
 
@@ -241,7 +229,7 @@ CompileResult compileSource(std::string_view source,
 
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(*module, llvmContext, sourceName);
+      translateModuleToLLVMIR(module, llvmContext, sourceName);
   if (!llvmModule)
     return fail("cannot translate the module to LLVM IR");
   llvmModule->setTargetTriple(machine->getTargetTriple());

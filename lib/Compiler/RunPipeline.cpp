@@ -6,6 +6,7 @@
 
 #include "Compiler/RunPipeline.h"
 #include "Compiler/Registration.h"
+#include "ParsedSource.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -26,25 +27,12 @@ CompileResult runPipelineOnSource(std::string_view source,
                                   std::string_view pipeline) {
   CompileResult result;
   registerCompilerPassesOnce();
-  DialectRegistry registry;
-  registerCompilerDialects(registry);
-  MLIRContext context(registry);
-
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(
-          llvm::StringRef(source.data(), source.size()),
-          llvm::StringRef(sourceName.data(), sourceName.size())),
-      llvm::SMLoc());
-  std::string diagnostics;
-  llvm::raw_string_ostream diagnosticStream(diagnostics);
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context, diagnosticStream);
+  ParsedSource parsed(source, sourceName);
   auto fail = [&](std::string fallback) {
-    result.error = diagnostics.empty() ? std::move(fallback) : diagnostics;
+    result.error = parsed.error(std::move(fallback));
     return result;
   };
-
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  ModuleOp module = parsed.module();
   if (!module)
     return fail("cannot parse the input");
 
@@ -52,16 +40,16 @@ CompileResult runPipelineOnSource(std::string_view source,
   // OpPassManager (not into a PassManager, which would nest a second
   // `builtin.module` under the first) keeps quilt-opt's meaning.
   llvm::StringRef text(pipeline.data(), pipeline.size());
-  FailureOr<OpPassManager> parsed = parsePassPipeline(text, diagnosticStream);
-  if (failed(parsed))
+  FailureOr<OpPassManager> pipelineParsed = parsePassPipeline(text, parsed.diagnosticStream());
+  if (failed(pipelineParsed))
     return fail("cannot parse the pass pipeline '" + text.str() + "'");
-  PassManager pm(&context, parsed->getOpAnchorName());
-  static_cast<OpPassManager &>(pm) = std::move(*parsed);
-  if (failed(pm.run(*module)))
+  PassManager pm(&parsed.getContext(), pipelineParsed->getOpAnchorName());
+  static_cast<OpPassManager &>(pm) = std::move(*pipelineParsed);
+  if (failed(pm.run(module)))
     return fail("the pipeline '" + text.str() + "' failed");
 
   llvm::raw_string_ostream os(result.artifact);
-  module->print(os);
+  module.print(os);
   return result;
 }
 

@@ -435,7 +435,7 @@ func.func @f(%a: memref<?x?xf64>, %i: index) {
 // Invoke with a bad accumulator type.
 #simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
 func.func @f(%a: memref<?x?xf16>, %c: memref<?x?xbf16>, %i: index) {
-  // expected-error @below {{accumulator element type must be f32 or the input element type 'f16', got 'bf16'}}
+  // expected-error @below {{accumulator element type must be f32 (the accumulator) or the input element type 'f16', got 'bf16'}}
   ukernel.invoke #simt ins(%a, %a : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xbf16>) offsets [%i, %i] sizes [%i, %i, %i] masked
   return
 }

@@ -130,6 +130,24 @@ static LogicalResult verifyCandidates(Operation *op, ArrayAttr candidates,
   return success();
 }
 
+/// Equal f32/f16/bf16 inputs and an accumulator (`accName`) in f32 or the
+/// input type: what every ukernel contraction computes on.
+static LogicalResult verifyElementTypes(Operation *op, Type lhsElem,
+                                        Type rhsElem, Type accElem,
+                                        StringRef accName) {
+  if (rhsElem != lhsElem)
+    return op->emitOpError("lhs element type ")
+           << lhsElem << " differs from rhs element type " << rhsElem;
+  if (!toCostModelElemType(lhsElem))
+    return op->emitOpError("element type ")
+           << lhsElem << " is not supported (expected f32, f16 or bf16)";
+  if (!accElem.isF32() && accElem != lhsElem)
+    return op->emitOpError()
+           << accName << " element type must be f32 (the accumulator) or the "
+           << "input element type " << lhsElem << ", got " << accElem;
+  return success();
+}
+
 /// Two static sizes that must agree; dynamic sizes agree with anything.
 static LogicalResult verifyDimsMatch(Operation *op, StringRef what,
                                      int64_t a, StringRef aName, int64_t b,
@@ -326,18 +344,9 @@ LogicalResult DispatchOp::verify() {
                               << name << ", got rank " << type.getRank();
 
   Type elemType = lhsType.getElementType();
-  if (rhsType.getElementType() != elemType)
-    return emitOpError("lhs element type ")
-           << elemType << " differs from rhs element type "
-           << rhsType.getElementType();
-  if (!toCostModelElemType(elemType))
-    return emitOpError("element type ")
-           << elemType << " is not supported (expected f32, f16 or bf16)";
-  Type initElem = initType.getElementType();
-  if (!initElem.isF32() && initElem != elemType)
-    return emitOpError("init element type must be f32 (the accumulator) or "
-                       "the input element type ")
-           << elemType << ", got " << initElem;
+  if (failed(verifyElementTypes(*this, elemType, rhsType.getElementType(),
+                                initType.getElementType(), "init")))
+    return failure();
 
   bool isConv = getKind() == ContractionKind::conv2d_nhwc ||
                 getKind() == ContractionKind::conv2d_nchw;
@@ -422,18 +431,9 @@ LogicalResult InvokeOp::verify() {
            << getSizes().size();
 
   Type elemType = lhsType.getElementType();
-  if (rhsType.getElementType() != elemType)
-    return emitOpError("lhs element type ")
-           << elemType << " differs from rhs element type "
-           << rhsType.getElementType();
-  if (!toCostModelElemType(elemType))
-    return emitOpError("element type ")
-           << elemType << " is not supported (expected f32, f16 or bf16)";
-  Type accElem = accType.getElementType();
-  if (!accElem.isF32() && accElem != elemType)
-    return emitOpError("accumulator element type must be f32 or the input "
-                       "element type ")
-           << elemType << ", got " << accElem;
+  if (failed(verifyElementTypes(*this, elemType, rhsType.getElementType(),
+                                accType.getElementType(), "accumulator")))
+    return failure();
   if (failed(verifyBias(*this, getBias(), getEpilogue(), elemType,
                         ShapedType::kDynamic)))
     return failure();
