@@ -89,31 +89,39 @@ inline constexpr int kMaxPreparedCandidates = 64;
 /// Most distinct tile sizes per dimension considered as a patch's main tile.
 inline constexpr int kMaxPatchGroups = 8;
 
-/// Everything about one candidate that does not depend on the shape.
-struct PreparedCandidate {
+/// Everything about the candidates that does not depend on the shape, one
+/// array per quantity (structure of arrays, indexed by candidate): the
+/// selection loop reads consecutive candidates with vector loads and
+/// evaluates several per instruction. Every candidate of a table shares the
+/// table's `cpu`.
+struct PreparedCandidates {
+  using Lanes = std::array<double, kMaxPreparedCandidates>;
   // Tile sizes as doubles: the model's arithmetic is floating point so that
   // no integer division sits on the selection path.
-  double tileM, tileN, tileK, splitK;
-  double invTileM, invTileN, invTileK;
+  Lanes tileM, tileN, tileK, splitK;
+  Lanes invTileM, invTileN, invTileK, invSplitK;
   /// Granularity the computed extent is padded to on CPUs: the register
   /// block (the cache block's edge is not padded). GPUs pad to the tile.
-  double granM, granN, invGranM, invGranN;
-  double usPerFlop; ///< 1 / (per-CU instruction peak x issue efficiency)
+  Lanes granM, granN, invGranM, invGranN;
+  Lanes usPerFlop; ///< 1 / (per-CU instruction peak x issue efficiency)
   /// Warps needed per CU to hide latency / warps per block: one block alone
   /// reaches 1 / invLatencyWarps of the issue rate (capped at 1).
-  double invLatencyWarps;
-  double issueEfficiency;
-  double blocksPerCU;
-  double occupancy;
-  double stages, invStages;
+  Lanes invLatencyWarps;
+  Lanes issueEfficiency;
+  Lanes blocksPerCU, invBlocksPerCU;
+  Lanes waveTiles; ///< computeUnits x blocksPerCU: tiles resident at once
+  Lanes occupancy;
+  Lanes stages, invStages;
   /// GPU on-chip time per unit of K per row of A / column of B in a tile:
   /// read by every warp column/row plus the store into shared memory.
-  double onChipUsPerKA, onChipUsPerKB;
+  Lanes onChipUsPerKA, onChipUsPerKB;
   /// tileM / tileN: shapes the square footprint of one wave of tiles.
-  double footprintAspect;
+  Lanes footprintAspect;
+  /// Rows and columns of tiles a full wave covers where the grid has room,
+  /// and their reciprocals.
+  Lanes fullWaveM, fullWaveN, invFullWaveM, invFullWaveN;
   /// 1 / operand bytes one block keeps in flight (all pipeline stages).
-  double invInFlightBytes;
-  bool cpu;
+  Lanes invInFlightBytes;
 };
 
 enum class SelectionPolicy : uint8_t { CostModel, Fixed, Pad, Patch };
@@ -135,12 +143,13 @@ struct PreparedTable {
   double invComputeEfficiency = 1, invMemoryEfficiency = 1;
   double launchUs = 0, tileOverheadUs = 0;
   bool cpu = false;
+  bool splitK = false; ///< some candidate splits K
 
   SelectionPolicy policy = SelectionPolicy::CostModel;
   int32_t fixedIndex = 0;
 
   int32_t count = 0;
-  std::array<PreparedCandidate, kMaxPreparedCandidates> candidates{};
+  PreparedCandidates candidates{};
 
   /// Candidates grouped by tile M (resp. N), for patch search.
   int32_t numGroupsM = 0, numGroupsN = 0;

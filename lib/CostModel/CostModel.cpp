@@ -1,10 +1,11 @@
 //===- CostModel.cpp - Preparing candidates and evaluating the model ------===//
 //
 // Part of the Quilt project. `prepareTable` folds everything that does not
-// depend on the shape into per-candidate constants; `evaluate` is then a
-// straight line of integer tile arithmetic and a few dozen flops. The same
-// function serves the fast selection path (terms == nullptr) and the
-// explained breakdown, so the two can never disagree.
+// depend on the shape into per-candidate constants (one array per constant,
+// see PreparedCandidates); `evaluateLane` in Evaluate.h is then a straight
+// line of whole-number tile arithmetic and a few dozen flops. The same
+// function serves the fast selection path, a pack of candidates at a time,
+// and the explained breakdown, so the two can never disagree.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace quilt {
 
@@ -100,43 +102,56 @@ double cpuIssueEfficiency(const KernelConfig &cfg, const TargetDesc &t) {
   return latency * fmaCycles / std::max(fmaCycles, loadCycles);
 }
 
-/// Shape-independent constants of one candidate. `t` must already hold the
-/// target constants (setTargetConstants).
-PreparedCandidate prepareCandidate(const KernelConfig &cfg, ElemType elem,
-                                   const TargetDesc &target,
-                                   const PreparedTable &t) {
-  PreparedCandidate c{};
+/// Shape-independent constants of candidate `i`, into lane `i` of
+/// `t.candidates`. `t` must already hold the target constants
+/// (setTargetConstants).
+void prepareCandidate(const KernelConfig &cfg, ElemType elem,
+                      const TargetDesc &target, PreparedTable &t, int i) {
+  PreparedCandidates &c = t.candidates;
   ResourceUsage usage = estimateResources(cfg, elem, target);
-  c.tileM = double(std::max<int64_t>(cfg.tileM, 1));
-  c.tileN = double(std::max<int64_t>(cfg.tileN, 1));
-  c.tileK = double(std::max<int64_t>(cfg.tileK, 1));
-  c.splitK = double(std::max<int64_t>(cfg.splitK, 1));
-  c.invTileM = 1.0 / c.tileM, c.invTileN = 1.0 / c.tileN;
-  c.invTileK = 1.0 / c.tileK;
-  c.cpu = !target.isGpu();
-  c.granM = c.cpu ? double(std::max<int64_t>(cfg.threadTileM, 1)) : c.tileM;
-  c.granN = c.cpu ? double(std::max<int64_t>(cfg.threadTileN, 1)) : c.tileN;
-  c.invGranM = 1.0 / c.granM, c.invGranN = 1.0 / c.granN;
-  c.issueEfficiency =
-      c.cpu ? cpuIssueEfficiency(cfg, target) : gpuIssueEfficiency(cfg, target);
-  double peakFlopsPerUsPerCU = target.peak(cfg.inst) * 1e6 / t.computeUnits;
-  c.usPerFlop = 1.0 / std::max(peakFlopsPerUsPerCU * c.issueEfficiency, 1e-9);
-  c.blocksPerCU = double(std::max<int64_t>(usage.blocksPerCU, 1));
-  c.occupancy = usage.occupancy;
-  c.stages = double(std::max<int64_t>(cfg.stages, 1));
-  c.invStages = 1.0 / c.stages;
-  c.footprintAspect = c.tileM / c.tileN;
+  bool cpu = !target.isGpu();
+  double tileM = double(std::max<int64_t>(cfg.tileM, 1));
+  double tileN = double(std::max<int64_t>(cfg.tileN, 1));
+  double tileK = double(std::max<int64_t>(cfg.tileK, 1));
+  double stages = double(std::max<int64_t>(cfg.stages, 1));
   double eb = t.elemBytes;
-  c.invInFlightBytes = 1.0 / (c.stages * (c.tileM + c.tileN) * c.tileK * eb);
-  if (c.cpu) {
-    c.invLatencyWarps = 0;
-    c.onChipUsPerKA = c.onChipUsPerKB = 0; // CPUs use their own formula
-    return c;
+  c.tileM[i] = tileM, c.tileN[i] = tileN, c.tileK[i] = tileK;
+  c.splitK[i] = double(std::max<int64_t>(cfg.splitK, 1));
+  c.invTileM[i] = 1.0 / tileM, c.invTileN[i] = 1.0 / tileN;
+  c.invTileK[i] = 1.0 / tileK, c.invSplitK[i] = 1.0 / c.splitK[i];
+  c.granM[i] = cpu ? double(std::max<int64_t>(cfg.threadTileM, 1)) : tileM;
+  c.granN[i] = cpu ? double(std::max<int64_t>(cfg.threadTileN, 1)) : tileN;
+  c.invGranM[i] = 1.0 / c.granM[i], c.invGranN[i] = 1.0 / c.granN[i];
+  c.issueEfficiency[i] =
+      cpu ? cpuIssueEfficiency(cfg, target) : gpuIssueEfficiency(cfg, target);
+  double peakFlopsPerUsPerCU = target.peak(cfg.inst) * 1e6 / t.computeUnits;
+  c.usPerFlop[i] =
+      1.0 / std::max(peakFlopsPerUsPerCU * c.issueEfficiency[i], 1e-9);
+  c.blocksPerCU[i] = double(std::max<int64_t>(usage.blocksPerCU, 1));
+  c.invBlocksPerCU[i] = 1.0 / c.blocksPerCU[i];
+  c.waveTiles[i] = t.computeUnits * c.blocksPerCU[i];
+  c.occupancy[i] = usage.occupancy;
+  c.stages[i] = stages;
+  c.invStages[i] = 1.0 / stages;
+  c.footprintAspect[i] = tileM / tileN;
+  // A grid with room in both directions: no clamp to the tile counts.
+  constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+  c.fullWaveN[i] =
+      detail::waveColumns(c.waveTiles[i], c.footprintAspect[i], kUnbounded);
+  c.invFullWaveN[i] = 1.0 / c.fullWaveN[i];
+  c.fullWaveM[i] = detail::waveRows(c.waveTiles[i], c.fullWaveN[i],
+                                    c.invFullWaveN[i], kUnbounded);
+  c.invFullWaveM[i] = 1.0 / c.fullWaveM[i];
+  c.invInFlightBytes[i] = 1.0 / (stages * (tileM + tileN) * tileK * eb);
+  if (cpu) {
+    c.invLatencyWarps[i] = 0;
+    c.onChipUsPerKA[i] = c.onChipUsPerKB[i] = 0; // CPUs use their own formula
+    return;
   }
   double warps = double(std::max<int64_t>(
       cfg.threads / std::max<int64_t>(target.warpSize, 1), 1));
-  c.invLatencyWarps = double(std::max<int64_t>(target.subPartitions, 1)) *
-                      warpsNeededPerScheduler(cfg.inst) / warps;
+  c.invLatencyWarps[i] = double(std::max<int64_t>(target.subPartitions, 1)) *
+                         warpsNeededPerScheduler(cfg.inst) / warps;
   // Every warp column reads the A rows of its warp tile and every warp row
   // the B columns of its warp tile (mma.sync, MFMA, WMMA, SIMT). A wgmma
   // reads A once per warpgroup column and B once per 64-row instruction
@@ -145,9 +160,8 @@ PreparedCandidate prepareCandidate(const KernelConfig &cfg, ElemType elem,
   double readersOfB = cfg.inst == InstKind::Wgmma
                           ? double(std::max<int64_t>(cfg.tileM / 64, 1))
                           : double(std::max<int64_t>(cfg.warpsM, 1));
-  c.onChipUsPerKA = (readersOfA + 1.0) * eb * t.usPerOnChipByte;
-  c.onChipUsPerKB = (readersOfB + 1.0) * eb * t.usPerOnChipByte;
-  return c;
+  c.onChipUsPerKA[i] = (readersOfA + 1.0) * eb * t.usPerOnChipByte;
+  c.onChipUsPerKB[i] = (readersOfB + 1.0) * eb * t.usPerOnChipByte;
 }
 
 /// Groups candidates by their tile along one dimension (largest first) so a
@@ -155,10 +169,11 @@ PreparedCandidate prepareCandidate(const KernelConfig &cfg, ElemType elem,
 void buildGroups(const PreparedTable &table, bool alongM, int32_t &numGroups,
                  std::array<int64_t, kMaxPatchGroups> &tiles,
                  std::array<uint64_t, kMaxPatchGroups> &masks) {
+  const PreparedCandidates::Lanes &tileOf =
+      alongM ? table.candidates.tileM : table.candidates.tileN;
   std::vector<int64_t> distinct;
   for (int i = 0; i < table.count; ++i)
-    distinct.push_back(int64_t(alongM ? table.candidates[i].tileM
-                                      : table.candidates[i].tileN));
+    distinct.push_back(int64_t(tileOf[i]));
   std::sort(distinct.begin(), distinct.end(), std::greater<int64_t>());
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
   // Small tiles make poor main kernels: keep the largest few.
@@ -168,12 +183,9 @@ void buildGroups(const PreparedTable &table, bool alongM, int32_t &numGroups,
   for (size_t g = 0; g < distinct.size(); ++g) {
     tiles[g] = distinct[g];
     masks[g] = 0;
-    for (int i = 0; i < table.count; ++i) {
-      int64_t tile = int64_t(alongM ? table.candidates[i].tileM
-                                    : table.candidates[i].tileN);
-      if (tile == distinct[g])
+    for (int i = 0; i < table.count; ++i)
+      if (int64_t(tileOf[i]) == distinct[g])
         masks[g] |= uint64_t(1) << i;
-    }
   }
 }
 
@@ -213,8 +225,7 @@ const char *termName(int term) {
 
 double evaluateCandidate(const PreparedTable &t, int index,
                          const GemmShape &shape, TermArray *terms) {
-  return detail::evaluate(t, t.candidates[index], detail::ShapeFacts(t, shape),
-                          terms);
+  return detail::evaluateOne(t, t.candidates, index, shape, terms);
 }
 
 bool prepareTable(const std::vector<KernelConfig> &candidates, ElemType elem,
@@ -251,8 +262,14 @@ bool prepareTable(const std::vector<KernelConfig> &candidates, ElemType elem,
   PreparedTable t;
   setTargetConstants(t, target, elem, calibration);
   t.count = int32_t(candidates.size());
+  for (const KernelConfig &cfg : candidates)
+    t.splitK |= cfg.splitK > 1;
   for (size_t i = 0; i < candidates.size(); ++i)
-    t.candidates[i] = prepareCandidate(candidates[i], elem, target, t);
+    prepareCandidate(candidates[i], elem, target, t, int(i));
+  // Selection evaluates whole packs: the lanes past the last candidate
+  // repeat it (evaluated, never chosen).
+  for (int i = t.count; i < detail::packedCount(t.count); ++i)
+    prepareCandidate(candidates.back(), elem, target, t, i);
   buildGroups(t, /*alongM=*/true, t.numGroupsM, t.groupTileM, t.groupMaskM);
   buildGroups(t, /*alongM=*/false, t.numGroupsN, t.groupTileN, t.groupMaskN);
   t.policy = table.policy;
@@ -275,7 +292,8 @@ Prediction predict(const GemmShape &shape, ElemType elem,
   PreparedTable table;
   setTargetConstants(table, target, elem, calibration);
   table.count = 1;
-  table.candidates[0] = prepareCandidate(cfg, elem, target, table);
+  table.splitK = cfg.splitK > 1;
+  prepareCandidate(cfg, elem, target, table, 0);
   GemmShape clamped{
       std::max<int64_t>(shape.b, 0), std::max<int64_t>(shape.m, 0),
       std::max<int64_t>(shape.n, 0), std::max<int64_t>(shape.k, 0)};

@@ -1,9 +1,17 @@
 //===- Evaluate.h - The cost model's per-shape formula (library-private) --===//
 //
 // Part of the Quilt project. Inline so that the selection loop compiles to
-// straight-line code per candidate. One function computes both the total
-// and, when asked, the named terms: the fast path and `explain` cannot
-// disagree.
+// straight-line code over several candidates at a time. One function
+// computes both the total and, when asked, the named terms: the fast path
+// and `explain` cannot disagree.
+//
+// The selection path evaluates packs of candidates (below): no branches
+// on the data (selects only; branches on what a whole pack shares), no
+// table lookups, no libm calls, and at most one division per candidate
+// (none on grids of many rounds), plus one or two and a square root only
+// where an operand outgrows the shared cache and the grid is not a full
+// wave with room for its footprint; whole-number rounding is adds and
+// compares.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,7 +21,12 @@
 #include "CostModel/CostModel.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+#include <type_traits>
 
 namespace quilt {
 namespace detail {
@@ -22,192 +35,491 @@ namespace detail {
 /// fair share of DRAM bandwidth.
 constexpr double kCpuBandwidthShare = 4.0;
 
-/// Largest double the integer-conversion fast paths accept.
-constexpr double kFastRoundLimit = 4.0e18;
+//===----------------------------------------------------------------------===//
+// One candidate or a pack of them
+//===----------------------------------------------------------------------===//
+//
+// The formula is a template over its number type: `double` for one
+// candidate (explain, predict, evaluateCandidate) and `Pack` for
+// kPackLanes consecutive candidates of the structure-of-arrays table (the
+// selection loop). Every operation on a pack is the same IEEE operation on
+// each lane, in the same order, so both give the same bits.
+//
+// Packs are spelled out rather than left to the auto-vectorizer, which
+// gives up on this loop: under the default -ftrapping-math it does not
+// if-convert floating-point arithmetic that earlier passes have moved into
+// one arm of a select. A pack is two registers, so that each operation's
+// independent twin sits right next to it: the formula is one long chain of
+// dependent operations, and this measured faster than one register (fewer
+// lanes padded) or two packs a loop iteration.
 
-/// std::ceil / std::floor for non-negative values. Baseline x86-64 has no
-/// rounding instruction (SSE4.1), so the std versions are libm calls; a
-/// truncating conversion is one instruction.
-inline double ceilNonNegative(double x) {
-  if (!(x < kFastRoundLimit))
-    return std::ceil(x);
-  double truncated = double(int64_t(x));
-  // Branch-free: the comparison's outcome varies from shape to shape and
-  // would otherwise be mispredicted often.
-  return truncated + double(truncated < x);
-}
-inline double floorNonNegative(double x) {
-  return x < kFastRoundLimit ? double(int64_t(x)) : std::floor(x);
-}
+/// Two doubles, one SSE2 (baseline x86-64) or NEON register, in the GCC /
+/// Clang vector extension: operators work lane by lane.
+using Vec = double __attribute__((vector_size(16)));
+using VecMask = decltype(Vec{} < Vec{});
+constexpr int kVecLanes = 2;
 
-/// ceil(a / b) for non-negative integers held in doubles, given 1 / b. The
-/// product a * (1 / b) is within an ulp of the quotient: that can only
-/// cross an integer when the quotient is one (a a multiple of b), which the
-/// fix-up catches. Exact for quotients below 2^40, within one unit beyond,
-/// and a multiply where a division would sit on the critical path.
-inline double ceilDiv(double a, double b, double invB) {
-  double q = ceilNonNegative(a * invB);
-  return q - double(q >= 1.0 && (q - 1.0) * b >= a);
-}
-inline double ceilDiv(double a, double b) { return ceilDiv(a, b, 1.0 / b); }
-
-/// 1 / r for the small whole numbers of resident blocks, so that the
-/// selection path divides only where exactness needs it (tile counts).
-struct Reciprocals {
-  static constexpr int kSize = 65;
-  double value[kSize];
-  constexpr Reciprocals() : value() {
-    value[0] = 1.0;
-    for (int i = 1; i < kSize; ++i)
-      value[i] = 1.0 / double(i);
-  }
+/// Two registers: four candidates.
+struct Pack {
+  Vec lo, hi;
 };
-inline constexpr Reciprocals kReciprocals{};
-/// 1 / r for a whole number r >= 1 held in a double.
-inline double reciprocal(double r) {
-  return r < Reciprocals::kSize ? kReciprocals.value[int(r)] : 1.0 / r;
+/// A comparison's result per lane: all ones or all zeros.
+struct PackMask {
+  VecMask lo, hi;
+};
+constexpr int kPackLanes = 2 * kVecLanes;
+
+/// Candidates [0, count) rounded up to whole packs. prepareTable fills the
+/// lanes past `count` with copies of the last candidate.
+constexpr int packedCount(int count) {
+  return (count + kPackLanes - 1) / kPackLanes * kPackLanes;
 }
 
-/// What the model needs of a shape, independent of the candidate: computed
-/// once per selection, not once per candidate.
-struct ShapeFacts {
-  double bd, md, nd, kd;
-  bool empty;
-  /// Whether each operand stays in the shared cache (L2 / L3) across waves.
-  bool aFits, bFits;
-  /// DRAM bytes when every operand is read once and C written once.
-  double compulsoryBytes;
+/// A register of a pack, or a double as is (the vector extension
+/// broadcasts it).
+inline Vec lo(const Pack &p) { return p.lo; }
+inline Vec hi(const Pack &p) { return p.hi; }
+inline VecMask lo(const PackMask &p) { return p.lo; }
+inline VecMask hi(const PackMask &p) { return p.hi; }
+inline double lo(double x) { return x; }
+inline double hi(double x) { return x; }
 
-  ShapeFacts(const PreparedTable &t, const GemmShape &shape)
-      : bd(double(shape.b)), md(double(shape.m)), nd(double(shape.n)),
-        kd(double(shape.k)),
-        empty(shape.b <= 0 || shape.m <= 0 || shape.n <= 0 || shape.k <= 0),
-        aFits(md * kd * t.elemBytes <= t.sharedCacheBytes),
-        bFits(kd * nd * t.elemBytes <= t.sharedCacheBytes),
-        compulsoryBytes(bd * t.elemBytes * (md * kd + kd * nd + md * nd)) {}
+/// `op` on both registers of the operands.
+template <typename R, typename Op, typename... Args>
+inline R lanewise(Op op, const Args &...args) {
+  return R{op(lo(args)...), op(hi(args)...)};
+}
+
+// Arithmetic and comparisons between packs, or a pack and a double.
+template <typename A, typename B>
+constexpr bool kEitherIsPack =
+    std::is_same_v<A, Pack> || std::is_same_v<B, Pack>;
+template <typename A, typename B>
+using IfPack = std::enable_if_t<kEitherIsPack<A, B>, Pack>;
+template <typename A, typename B>
+using IfPackMask = std::enable_if_t<kEitherIsPack<A, B>, PackMask>;
+template <typename A, typename B> IfPack<A, B> operator+(A a, B b) {
+  return lanewise<Pack>([](auto x, auto y) { return x + y; }, a, b);
+}
+template <typename A, typename B> IfPack<A, B> operator-(A a, B b) {
+  return lanewise<Pack>([](auto x, auto y) { return x - y; }, a, b);
+}
+template <typename A, typename B> IfPack<A, B> operator*(A a, B b) {
+  return lanewise<Pack>([](auto x, auto y) { return x * y; }, a, b);
+}
+template <typename A, typename B> IfPack<A, B> operator/(A a, B b) {
+  return lanewise<Pack>([](auto x, auto y) { return x / y; }, a, b);
+}
+template <typename A, typename B> IfPackMask<A, B> operator<(A a, B b) {
+  return lanewise<PackMask>([](auto x, auto y) { return x < y; }, a, b);
+}
+template <typename A, typename B> IfPackMask<A, B> operator<=(A a, B b) {
+  return lanewise<PackMask>([](auto x, auto y) { return x <= y; }, a, b);
+}
+template <typename A, typename B> IfPackMask<A, B> operator>(A a, B b) {
+  return lanewise<PackMask>([](auto x, auto y) { return x > y; }, a, b);
+}
+template <typename A, typename B> IfPackMask<A, B> operator>=(A a, B b) {
+  return lanewise<PackMask>([](auto x, auto y) { return x >= y; }, a, b);
+}
+inline PackMask operator&(PackMask a, PackMask b) {
+  return lanewise<PackMask>([](auto x, auto y) { return x & y; }, a, b);
+}
+
+// The primitives below exist for one candidate (double), one register
+// (Vec: two candidates, the tail of a batch) and a pack (two registers).
+
+template <typename T> T splat(double x);
+template <> inline double splat<double>(double x) { return x; }
+template <> inline Vec splat<Vec>(double x) { return Vec{} + x; }
+template <> inline Pack splat<Pack>(double x) {
+  return Pack{splat<Vec>(x), splat<Vec>(x)};
+}
+/// x as a T: a T as is, a double in every lane.
+template <typename T> T asLanes(double x) { return splat<T>(x); }
+template <typename T> T asLanes(T x) { return x; }
+
+/// Consecutive values from p, and back.
+template <typename T> T load(const double *p);
+template <> inline double load<double>(const double *p) { return *p; }
+template <> inline Vec load<Vec>(const double *p) {
+  Vec r;
+  __builtin_memcpy(&r, p, sizeof r);
+  return r;
+}
+template <> inline Pack load<Pack>(const double *p) {
+  return Pack{load<Vec>(p), load<Vec>(p + kVecLanes)};
+}
+inline void store(double *p, Vec x) { __builtin_memcpy(p, &x, sizeof x); }
+inline void store(double *p, const Pack &x) {
+  store(p, x.lo);
+  store(p + kVecLanes, x.hi);
+}
+
+/// A candidate field for the lanes `at`: candidates at, at + 1, ... of the
+/// table (an index), or index[0], index[1], ... (candidates picked for a
+/// batch of their own).
+template <typename T>
+T loadField(const PreparedCandidates::Lanes &lanes, int at) {
+  return load<T>(&lanes[at]);
+}
+template <typename T>
+T loadField(const PreparedCandidates::Lanes &lanes, const int32_t *index);
+template <>
+inline double loadField<double>(const PreparedCandidates::Lanes &lanes,
+                                const int32_t *index) {
+  return lanes[index[0]];
+}
+template <>
+inline Vec loadField<Vec>(const PreparedCandidates::Lanes &lanes,
+                          const int32_t *index) {
+  return Vec{lanes[index[0]], lanes[index[1]]};
+}
+template <>
+inline Pack loadField<Pack>(const PreparedCandidates::Lanes &lanes,
+                            const int32_t *index) {
+  return Pack{loadField<Vec>(lanes, index),
+              loadField<Vec>(lanes, index + kVecLanes)};
+}
+
+inline double select(bool c, double a, double b) { return c ? a : b; }
+inline Vec select(bool c, Vec a, Vec b) { return c ? a : b; }
+inline Pack select(bool c, Pack a, Pack b) { return c ? a : b; }
+inline Vec select(VecMask c, Vec a, Vec b) { return c ? a : b; }
+inline Pack select(PackMask c, Pack a, Pack b) {
+  return Pack{select(c.lo, a.lo, b.lo), select(c.hi, a.hi, b.hi)};
+}
+/// select(c, a, f()), where f runs only if it can be selected: a condition
+/// shared by all lanes (a bool) skips it.
+template <typename T, typename F> T selectLazy(bool c, T a, F f) {
+  return c ? a : f();
+}
+template <typename M, typename T, typename F> T selectLazy(M c, T a, F f) {
+  return select(c, a, f());
+}
+
+/// std::min, std::max and std::clamp, lane by lane (same operands on ties
+/// and NaN).
+inline double minOf(double a, double b) { return std::min(a, b); }
+inline double maxOf(double a, double b) { return std::max(a, b); }
+#ifdef __SSE2__
+// MINPD / MAXPD return their second operand unless the first is strictly
+// smaller / larger: std::min(a, b) and std::max(a, b) with the operands
+// swapped. GCC finds these instructions for selects between variables but
+// not against a constant, which this model has many of (2^52, 1).
+inline Vec minOf(Vec a, Vec b) { return Vec(_mm_min_pd(b, a)); }
+inline Vec maxOf(Vec a, Vec b) { return Vec(_mm_max_pd(b, a)); }
+#else
+inline Vec minOf(Vec a, Vec b) { return select(b < a, b, a); }
+inline Vec maxOf(Vec a, Vec b) { return select(a < b, b, a); }
+#endif
+inline Pack minOf(Pack a, Pack b) {
+  return Pack{minOf(a.lo, b.lo), minOf(a.hi, b.hi)};
+}
+inline Pack maxOf(Pack a, Pack b) {
+  return Pack{maxOf(a.lo, b.lo), maxOf(a.hi, b.hi)};
+}
+template <typename T> T clampTo(T v, T low, T high) {
+  return minOf(maxOf(v, low), high);
+}
+
+inline bool allOf(bool c) { return c; }
+inline bool allOf(VecMask c) { return c[0] & c[1]; }
+inline bool allOf(PackMask c) { return allOf(c.lo & c.hi); }
+inline bool anyOf(bool c) { return c; }
+inline bool anyOf(VecMask c) { return c[0] | c[1]; }
+inline bool anyOf(PackMask c) { return anyOf(c.lo | c.hi); }
+
+inline double sqrtOf(double x) { return std::sqrt(x); }
+inline Vec sqrtOf(Vec x) {
+  for (int l = 0; l < kVecLanes; ++l)
+    x[l] = std::sqrt(x[l]);
+  return x;
+}
+inline Pack sqrtOf(Pack x) { return Pack{sqrtOf(x.lo), sqrtOf(x.hi)}; }
+
+/// 2^52: every double from here on is a whole number.
+constexpr double kWholeFrom = 4503599627370496.0;
+
+/// A whole number within 1 of x >= 0: (x + 2^52) - 2^52 below 2^52 (the
+/// nearest in the default rounding mode, a neighbour in any other), and x
+/// itself from there, where (x + x) - x is exact (below 2^1023).
+template <typename T> T roundToWhole(T x) {
+  static_assert(FLT_EVAL_METHOD == 0,
+                "x87 excess precision would keep x + 2^52 unrounded");
+  T magic = maxOf(x, splat<T>(kWholeFrom));
+  return (x + magic) - magic;
+}
+
+/// std::floor / std::ceil for non-negative values below 2^1023, exactly.
+/// Baseline x86-64 has no rounding instruction (SSE4.1) and no vector
+/// double-to-int64 conversion (AVX-512DQ): the std functions are libm calls
+/// there, and a round trip through int64 has no pack form. This is adds, a
+/// compare and selects.
+template <typename T> T floorNonNegative(T x) {
+  T r = roundToWhole(x);
+  return r - select(r > x, splat<T>(1.0), splat<T>(0.0));
+}
+template <typename T> T ceilNonNegative(T x) {
+  T r = roundToWhole(x);
+  return r + select(r < x, splat<T>(1.0), splat<T>(0.0));
+}
+
+/// ceil(a / b) for whole numbers a >= 0 and b >= 1 held in doubles, given
+/// 1 / b: a multiply where a division would sit on the critical path.
+/// a * (1 / b) is within two ulps of the quotient, so the nearest whole
+/// number r is the ceiling, or the floor where the quotient is not whole,
+/// which r * b < a tells apart. Exact while the quotient is below 2^40 and
+/// r * b below 2^53 (relative error 2^-51 beyond), in the default rounding
+/// mode like the rest of the model. With b = 1 it returns a, for every a.
+template <typename A, typename B> auto ceilDiv(A a, B b, B invB) {
+  auto r = roundToWhole(a * invB);
+  using R = decltype(r);
+  return r + select(r * b < a, splat<R>(1.0), splat<R>(0.0));
+}
+
+/// floor(a / b) likewise, under the same conditions.
+template <typename A, typename B> auto floorDiv(A a, B b, B invB) {
+  auto r = roundToWhole(a * invB);
+  using R = decltype(r);
+  return r - select(r * b > a, splat<R>(1.0), splat<R>(0.0));
+}
+
+/// The tiles one wave of `waveTiles` covers with grouped rasterization:
+/// wn columns by wm rows of the tilesM x tilesN grid, roughly square in
+/// elements (`aspect` = tile M / tile N).
+template <typename T> T waveColumns(T waveTiles, T aspect, T tilesN) {
+  return clampTo(floorNonNegative(sqrtOf(waveTiles * aspect) + 0.5),
+                 splat<T>(1.0), tilesN);
+}
+/// The rows, given the columns and 1 / wn.
+template <typename T> T waveRows(T waveTiles, T wn, T invWn, T tilesM) {
+  // floor(waveTiles / wn): a wave is far below where floorDiv is inexact.
+  return clampTo(floorDiv(waveTiles, wn, invWn), splat<T>(1.0), tilesM);
+}
+
+/// Shapes of a batch with a shape per lane: lane i is (b, m[i], n[i],
+/// k[i]), b shared (the parts of a patch, the shapes padded to each tile).
+struct ShapeLanes {
+  double m[kMaxPreparedCandidates];
+  double n[kMaxPreparedCandidates];
+  double k[kMaxPreparedCandidates];
 };
 
-inline double evaluate(const PreparedTable &t, const PreparedCandidate &c,
-                       const ShapeFacts &shape, TermArray *terms) {
-  if (shape.empty) {
-    if (terms)
-      terms->fill(0.0);
-    return 0.0;
-  }
-  double bd = shape.bd, md = shape.md, nd = shape.nd, kd = shape.kd;
+/// The model for the candidate(s) `at` of `c` (see loadField; one, or a
+/// pack) on (bd, md, nd, kd), all dims >= 1: doubles for one shape in every
+/// lane, packs for a shape per lane. `Cpu` is the table's `cpu`. Without
+/// `Footprint` the caller guarantees that both operands fit the shared
+/// cache (then every operand is read once, and the rasterization footprint
+/// need not be computed); with it the result is the same where they fit.
+/// `terms` only for T = double.
+template <typename T, bool Cpu, bool Footprint, typename At, typename S>
+inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
+                      At at, double bd, S md, S nd, S kd, TermArray *terms) {
+  auto field = [at](const PreparedCandidates::Lanes &lanes) {
+    return loadField<T>(lanes, at);
+  };
+  const T one = splat<T>(1.0);
   // Tile grid and the extent actually computed (padded to the granularity:
   // the tile on GPUs, the register block on CPUs, where K is not padded).
-  double tilesM = ceilDiv(md, c.tileM, c.invTileM);
-  double tilesN = ceilDiv(nd, c.tileN, c.invTileN);
-  double kPerSplit = c.splitK == 1.0 ? kd : ceilDiv(kd, c.splitK);
-  double paddedM, paddedN, paddedK;
-  if (c.cpu) {
-    paddedM = ceilDiv(md, c.granM, c.invGranM) * c.granM;
-    paddedN = ceilDiv(nd, c.granN, c.invGranN) * c.granN;
+  T tileMFull = field(c.tileM), tileNFull = field(c.tileN);
+  T splitK = field(c.splitK);
+  T tilesM = ceilDiv(md, tileMFull, field(c.invTileM));
+  T tilesN = ceilDiv(nd, tileNFull, field(c.invTileN));
+  T tiles = bd * tilesM * tilesN * splitK;
+
+  // DRAM reads. The tiles of one wave cover a roughly square footprint of
+  // wm x wn tiles (grouped rasterization), so A is read once per footprint
+  // column group and B once per row group, unless the operand stays in L2
+  // (GPU) / L3 (CPU) across waves. Computed early: it can be the longest
+  // chain of dependent operations, which the independent work below may
+  // then overlap.
+  double eb = t.elemBytes;
+  T readsA = one, readsB = one;
+  T latency = splat<T>(t.cacheLatencyUs);
+  if constexpr (Footprint) {
+    auto aFits = md * kd * eb <= t.sharedCacheBytes;
+    auto bFits = kd * nd * eb <= t.sharedCacheBytes;
+    // The footprint's wn columns and wm rows, and their reciprocals, in
+    // three cases, each exact:
+    //  - at least a wave of tiles, with room along N for a full wave's
+    //    footprint: prepared with the table (no square root, no division);
+    //  - at least a wave on a grid narrower than that: the full wave's
+    //    columns clamped to the grid's (what waveColumns would give, without
+    //    its square root), and the rows computed;
+    //  - fewer tiles than a wave: computed; wm is then all of the grid's
+    //    rows (tiles / wn >= tilesM), where 1 / wm is not needed.
+    // The computed values equal the prepared ones where both apply.
+    T wave = field(c.waveTiles);
+    T wn = field(c.fullWaveN), wm = field(c.fullWaveM);
+    T invWn = field(c.invFullWaveN), invWm = field(c.invFullWaveM);
+    auto fullWave = tiles >= wave;
+    if (!allOf(fullWave & (wn <= tilesN))) {
+      T waveTiles = minOf(tiles, wave);
+      T fullWaveN = minOf(wn, tilesN);
+      wn = allOf(fullWave)
+               ? fullWaveN
+               : select(
+                     fullWave, fullWaveN,
+                     waveColumns(waveTiles, field(c.footprintAspect), tilesN));
+      invWn = 1.0 / wn;
+      wm = waveRows(waveTiles, wn, invWn, tilesM);
+      if (anyOf(fullWave & (tilesN < field(c.fullWaveN))))
+        invWm = 1.0 / wm;
+    }
+    // Where wm is all of the grid's rows, B is read once (and invWm may
+    // belong to the full wave): ceil(tilesM / tilesM).
+    readsA = selectLazy(aFits, one, [&] { return ceilDiv(tilesN, wn, invWn); });
+    readsB = selectLazy(bFits, one, [&] {
+      return select(tilesM <= wm, one, ceilDiv(tilesM, wm, invWm));
+    });
+    latency = select(aFits & bFits, latency, splat<T>(t.dramLatencyUs));
+  }
+
+  // Tables without split-K (the default candidates) skip its arithmetic;
+  // ceilDiv(kd, 1, 1) is kd either way.
+  T kPerSplit =
+      t.splitK ? ceilDiv(kd, splitK, field(c.invSplitK)) : asLanes<T>(kd);
+  T paddedM, paddedN, paddedK;
+  if constexpr (Cpu) {
+    T granM = field(c.granM), granN = field(c.granN);
+    paddedM = ceilDiv(md, granM, field(c.invGranM)) * granM;
+    paddedN = ceilDiv(nd, granN, field(c.invGranN)) * granN;
     paddedK = kPerSplit;
   } else {
-    paddedM = tilesM * c.tileM;
-    paddedN = tilesN * c.tileN;
-    paddedK = ceilDiv(kPerSplit, c.tileK, c.invTileK) * c.tileK;
+    T tileK = field(c.tileK);
+    paddedM = tilesM * tileMFull;
+    paddedN = tilesN * tileNFull;
+    paddedK = ceilDiv(kPerSplit, tileK, field(c.invTileK)) * tileK;
   }
-  double tileM = std::min(c.tileM, paddedM);
-  double tileN = std::min(c.tileN, paddedN);
+  T tileM = minOf(tileMFull, paddedM);
+  T tileN = minOf(tileNFull, paddedN);
+  double cus = t.computeUnits;
 
   // Waves: the busiest compute unit runs `rounds` tiles, sharing its
   // throughput between the ones resident at the same time. Too few resident
   // warps leave the pipelines idle (latency).
-  double tiles = bd * tilesM * tilesN * c.splitK;
-  double cus = t.computeUnits;
-  double rounds = ceilDiv(tiles, cus, t.invComputeUnits);
-  double resident = std::min(c.blocksPerCU, rounds);
-  double invResident = reciprocal(resident);
+  T rounds = ceilDiv(tiles, cus, t.invComputeUnits);
+  T blocksPerCU = field(c.blocksPerCU);
+  T resident = minOf(blocksPerCU, rounds);
+  // Where every lane has its full complement of resident blocks (large
+  // grids), 1 / resident is prepared with the table: no division.
+  T invResident =
+      allOf(rounds >= blocksPerCU) ? field(c.invBlocksPerCU) : 1.0 / resident;
   // latency = min(1, resident x latencyWarps); its reciprocal, without a
-  // division on the hot path.
-  double invLatency =
-      c.cpu ? 1.0 : std::max(1.0, c.invLatencyWarps * invResident);
-  double computeRaw =
-      rounds * 2.0 * tileM * tileN * paddedK * c.usPerFlop * invLatency;
+  // further division.
+  T invLatency;
+  if constexpr (Cpu)
+    invLatency = one;
+  else
+    invLatency = maxOf(one, field(c.invLatencyWarps) * invResident);
+  T computeRaw =
+      rounds * 2.0 * tileM * tileN * paddedK * field(c.usPerFlop) * invLatency;
 
   // On-chip traffic and, on CPUs, packing.
-  double onChipRaw, packRaw = 0;
-  if (c.cpu) {
+  T onChipRaw, packRaw = splat<T>(0.0);
+  if constexpr (Cpu) {
     // The packed A block streams from L2 once per register-block column,
     // the B panel once. Packing reads the source and writes f32.
     // tileN is a multiple of the register block either way (the cache
     // block, or N padded to the register block): no rounding needed.
-    double panels = tileN * c.invGranN;
+    T panels = tileN * field(c.invGranN);
     onChipRaw =
         rounds * paddedK * 4.0 * (tileM * panels + tileN) * t.usPerOnChipByte;
     packRaw = rounds * paddedK * (tileM + tileN) * (t.elemBytes + 4.0) *
               t.usPerOnChipByte;
   } else {
     onChipRaw =
-        rounds * paddedK * (tileM * c.onChipUsPerKA + tileN * c.onChipUsPerKB);
+        rounds * paddedK *
+        (tileM * field(c.onChipUsPerKA) + tileN * field(c.onChipUsPerKB));
   }
 
-  // DRAM. The tiles of one wave cover a roughly square footprint of
-  // wm x wn tiles (grouped rasterization), so A is read once per footprint
-  // column group and B once per row group, unless the operand stays in L2
-  // (GPU) / L3 (CPU) across waves.
-  double eb = t.elemBytes;
-  bool aFits = shape.aFits, bFits = shape.bFits;
-  double dramBytes = shape.compulsoryBytes;
-  if (!aFits || !bFits) {
-    double waveTiles = std::min(tiles, cus * c.blocksPerCU);
-    double wn = std::clamp(
-        floorNonNegative(std::sqrt(waveTiles * c.footprintAspect) + 0.5), 1.0,
-        tilesN);
-    double wm = std::clamp(floorNonNegative(waveTiles / wn), 1.0, tilesM);
-    double readsA = aFits ? 1.0 : ceilDiv(tilesN, wn);
-    double readsB = bFits ? 1.0 : ceilDiv(tilesM, wm);
-    dramBytes = bd * eb * (md * kd * readsA + kd * nd * readsB + md * nd);
-  }
-  if (c.splitK > 1.0) // f32 partial sums written and read back once each
-    dramBytes += bd * md * nd * 4.0 * 2.0 * c.splitK;
+  // Reads of 1 leave the compulsory traffic: every operand read once.
+  T dramBytes = bd * eb * (md * kd * readsA + kd * nd * readsB + md * nd);
+  // Split-K writes f32 partial sums and reads them back once each.
+  if (t.splitK)
+    dramBytes = select(
+        splitK > 1.0, dramBytes + bd * md * nd * 4.0 * 2.0 * splitK, dramBytes);
   // A compute unit streams its tiles' operands no faster than its requests
   // in flight allow (Little's law: bytes in flight / latency), which is what
   // bounds grids with few tiles. A CPU core pulls a bounded share.
-  double tileBytes = (tileM + tileN) * paddedK * eb;
-  double latencyBound =
-      c.cpu ? rounds * tileBytes * cus * t.usPerDramByte / kCpuBandwidthShare
-            : rounds * tileBytes * c.invInFlightBytes *
-                  (aFits && bFits ? t.cacheLatencyUs : t.dramLatencyUs) *
-                  invResident;
-  double memoryRaw = std::max(dramBytes * t.usPerDramByte, latencyBound);
+  T tileBytes = (tileM + tileN) * paddedK * eb;
+  T latencyBound;
+  if constexpr (Cpu)
+    latencyBound =
+        rounds * tileBytes * cus * t.usPerDramByte / kCpuBandwidthShare;
+  else
+    latencyBound =
+        rounds * tileBytes * field(c.invInFlightBytes) * latency * invResident;
+  T memoryRaw = maxOf(dramBytes * t.usPerDramByte, latencyBound);
 
-  double compute = computeRaw * t.invComputeEfficiency;
-  double onChip = onChipRaw * t.invComputeEfficiency;
-  double pack = packRaw * t.invComputeEfficiency;
-  double memory = memoryRaw * t.invMemoryEfficiency;
-  double chip = std::max(compute, onChip) + pack;
+  T compute = computeRaw * t.invComputeEfficiency;
+  T onChip = onChipRaw * t.invComputeEfficiency;
+  T pack = packRaw * t.invComputeEfficiency;
+  T memory = memoryRaw * t.invMemoryEfficiency;
+  T chip = maxOf(compute, onChip) + pack;
   // Stages and co-resident blocks let loads for later k-steps (or tiles)
   // run under the math of the current one. CPUs pack, then compute.
-  double exposed = c.cpu ? 1.0 : c.invStages * invResident; // 1 - overlap
-  double body = std::max(chip, memory) + exposed * std::min(chip, memory);
-  double tileOverhead = rounds * t.tileOverheadUs;
-  double total = t.launchUs + tileOverhead + body;
+  T exposed; // 1 - overlap
+  if constexpr (Cpu)
+    exposed = one;
+  else
+    exposed = field(c.invStages) * invResident;
+  T body = maxOf(chip, memory) + exposed * minOf(chip, memory);
+  T tileOverhead = rounds * t.tileOverheadUs;
+  T total = t.launchUs + tileOverhead + body;
 
-  if (terms) {
-    TermArray &a = *terms;
-    a[int(Term::Tiles)] = tiles;
-    a[int(Term::Waves)] = tiles / (cus * c.blocksPerCU);
-    a[int(Term::WaveEfficiency)] = tiles / (rounds * cus);
-    a[int(Term::PaddingWaste)] =
-        1.0 - (md * nd * kd) / (paddedM * paddedN * paddedK * c.splitK);
-    a[int(Term::Occupancy)] = c.occupancy;
-    a[int(Term::ActiveCUFraction)] = std::min(tiles, cus) / cus;
-    a[int(Term::IssueEfficiency)] = c.issueEfficiency / invLatency;
-    a[int(Term::ComputeUs)] = compute;
-    a[int(Term::OnChipUs)] = onChip;
-    a[int(Term::PackUs)] = pack;
-    a[int(Term::DramMB)] = dramBytes * 1e-6;
-    a[int(Term::MemoryUs)] = memory;
-    a[int(Term::Overlap)] = 1.0 - exposed;
-    a[int(Term::TileOverheadUs)] = tileOverhead;
-    a[int(Term::LaunchUs)] = t.launchUs;
-    a[int(Term::TotalUs)] = total;
+  if constexpr (std::is_same_v<T, double>) {
+    if (terms) {
+      TermArray &a = *terms;
+      a[int(Term::Tiles)] = tiles;
+      a[int(Term::Waves)] = tiles / (cus * field(c.blocksPerCU));
+      a[int(Term::WaveEfficiency)] = tiles / (rounds * cus);
+      a[int(Term::PaddingWaste)] =
+          1.0 - (md * nd * kd) / (paddedM * paddedN * paddedK * splitK);
+      a[int(Term::Occupancy)] = field(c.occupancy);
+      a[int(Term::ActiveCUFraction)] = std::min(tiles, cus) / cus;
+      a[int(Term::IssueEfficiency)] = field(c.issueEfficiency) / invLatency;
+      a[int(Term::ComputeUs)] = compute;
+      a[int(Term::OnChipUs)] = onChip;
+      a[int(Term::PackUs)] = pack;
+      a[int(Term::DramMB)] = dramBytes * 1e-6;
+      a[int(Term::MemoryUs)] = memory;
+      a[int(Term::Overlap)] = 1.0 - exposed;
+      a[int(Term::TileOverheadUs)] = tileOverhead;
+      a[int(Term::LaunchUs)] = t.launchUs;
+      a[int(Term::TotalUs)] = total;
+    }
   }
   return total;
+}
+
+/// Whether both operands of (m, n, k) stay in the shared cache. The
+/// products are monotone in each extent, so a batch whose largest m and n
+/// fit has every lane fit.
+inline bool operandsFit(const PreparedTable &t, double md, double nd,
+                        double kd) {
+  return md * kd * t.elemBytes <= t.sharedCacheBytes &&
+         kd * nd * t.elemBytes <= t.sharedCacheBytes;
+}
+
+/// One candidate, with its breakdown if `terms`: the path of `explain`,
+/// `predict` and `evaluateCandidate`.
+inline double evaluateOne(const PreparedTable &t, const PreparedCandidates &c,
+                          int i, const GemmShape &shape, TermArray *terms) {
+  if (shape.b <= 0 || shape.m <= 0 || shape.n <= 0 || shape.k <= 0) {
+    if (terms)
+      terms->fill(0.0);
+    return 0.0;
+  }
+  double bd = double(shape.b), md = double(shape.m), nd = double(shape.n),
+         kd = double(shape.k);
+  // With the footprint computed either way: the same result as the batch,
+  // which skips it only where it would read every operand once.
+  return t.cpu
+             ? evaluateLane<double, true, true>(t, c, i, bd, md, nd, kd, terms)
+             : evaluateLane<double, false, true>(t, c, i, bd, md, nd, kd,
+                                                 terms);
 }
 
 } // namespace detail
