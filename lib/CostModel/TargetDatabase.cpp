@@ -158,14 +158,8 @@ bool parseSize(std::string_view value, int64_t &out) {
 bool Parser::parse(std::string_view text, std::vector<TargetDesc> &out,
                    std::string &errorOut) {
   int lineNo = 0;
-  while (!text.empty()) {
-    size_t eol = text.find('\n');
-    std::string_view line = text.substr(0, eol);
-    text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
-    ++lineNo;
-    line = trim(line.substr(0, line.find('#')));
-    if (line.empty())
-      continue;
+  std::string_view line;
+  while (nextContentLine(text, line, lineNo)) {
     bool ok;
     if (line.front() == '[') {
       ok = startSection(line, lineNo);

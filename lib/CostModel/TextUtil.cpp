@@ -23,6 +23,20 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+bool nextContentLine(std::string_view &text, std::string_view &line,
+                     int &lineNo) {
+  while (!text.empty()) {
+    size_t eol = text.find('\n');
+    line = text.substr(0, eol);
+    text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
+    ++lineNo;
+    line = trim(line.substr(0, line.find('#')));
+    if (!line.empty())
+      return true;
+  }
+  return false;
+}
+
 std::vector<std::string_view> splitWords(std::string_view s) {
   std::vector<std::string_view> words;
   size_t i = 0;

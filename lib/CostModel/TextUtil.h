@@ -17,6 +17,12 @@
 namespace quilt {
 
 std::string_view trim(std::string_view s);
+/// Takes lines off the front of `text` until one has content once its `#`
+/// comment is cut and it is trimmed; stores it in `line`, counting every
+/// line taken in `lineNo`. False when `text` has no such line left. Both
+/// line formats (target databases, workload files) read this way.
+bool nextContentLine(std::string_view &text, std::string_view &line,
+                     int &lineNo);
 /// Splits on runs of blanks (space, tab, CR).
 std::vector<std::string_view> splitWords(std::string_view s);
 /// Splits on `sep`, keeping empty fields, trimming each.

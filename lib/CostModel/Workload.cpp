@@ -217,14 +217,8 @@ bool parseWorkloads(std::string_view text, std::vector<Workload> &out,
                     std::string &error) {
   std::vector<Workload> result;
   int lineNo = 0;
-  while (!text.empty()) {
-    size_t eol = text.find('\n');
-    std::string_view line = text.substr(0, eol);
-    text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
-    ++lineNo;
-    line = trim(line.substr(0, line.find('#')));
-    if (line.empty())
-      continue;
+  std::string_view line;
+  while (nextContentLine(text, line, lineNo)) {
     Workload w;
     std::string reason;
     if (!parseWorkload(line, w, reason)) {
