@@ -22,6 +22,7 @@ set(QUILT_EXPORTED_LIBRARIES
   QuiltPipelines
   QuiltLinalgToUKernel
   QuiltUKernelToHost
+  QuiltConversionUtils
   QuiltUKernelTransforms
   QuiltUKernelDialect
   QuiltCostModel

@@ -9,6 +9,9 @@
 #ifndef QUILT_LIB_CONVERSION_UKERNELTOHOST_HOSTKERNEL_H
 #define QUILT_LIB_CONVERSION_UKERNELTOHOST_HOSTKERNEL_H
 
+#include "Conversion/Utils/Epilogue.h"
+#include "Conversion/Utils/IndexMath.h"
+#include "Conversion/Utils/SelectLowering.h"
 #include "Dialect/UKernel/IR/UKernelOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -67,21 +70,6 @@ private:
 void buildKernelBody(OpBuilder &b, Location loc, const KernelSpec &spec,
                      func::FuncOp func);
 
-/// Index arithmetic shorthands on an OpBuilder, to keep loop nests legible.
-struct IndexMath {
-  OpBuilder &b;
-  Location loc;
-
-  Value c(int64_t v);
-  Value add(Value x, Value y);
-  Value sub(Value x, Value y);
-  Value mul(Value x, Value y);
-  Value min(Value x, Value y);
-  Value ceilDiv(Value x, Value y);
-  Value eq(Value x, Value y);
-  Value lt(Value x, Value y);
-};
-
 /// Packs rows [row0, row0 + rows) x columns [col0, col0 + cols) of the MxK
 /// matrix A (`a` as stored, see KernelSpec::transposeA) into `packed` as
 /// mr-tall micro-panels, each kc x mr in k-major order (element (i, k) of
@@ -113,18 +101,9 @@ void emitTileUpdate(OpBuilder &b, Location loc, const KernelSpec &spec,
                     ArrayRef<Value> accs, Value c, Value row, Value col,
                     Value rows, Value cols, Value bias, bool withEpilogue);
 
-/// The epilogue steps on `x` (f32 or a vector of f32); `bias` has x's type
-/// and is only read by bias_add.
-Value applyEpilogue(OpBuilder &b, Location loc, ArrayRef<EpilogueKind> steps,
-                    Value x, Value bias);
-
 /// Replaces a dispatch on memrefs by the GEMM-view sizes, a ukernel.select
 /// and per-candidate kernel calls over the main and remainder regions.
 void expandDispatch(DispatchOp op, KernelCache &kernels);
-
-/// Replaces every ukernel.select in the module by a call of the runtime's
-/// quilt_rt_select. Fails (with a diagnostic) on a select without a target.
-LogicalResult lowerSelectOps(ModuleOp module);
 
 } // namespace mlir::ukernel::host
 

@@ -99,7 +99,7 @@ struct ConvertUKernelToHostPass
     host::KernelCache kernels(module);
     for (DispatchOp op : dispatches)
       host::expandDispatch(op, kernels);
-    if (failed(host::lowerSelectOps(module)))
+    if (failed(lowerSelectOps(module)))
       return signalPassFailure();
 
     // With no ukernel op left, the target attributes are dead; dropping

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HostKernel.h"
+#include "Conversion/Utils/Epilogue.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -15,7 +15,6 @@
 
 using namespace mlir;
 using namespace mlir::ukernel;
-using namespace mlir::ukernel::host;
 
 /// A splat of `value` in x's (scalar or vector) f32 type.
 static Value splat(OpBuilder &b, Location loc, Type type, double value) {
@@ -26,7 +25,7 @@ static Value splat(OpBuilder &b, Location loc, Type type, double value) {
   return arith::ConstantOp::create(b, loc, type, attr);
 }
 
-Value mlir::ukernel::host::applyEpilogue(OpBuilder &b, Location loc,
+Value mlir::ukernel::applyEpilogue(OpBuilder &b, Location loc,
                                          ArrayRef<EpilogueKind> steps, Value x,
                                          Value bias) {
   Type type = x.getType();

@@ -16,19 +16,20 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HostKernel.h"
+#include "Conversion/Utils/SelectLowering.h"
 
 #include "CostModel/SelectionSpec.h"
 #include "Dialect/UKernel/IR/CostModelBridge.h"
+#include "Dialect/UKernel/IR/UKernelOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
 using namespace mlir::ukernel;
-using namespace mlir::ukernel::host;
 
 static constexpr llvm::StringLiteral kSelectFunction = "quilt_rt_select";
 
@@ -177,6 +178,6 @@ private:
 
 } // namespace
 
-LogicalResult mlir::ukernel::host::lowerSelectOps(ModuleOp module) {
+LogicalResult mlir::ukernel::lowerSelectOps(ModuleOp module) {
   return SelectLowering(module).run();
 }
