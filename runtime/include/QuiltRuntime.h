@@ -47,6 +47,25 @@ int32_t quilt_rt_select(const char *spec, void **cache, int64_t b, int64_t m,
    to normal selection for that dispatch. */
 void quilt_rt_force_kernel(int32_t kernel);
 
+/* Vendors, as quilt::Vendor numbers them. */
+#define QUILT_RT_VENDOR_NVIDIA 0
+#define QUILT_RT_VENDOR_AMD 1
+
+/* Hardware facts of the device the program runs on (the GPU runtime,
+   QuiltGpuRuntime.h, calls this when it opens the device). From then on,
+   every dispatch whose selection spec targets `vendor` is modeled with
+   these compute units (SMs/CUs), clock, and shared memory per block (the
+   opt-in maximum) and per compute unit instead of its database entry's;
+   the instruction peaks scale with compute units x clock
+   (quilt::applyDeviceFacts). A value <= 0 keeps the entry's; a dispatch
+   with a candidate that would not fit the device keeps its entry. Applies to
+   tables prepared after the call (each dispatch prepares its table on its
+   first quilt_rt_select); a vendor other than the two above forgets the
+   facts. Thread-safe. */
+void quilt_rt_set_device_facts(int32_t vendor, int64_t compute_units,
+                               double clock_ghz, int64_t shared_mem_per_block,
+                               int64_t shared_mem_per_cu);
+
 /* The message of the last failed call on this thread, or "" when none. */
 const char *quilt_rt_last_error(void);
 

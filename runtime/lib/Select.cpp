@@ -10,11 +10,14 @@
 #include "QuiltRuntime.h"
 
 #include "CostModel/CostModel.h"
+#include "CostModel/DeviceFacts.h"
 #include "CostModel/Dispatch.h"
 #include "CostModel/SelectionSpec.h"
 #include "CostModel/Workload.h"
 
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 
 #define QUILT_RT_EXPORT __attribute__((visibility("default")))
@@ -25,6 +28,32 @@ thread_local std::string lastError;
 
 /// quilt_rt_force_kernel's choice, -1 when selection is normal.
 int32_t forcedKernel = -1;
+
+/// quilt_rt_set_device_facts's facts, applied to every spec parsed after.
+std::mutex deviceFactsMutex;
+std::optional<quilt::DeviceFacts> deviceFacts;
+
+/// Refreshes a parsed spec's target from the running device; false when
+/// there are no facts for its vendor.
+bool applyCurrentDeviceFacts(quilt::TargetDesc &target) {
+  std::lock_guard<std::mutex> lock(deviceFactsMutex);
+  return deviceFacts && quilt::applyDeviceFacts(target, *deviceFacts);
+}
+
+/// Prepares the table for a parsed spec, modeling the running device when
+/// its facts are known. A device on which some candidate does not fit
+/// (less shared memory than the spec's target) keeps the spec's target:
+/// selection still works, and launching that candidate reports the limit.
+bool prepare(const quilt::SelectionSpec &spec, quilt::PreparedTable &table,
+             std::string &error) {
+  quilt::TargetDesc device = spec.target;
+  if (applyCurrentDeviceFacts(device) &&
+      quilt::prepareTable(spec.candidates, spec.elem, device,
+                          device.calibration, table, error))
+    return true;
+  return quilt::prepareTable(spec.candidates, spec.elem, spec.target,
+                             spec.target.calibration, table, error);
+}
 
 /// Stored in a dispatch's cache slot when its spec cannot be used, so that
 /// later calls fail fast instead of parsing it again.
@@ -44,8 +73,7 @@ const quilt::PreparedTable *tableFor(const char *spec, void **cache) {
   std::string error;
   quilt::PreparedTable *published = kUnusableSpec;
   if (!quilt::parseSelectionSpec(spec, parsed, error) ||
-      !quilt::prepareTable(parsed.candidates, parsed.elem, parsed.target,
-                           parsed.target.calibration, *prepared, error)) {
+      !prepare(parsed, *prepared, error)) {
     lastError = "quilt_rt_select: unusable selection spec: " + error;
   } else {
     prepared->policy = parsed.policy;
@@ -117,6 +145,25 @@ extern "C" QUILT_RT_EXPORT int32_t quilt_rt_select(const char *spec,
 
 extern "C" QUILT_RT_EXPORT void quilt_rt_force_kernel(int32_t kernel) {
   __atomic_store_n(&forcedKernel, kernel < 0 ? -1 : kernel, __ATOMIC_RELAXED);
+}
+
+extern "C" QUILT_RT_EXPORT void
+quilt_rt_set_device_facts(int32_t vendor, int64_t compute_units,
+                          double clock_ghz, int64_t shared_mem_per_block,
+                          int64_t shared_mem_per_cu) {
+  std::lock_guard<std::mutex> lock(deviceFactsMutex);
+  if (vendor != QUILT_RT_VENDOR_NVIDIA && vendor != QUILT_RT_VENDOR_AMD) {
+    deviceFacts.reset();
+    return;
+  }
+  quilt::DeviceFacts facts;
+  facts.vendor = vendor == QUILT_RT_VENDOR_NVIDIA ? quilt::Vendor::NVIDIA
+                                                  : quilt::Vendor::AMD;
+  facts.computeUnits = compute_units;
+  facts.clockGHz = clock_ghz;
+  facts.sharedMemPerBlock = shared_mem_per_block;
+  facts.sharedMemPerCU = shared_mem_per_cu;
+  deviceFacts = facts;
 }
 
 extern "C" QUILT_RT_EXPORT const char *quilt_rt_last_error(void) {

@@ -7,6 +7,7 @@
 #include "QuiltRuntime.h"
 
 #include "CostModel/Candidates.h"
+#include "CostModel/DeviceFacts.h"
 #include "CostModel/Dispatch.h"
 #include "CostModel/SelectionSpec.h"
 #include "CostModel/TargetDatabase.h"
@@ -140,6 +141,54 @@ TEST(QuiltRtSelect, ForcedKernelOverridesTheModel) {
       GemmShape{1, 1040, 513, 77});
   EXPECT_EQ(out[0], want.candidate);
   quilt_rt_force_kernel(-1);
+}
+
+TEST(QuiltRtSelect, DeviceFactsModelTheRunningGpu) {
+  // The GPU runtime found an H100 PCIe (114 SMs at 1.755 GHz) where the
+  // compiler's spec says h100 (the SXM, 132 SMs).
+  SelectionSpec sxm = specFor("h100", ElemType::F16);
+  SelectionSpec pcie = sxm;
+  DeviceFacts facts;
+  facts.vendor = Vendor::NVIDIA;
+  facts.computeUnits = 114;
+  facts.clockGHz = 1.755;
+  ASSERT_TRUE(applyDeviceFacts(pcie.target, facts));
+  std::string text = formatSelectionSpec(sxm);
+  // The facts are the process's: forget them however the test ends.
+  struct ForgetFacts {
+    ~ForgetFacts() { quilt_rt_set_device_facts(-1, 0, 0, 0, 0); }
+  } forget;
+  quilt_rt_set_device_facts(QUILT_RT_VENDOR_NVIDIA, 114, 1.755, 0, 0);
+  void *cache = nullptr;
+  int differ = 0;
+  for (int64_t m : {80, 384, 1000, 1296, 1408, 2048, 4096})
+    for (int64_t n : {768, 1408, 3072}) {
+      GemmShape shape{1, m, n, 768};
+      int64_t out[4];
+      ASSERT_EQ(quilt_rt_select(text.c_str(), &cache, 1, m, n, 768, out), 0)
+          << quilt_rt_last_error();
+      EXPECT_EQ(out[0], expected(pcie, shape).candidate) << m << "x" << n;
+      differ += expected(sxm, shape).candidate != out[0];
+    }
+  EXPECT_GT(differ, 0) << "no shape where 114 SMs choose differently";
+
+  // Facts for another vendor leave this spec on its database entry.
+  quilt_rt_set_device_facts(QUILT_RT_VENDOR_AMD, 7, 1.0, 0, 0);
+  void *amdCache = nullptr;
+  int64_t out[4];
+  ASSERT_EQ(quilt_rt_select(text.c_str(), &amdCache, 1, 1408, 1408, 768, out),
+            0);
+  EXPECT_EQ(out[0], expected(sxm, GemmShape{1, 1408, 1408, 768}).candidate);
+
+  // A device with less shared memory than some candidate needs: selection
+  // keeps the spec's target rather than failing the dispatch.
+  quilt_rt_set_device_facts(QUILT_RT_VENDOR_NVIDIA, 114, 1.755, 16 * 1024,
+                            16 * 1024);
+  void *smallCache = nullptr;
+  EXPECT_EQ(quilt_rt_select(text.c_str(), &smallCache, 1, 1408, 1408, 768, out),
+            0)
+      << quilt_rt_last_error();
+  EXPECT_EQ(out[0], expected(sxm, GemmShape{1, 1408, 1408, 768}).candidate);
 }
 
 TEST(QuiltRtSelect, ConcurrentFirstCallsAgree) {
