@@ -1,0 +1,107 @@
+//===- Runtime.h - Device, caches and checks behind mgpu* -------*- C++ -*-===//
+//
+// Part of the Quilt project. The process's one GPU runtime: opens the
+// device once (and hands its facts to run-time selection), caches modules
+// by binary and functions by (module, name), opts kernels in to large
+// dynamic shared memory once, and checks what the generated code passes
+// before the driver sees it. The mgpu* entry points (MgpuAbi.cpp) are thin
+// wrappers over it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUILT_RUNTIME_GPU_RUNTIME_H
+#define QUILT_RUNTIME_GPU_RUNTIME_H
+
+#include "Backend.h"
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+
+namespace quilt::gpu {
+
+class Runtime {
+public:
+  /// The process's runtime over builtinBackend().
+  static Runtime &instance();
+
+  explicit Runtime(Backend &backend) : backend_(backend) {}
+
+  /// Opens the device on first use (once per process: an open that failed
+  /// fails every later call with the same error) and binds it to the
+  /// calling thread.
+  Error ready();
+  /// Before the device is open: selects the ordinal (else QUILT_GPU_DEVICE,
+  /// else 0). After: accepts only the ordinal in use.
+  Error selectDevice(int32_t ordinal);
+  /// The device's facts; valid after ready() succeeded.
+  const quilt_gpu_facts &facts() const { return facts_; }
+  Backend &backend() { return backend_; }
+
+  /// `jitOptLevel` < 0 loads a binary, else JIT-compiles PTX at that level.
+  Error loadModule(const void *image, size_t size, int jitOptLevel,
+                   void *&module);
+  Error unloadModule(void *module);
+  Error getFunction(void *module, const char *name, void *&function);
+  Error launch(void *function, const intptr_t grid[3], const intptr_t block[3],
+               int32_t smem, void *stream, void **params, void **extra);
+  Error registerHostMemRef(int64_t rank, const void *descriptor,
+                           int64_t elementBytes, bool registering);
+  Error encodeTensorMap(int64_t rank, const void *descriptor, int64_t dtype,
+                        int64_t interleave, int64_t swizzle, int64_t l2promo,
+                        int64_t oob, const int64_t *boxDims, void *&map);
+
+private:
+  enum State : int { kUnopened, kOpen, kFailed };
+  State open();
+  Error optIn(void *function, int32_t smem);
+
+  Backend &backend_;
+
+  std::mutex openMutex_;
+  std::atomic<int> state_{kUnopened};
+  int32_t requestedOrdinal_ = -1;
+  Error openError_;
+  quilt_gpu_facts facts_{};
+
+  /// Modules by the binary they were loaded from, with a reference count:
+  /// generated code loads in a global constructor and unloads in a global
+  /// destructor, which can run more than once for one binary.
+  struct ModuleKey {
+    const void *image;
+    size_t size;
+    int jitOptLevel;
+    bool operator<(const ModuleKey &o) const {
+      return std::tie(image, size, jitOptLevel) <
+             std::tie(o.image, o.size, o.jitOptLevel);
+    }
+  };
+  struct ModuleEntry {
+    void *module;
+    int references;
+  };
+  std::mutex modulesMutex_;
+  std::map<ModuleKey, ModuleEntry> modules_;
+  std::unordered_map<void *, ModuleKey> keyOfModule_;
+
+  /// Functions per module by name (transparent comparator: looked up by
+  /// the caller's C string without a copy), read on every launch.
+  std::shared_mutex functionsMutex_;
+  std::unordered_map<void *, std::map<std::string, void *, std::less<>>>
+      functions_;
+  /// The dynamic shared memory each function was opted in to.
+  std::unordered_map<void *, int32_t> optedIn_;
+
+  /// Device copies of tensor maps by their encoded bytes.
+  std::mutex tensorMapsMutex_;
+  std::map<std::string, void *> tensorMaps_;
+};
+
+} // namespace quilt::gpu
+
+#endif // QUILT_RUNTIME_GPU_RUNTIME_H
