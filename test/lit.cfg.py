@@ -2,6 +2,7 @@
 # lit configuration for Quilt's FileCheck tests.
 
 import os
+import subprocess
 import sys
 
 import lit.formats
@@ -33,6 +34,7 @@ tools = [
     ToolSubst("quilt-opt", unresolved="fatal"),
     ToolSubst("quiltc", unresolved="fatal"),
     ToolSubst("mlir-runner", unresolved="fatal"),
+    ToolSubst("mlir-translate", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
@@ -68,3 +70,36 @@ if config.quilt_python_built:
     config.available_features.add("python-bindings")
     config.substitutions.append(("%quilt_python_dir", os.path.join(config.quilt_obj_root, "python")))
     config.substitutions.append(("%quilt_python", config.quilt_python_executable))
+# The GPU runtimes (runtime/, QuiltGpuRuntime.h): `cuda-runtime` /
+# `hip-runtime` when the library was built, `cuda-gpu` / `hip-gpu` when its
+# probe opens a device here (CI has none: tests that launch kernels are
+# skipped there). The C compiler builds test programs against them.
+config.substitutions.append(("%host_cc", config.host_cc))
+
+
+def gpu_device_usable(probe):
+    """Whether the GPU runtime's probe opens a device on this machine."""
+    try:
+        return subprocess.run([probe], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL,
+                              timeout=120).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+for vendor, built in (("cuda", config.quilt_cuda_runtime_built),
+                      ("hip", config.quilt_hip_runtime_built)):
+    if not built:
+        continue
+    library = os.path.join(config.quilt_obj_root, "lib",
+                           "libquilt_%s_runtime.so" % vendor)
+    probe = os.path.join(config.quilt_tools_dir, "quilt-%s-probe" % vendor)
+    config.available_features.add("%s-runtime" % vendor)
+    config.substitutions.append(("%%quilt_%s_runtime" % vendor, library))
+    config.substitutions.append(("%%quilt_%s_probe" % vendor, probe))
+    if gpu_device_usable(probe):
+        config.available_features.add("%s-gpu" % vendor)
+# The CUDA toolkit's libcuda.so stub: every driver symbol, no driver.
+if config.cuda_driver_stub and os.path.exists(config.cuda_driver_stub):
+    config.available_features.add("cuda-driver-stub")
+    config.substitutions.append(("%cuda_driver_stub", config.cuda_driver_stub))
