@@ -31,6 +31,12 @@ set(QUILT_EXPORTED_LIBRARIES
 if(TARGET QuiltPlugin)
   list(APPEND QUILT_EXPORTED_LIBRARIES QuiltPlugin)
 endif()
+# The GPU runtimes that were built (Quilt::quilt_cuda_runtime,
+# Quilt::quilt_hip_runtime) load libquilt_runtime.so from their directory.
+foreach(runtime ${QUILT_GPU_RUNTIMES})
+  list(APPEND QUILT_EXPORTED_LIBRARIES ${runtime})
+  set_target_properties(${runtime} PROPERTIES INSTALL_RPATH "\$ORIGIN")
+endforeach()
 
 install(TARGETS ${QUILT_EXPORTED_LIBRARIES}
   EXPORT QuiltTargets
@@ -43,6 +49,11 @@ install(TARGETS ${QUILT_EXPORTED_LIBRARIES}
 # The tools find libquilt_runtime.so (and quiltc links shared libraries
 # against it) in ../lib, and libMLIR.so where they were linked against it.
 set(QUILT_INSTALLED_TOOLS quilt-opt quiltc)
+foreach(probe quilt-cuda-probe quilt-hip-probe)
+  if(TARGET ${probe})
+    list(APPEND QUILT_INSTALLED_TOOLS ${probe})
+  endif()
+endforeach()
 set_target_properties(${QUILT_INSTALLED_TOOLS} PROPERTIES
   INSTALL_RPATH "\$ORIGIN/../${CMAKE_INSTALL_LIBDIR}"
   INSTALL_RPATH_USE_LINK_PATH ON)
@@ -68,7 +79,9 @@ install(DIRECTORY
     ${QUILT_BINARY_DIR}/include/Conversion
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.h.inc")
-install(FILES ${QUILT_SOURCE_DIR}/runtime/include/QuiltRuntime.h
+install(FILES
+    ${QUILT_SOURCE_DIR}/runtime/include/QuiltRuntime.h
+    ${QUILT_SOURCE_DIR}/runtime/include/QuiltGpuRuntime.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 install(EXPORT QuiltTargets

@@ -23,6 +23,7 @@ PACKAGES=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools lld-22
   libgtest-dev libbenchmark-dev libopenblas-dev
   python3-dev pybind11-dev python3-numpy python3-pytest
+  libamdhip64-dev rocm-device-libs
 )
 
 log() { printf '\033[1m[quilt]\033[0m %s\n' "$*"; }
