@@ -21,6 +21,7 @@ set(QUILT_EXPORTED_LIBRARIES
   QuiltCompiler
   QuiltPipelines
   QuiltLinalgToUKernel
+  QuiltUKernelToGPU
   QuiltUKernelToHost
   QuiltConversionUtils
   QuiltUKernelTransforms

@@ -29,7 +29,8 @@ py::object compile(const std::string &source, const std::string &target,
   std::optional<EmitKind> kind = parseEmitKind(emit);
   if (!kind)
     throw Error("unknown emit kind '" + emit +
-                "' (expected mlir, llvm, asm, obj or shared)");
+                "' (expected mlir, llvm, asm, obj, shared, ptx, cubin, isa or "
+                "hsaco)");
   // The cost model spells the default policy cost-model, the dialect
   // cost_model; accept both here.
   if (policy == "cost-model")
@@ -57,12 +58,16 @@ py::object compile(const std::string &source, const std::string &target,
 
   switch (*kind) {
   case EmitKind::Object:
+  case EmitKind::Cubin:
+  case EmitKind::Hsaco:
     return py::bytes(result.artifact);
   case EmitKind::Shared:
     return py::str(options.outputPath);
   case EmitKind::MLIR:
   case EmitKind::LLVM:
   case EmitKind::Asm:
+  case EmitKind::Ptx:
+  case EmitKind::Isa:
     break;
   }
   if (output) {

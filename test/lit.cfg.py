@@ -103,3 +103,19 @@ for vendor, built in (("cuda", config.quilt_cuda_runtime_built),
 if config.cuda_driver_stub and os.path.exists(config.cuda_driver_stub):
     config.available_features.add("cuda-driver-stub")
     config.substitutions.append(("%cuda_driver_stub", config.cuda_driver_stub))
+
+# Device code checks (test/Integration/GPU): ptxas from the CUDA toolkit
+# (resource checks), ld.lld for hsaco links.
+import shutil
+
+ptxas = None
+for toolkit in [os.environ.get(v) for v in ("CUDA_HOME", "CUDA_ROOT", "CUDA_PATH")] + ["/usr/local/cuda"]:
+    if toolkit and os.path.exists(os.path.join(toolkit, "bin", "ptxas")):
+        ptxas = os.path.join(toolkit, "bin", "ptxas")
+        break
+ptxas = ptxas or shutil.which("ptxas")
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+if os.path.exists("/usr/lib/llvm-22/bin/ld.lld") or shutil.which("ld.lld"):
+    config.available_features.add("ld.lld")

@@ -17,7 +17,22 @@ namespace quilt {
 /// What to produce. MLIR and LLVM are text; Asm is target assembly; Object
 /// is an ELF relocatable; Shared a shared library linked against Quilt's
 /// runtime, written to CompileOptions::outputPath.
-enum class EmitKind { MLIR, LLVM, Asm, Object, Shared };
+enum class EmitKind {
+  MLIR,
+  LLVM,
+  Asm,
+  Object,
+  Shared,
+  /// Device code of a GPU target: PTX text / cubin (NVIDIA), AMDGCN
+  /// assembly / hsaco (AMD); `Isa` is whichever text the vendor has.
+  Ptx,
+  Cubin,
+  Isa,
+  Hsaco,
+};
+
+/// True for the kinds that are device code rather than host code.
+bool isDeviceCode(EmitKind kind);
 
 /// "mlir", "llvm", "asm", "obj", "shared"; nullopt otherwise.
 std::optional<EmitKind> parseEmitKind(std::string_view text);
@@ -37,9 +52,16 @@ struct CompileOptions {
   /// (bufferize, convert-linalg-to-loops, LLVM) instead of Quilt's
   /// micro-kernels: the baseline quilt-bench compares against.
   bool useMicroKernels = true;
-  /// The directory holding libquilt_runtime.so, for linking shared
+  /// The directory holding libquilt_runtime.so (and, for GPU targets,
+  /// libquilt_cuda_runtime.so / libquilt_hip_runtime.so), for linking shared
   /// libraries; empty means next to the running executable (../lib).
   std::string runtimeDir;
+  /// GPU targets: compile device code for this chip instead of the
+  /// target's (e.g. sm_90a, gfx942).
+  std::string chip;
+  /// GPU targets: the CUDA toolkit / ROCm-style directory to take ptxas or
+  /// ld.lld from; empty searches the usual places.
+  std::string toolkit;
 };
 
 struct CompileResult {

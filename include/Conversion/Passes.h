@@ -11,20 +11,35 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
+namespace amdgpu {
+class AMDGPUDialect;
+}
 namespace arith {
 class ArithDialect;
 }
 namespace func {
 class FuncDialect;
 }
+namespace gpu {
+class GPUDialect;
+}
 namespace LLVM {
 class LLVMDialect;
+}
+namespace NVVM {
+class NVVMDialect;
+}
+namespace ROCDL {
+class ROCDLDialect;
 }
 namespace math {
 class MathDialect;
 }
 namespace memref {
 class MemRefDialect;
+}
+namespace nvgpu {
+class NVGPUDialect;
 }
 namespace scf {
 class SCFDialect;

@@ -86,6 +86,93 @@ def ConvertUKernelToHost : Pass<"convert-ukernel-to-host", "::mlir::ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// UKernelToGPU
+//===----------------------------------------------------------------------===//
+
+def ConvertUKernelToGPU : Pass<"convert-ukernel-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Generate GPU micro-kernels, run-time selection and launches";
+  let description = [{
+    Lowers `ukernel.dispatch` ops on memrefs for an NVIDIA or AMD target.
+    Each (candidate, element types, epilogue, transposes, operand layouts)
+    becomes one `gpu.func` kernel in a `gpu.module` per vendor
+    (`@quilt_nvidia_kernels`, `@quilt_amdgpu_kernels`). A block computes a
+    TM x TN tile of C (the candidate's tile): it stages TM x TK and TK x TN
+    operand tiles in dynamic workgroup memory (vector global loads when the
+    host found the operand aligned, element loads with zero fill at the
+    edges), then accumulates in registers with the candidate's instruction:
+
+    - `simt_fma`: a thread_tile M x N block of f32 FMAs per thread;
+    - `mma_sync_f16` / `mma_sync_tf32`: `nvgpu.mma.sync` m16n8k16 / m16n8k8
+      per warp over a warp tile of tile / warps;
+    - `wgmma`: the same warp tiles, issued as mma.sync m16n8k16 (wgmma and
+      TMA are not generated yet);
+    - `mfma_32x32x8`, `mfma_16x16x16`, `wmma_16x16x16`: `amdgpu.mfma` /
+      `amdgpu.wmma` per wavefront.
+
+    The epilogue (bias, ReLU, GELU with a polynomial erf) is applied when C
+    is updated, masked to the matrix. On the host each dispatch becomes the
+    GEMM-view sizes, a `ukernel.select` (lowered to `quilt_rt_select`, the
+    cost model at run time) and one `gpu.launch_func` per candidate in an
+    `scf.index_switch`, for the main region and a patch's remainder.
+
+    Dispatches on tensors, for CPU targets, convolutions and candidates with
+    split-K are diagnosed.
+  }];
+  let dependentDialects = [
+    "::mlir::amdgpu::AMDGPUDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::ROCDL::ROCDLDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def QuiltGpuDeviceBuffers : Pass<"quilt-gpu-device-buffers", "::mlir::ModuleOp"> {
+  let summary = "Put the host code's buffers of a GPU program in device memory";
+  let description = [{
+    A function compiled for a GPU target takes and returns device memory
+    (the C ABI of a Quilt GPU library, like cuBLAS). Bufferization, however,
+    allocates its temporaries with `memref.alloc`, which the host lowering
+    turns into `malloc`. This pass rewrites, in functions outside
+    `gpu.module`s: `memref.alloc` to `gpu.alloc`, `memref.dealloc` to an
+    asynchronous `gpu.dealloc` that is waited for, and `memref.copy` to
+    `gpu.memcpy`, so that every buffer the kernels touch is device memory.
+
+    Copies between buffers of different layouts and `memref.alloca` have no
+    device counterpart here and are diagnosed.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def QuiltAttachGpuTarget : Pass<"quilt-attach-gpu-target", "::mlir::ModuleOp"> {
+  let summary = "Give every gpu.module the chip it is compiled for";
+  let description = [{
+    `convert-ukernel-to-gpu` compiles its kernel modules for the chip of the
+    dispatch's `ukernel.target`. Kernels that other passes outline later
+    (e.g. a `linalg.fill` mapped to the GPU) start without a target; this
+    pass gives them the same `#nvvm.target` / `#rocdl.target` as Quilt's
+    kernel module. With `chip` set, every gpu.module is compiled for that
+    chip instead (`sm_*` for NVVM with PTX ISA 8.0, `gfx*` for ROCDL).
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Chip for every gpu.module (sm_80, sm_90a, gfx942, ...); empty "
+           "keeps the chip the kernels were generated for">
+  ];
+  let dependentDialects = [
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::ROCDL::ROCDLDialect",
+  ];
+}
+
 def QuiltEmitCInterface : Pass<"quilt-emit-c-interface", "::mlir::ModuleOp"> {
   let summary = "Request C interface wrappers for public defined functions";
   let description = [{

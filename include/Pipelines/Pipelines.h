@@ -53,6 +53,72 @@ struct HostPipelineOptions
 /// From linalg on tensors or memrefs (or ukernel.dispatch) to the LLVM
 /// dialect for a CPU target: attach the target, form dispatches, bufferize,
 /// generate the micro-kernels and the run-time selection, lower to LLVM.
+struct GpuPipelineOptions
+    : public mlir::PassPipelineOptions<GpuPipelineOptions> {
+  Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("Target to attach from the database (h100, a100, "
+                     "mi300x, ...; see `quiltc targets`); empty keeps the "
+                     "module's ukernel.target"),
+      llvm::cl::init("")};
+  Option<std::string> targetFile{
+      *this, "target-file",
+      llvm::cl::desc("Extra target database file to read before looking "
+                     "`target` up"),
+      llvm::cl::init("")};
+  Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("Compile device code for this chip (sm_90a, gfx942, "
+                     "...) instead of the target's"),
+      llvm::cl::init("")};
+  Option<std::string> policy{
+      *this, "policy",
+      llvm::cl::desc("Run-time selection policy: cost_model, pad, patch or "
+                     "fixed=<i>"),
+      llvm::cl::init("cost_model")};
+  Option<int64_t> maxCandidates{
+      *this, "max-candidates",
+      llvm::cl::desc("Largest number of micro-kernel candidates per dispatch"),
+      llvm::cl::init(16)};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Device code in the binary: isa (PTX / AMDGCN "
+                     "assembly), bin (cubin through ptxas / hsaco through "
+                     "ld.lld), or auto: bin when the tool is found, else "
+                     "isa"),
+      llvm::cl::init("auto")};
+  Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit (with bin/ptxas) or ROCm-style directory "
+                     "(llvm/bin/ld.lld, amdgcn/bitcode); empty searches the "
+                     "usual places"),
+      llvm::cl::init("")};
+  Option<bool> bufferDeallocation{
+      *this, "buffer-deallocation",
+      llvm::cl::desc("Insert deallocations after bufferization"),
+      llvm::cl::init(true)};
+  Option<bool> cInterface{
+      *this, "c-interface",
+      llvm::cl::desc("Emit _mlir_ciface_<name> wrappers for public "
+                     "functions"),
+      llvm::cl::init(true)};
+};
+
+/// The GPU vendors a pipeline lowers device code for.
+enum class GpuVendor { NVIDIA, AMD };
+
+/// From dynamic-shape linalg to LLVM: Quilt's kernels (and any remaining
+/// linalg op, mapped to the GPU) in a gpu.binary for the vendor, host code
+/// with run-time selection and launches through the mgpu* runtime ABI.
+void buildLowerToGpuPipeline(mlir::OpPassManager &pm, GpuVendor vendor,
+                             const GpuPipelineOptions &options);
+
+/// The `toolkit=` gpu-module-to-binary should use for `vendor` and whether
+/// it can produce binaries (ptxas / ld.lld found); empty when nothing was
+/// found. Reads options.toolkit first, then CUDA_HOME/CUDA_ROOT/CUDA_PATH
+/// or ROCM_PATH, then the usual install locations.
+std::string findGpuToolkit(GpuVendor vendor, const std::string &requested);
+
 void buildLowerToHostPipeline(mlir::OpPassManager &pm,
                               const HostPipelineOptions &options);
 
@@ -61,12 +127,19 @@ void buildLowerToHostPipeline(mlir::OpPassManager &pm,
 /// C interface wrappers for public functions when `cInterface`.
 void buildLowerToLLVMPipeline(mlir::OpPassManager &pm, bool cInterface);
 
+/// One-shot bufferization with identity-layout function boundaries (the C
+/// ABI), optionally with ownership-based deallocation.
+void buildBufferizationPipeline(mlir::OpPassManager &pm, bool deallocate);
+
 /// Upstream MLIR's default lowering of the same input, without Quilt:
 /// bufferization as in quilt-lower-to-host, linalg as loops, then LLVM.
 void buildUpstreamHostPipeline(mlir::OpPassManager &pm);
 
 /// Registers `quilt-lower-to-host` and `quilt-lower-to-host-upstream`.
 void registerQuiltPipelines();
+
+/// quilt-lower-to-nvvm and quilt-lower-to-rocdl.
+void registerQuiltGpuPipelines();
 
 } // namespace quilt
 

@@ -18,6 +18,7 @@ inline void registerAllPasses() {
   mlir::ukernel::registerUKernelPasses();
   registerQuiltConversionPasses();
   registerQuiltPipelines();
+  registerQuiltGpuPipelines();
 }
 
 } // namespace quilt

@@ -10,6 +10,8 @@
 #include "CostModel/TargetDatabase.h"
 #include "Pipelines/Pipelines.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -46,7 +48,20 @@ std::optional<EmitKind> parseEmitKind(std::string_view text) {
     return EmitKind::Object;
   if (text == "shared")
     return EmitKind::Shared;
+  if (text == "ptx")
+    return EmitKind::Ptx;
+  if (text == "cubin")
+    return EmitKind::Cubin;
+  if (text == "isa")
+    return EmitKind::Isa;
+  if (text == "hsaco")
+    return EmitKind::Hsaco;
   return std::nullopt;
+}
+
+bool isDeviceCode(EmitKind kind) {
+  return kind == EmitKind::Ptx || kind == EmitKind::Cubin ||
+         kind == EmitKind::Isa || kind == EmitKind::Hsaco;
 }
 
 namespace {
@@ -58,7 +73,8 @@ struct MachineSpec {
 
 std::optional<MachineSpec> machineFor(const TargetDesc &target,
                                       std::string &error) {
-  if (target.name == "host") {
+  // A GPU program's host code runs on this machine's CPU.
+  if (target.name == "host" || target.isGpu()) {
     std::vector<std::string> features;
     for (const auto &feature : llvm::sys::getHostCPUFeatures())
       features.push_back((feature.second ? "+" : "-") + feature.first().str());
@@ -108,7 +124,7 @@ bool emitMachineCode(llvm::Module &module, llvm::TargetMachine &machine,
 /// Links an object into a shared library against Quilt's runtime with the
 /// system C compiler driver.
 bool linkShared(const std::string &object, const CompileOptions &options,
-                std::string &error) {
+                const TargetDesc &target, std::string &error) {
   std::string runtimeDir = options.runtimeDir;
   if (runtimeDir.empty()) {
     std::string self = llvm::sys::fs::getMainExecutable(
@@ -117,6 +133,20 @@ bool linkShared(const std::string &object, const CompileOptions &options,
         llvm::sys::path::parent_path(self)));
     llvm::sys::path::append(dir, "lib");
     runtimeDir = dir.str().str();
+  }
+  // GPU programs launch through the mgpu* ABI of Quilt's GPU runtime.
+  std::string gpuRuntime;
+  if (target.isGpu()) {
+    gpuRuntime = target.vendor == Vendor::NVIDIA ? "quilt_cuda_runtime"
+                                                 : "quilt_hip_runtime";
+    if (!llvm::sys::fs::exists(runtimeDir + "/lib" + gpuRuntime + ".so")) {
+      error = "cannot link a " + std::string(stringify(target.vendor)) +
+              " GPU library: lib" + gpuRuntime + ".so is not in " +
+              runtimeDir + " (it is built when the " +
+              (target.vendor == Vendor::NVIDIA ? "CUDA" : "HIP") +
+              " headers are found)";
+      return false;
+    }
   }
   llvm::ErrorOr<std::string> driver = llvm::sys::findProgramByName("cc");
   if (!driver)
@@ -145,6 +175,8 @@ bool linkShared(const std::string &object, const CompileOptions &options,
                                    "-lquilt_runtime",
                                    "-Wl,-rpath," + runtimeDir,
                                    "-lm"};
+  if (!gpuRuntime.empty())
+    args.insert(args.begin() + 6, "-l" + gpuRuntime);
   std::vector<llvm::StringRef> argRefs(args.begin(), args.end());
   std::string message;
   int status = llvm::sys::ExecuteAndWait(*driver, argRefs, std::nullopt, {},
@@ -154,6 +186,79 @@ bool linkShared(const std::string &object, const CompileOptions &options,
     error = "linking " + options.outputPath + " failed (" + *driver +
             (message.empty() ? "" : ": " + message) + ")";
     return false;
+  }
+  return true;
+}
+
+GpuVendor gpuVendorOf(const TargetDesc &target) {
+  return target.vendor == Vendor::AMD ? GpuVendor::AMD : GpuVendor::NVIDIA;
+}
+
+/// Empty when `options.emit` makes sense for `target`, else why not.
+std::string checkEmitForTarget(const CompileOptions &options,
+                               const TargetDesc &target) {
+  if (options.emit == EmitKind::Shared && options.outputPath.empty())
+    return "--emit=shared needs an output file (-o)";
+  if (!isDeviceCode(options.emit))
+    return "";
+  std::string kind = options.emit == EmitKind::Ptx     ? "ptx"
+                     : options.emit == EmitKind::Cubin ? "cubin"
+                     : options.emit == EmitKind::Isa   ? "isa"
+                                                       : "hsaco";
+  if (!target.isGpu())
+    return "--emit=" + kind + " is device code, but target '" + target.name +
+           "' is a CPU: use --emit=asm or obj";
+  bool nvidia = target.vendor == Vendor::NVIDIA;
+  if ((options.emit == EmitKind::Ptx || options.emit == EmitKind::Cubin) &&
+      !nvidia)
+    return "--emit=" + kind + " is NVIDIA device code, but target '" +
+           target.name + "' is an AMD GPU: use --emit=isa or hsaco";
+  if (options.emit == EmitKind::Hsaco && nvidia)
+    return "--emit=hsaco is AMD device code, but target '" + target.name +
+           "' is an NVIDIA GPU: use --emit=ptx or cubin";
+  if ((options.emit == EmitKind::Cubin || options.emit == EmitKind::Hsaco) &&
+      findGpuToolkit(gpuVendorOf(target), options.toolkit).empty())
+    return "--emit=" + kind + " needs " +
+           (nvidia ? "ptxas (a CUDA toolkit: set CUDA_HOME or --toolkit)"
+                   : "ld.lld (lld-22, or a ROCm tree: set ROCM_PATH or "
+                     "--toolkit)") +
+           "; --emit=" + (nvidia ? "ptx" : "isa") + " needs neither";
+  return "";
+}
+
+/// The device code of every gpu.binary in `module`: text kinds are
+/// concatenated (each binary's code after a comment naming it), binary
+/// kinds need exactly one device module.
+bool extractDeviceCode(ModuleOp module, EmitKind kind, std::string &out,
+                       std::string &error) {
+  SmallVector<gpu::BinaryOp> binaries(module.getOps<gpu::BinaryOp>());
+  if (binaries.empty()) {
+    error = "the program has no device code (no linalg op was mapped to the "
+            "GPU)";
+    return false;
+  }
+  bool text = kind == EmitKind::Ptx || kind == EmitKind::Isa;
+  if (!text && binaries.size() != 1) {
+    std::string names;
+    for (gpu::BinaryOp binary : binaries)
+      names += (names.empty() ? "@" : ", @") + binary.getName().str();
+    error = "the program has " + std::to_string(binaries.size()) +
+            " device modules (" + names +
+            "); a cubin/hsaco holds one: use --emit=shared, or --emit=" +
+            "ptx/isa for the text of all of them";
+    return false;
+  }
+  for (gpu::BinaryOp binary : binaries) {
+    for (Attribute attr : binary.getObjects()) {
+      auto object = cast<gpu::ObjectAttr>(attr);
+      if (text) {
+        const char *comment =
+            isa<NVVM::NVVMTargetAttr>(object.getTarget()) ? "//" : ";";
+        out += std::string(comment) + " gpu.binary @" +
+               binary.getName().str() + "\n";
+      }
+      out += object.getObject().getValue().str();
+    }
   }
   return true;
 }
@@ -176,15 +281,9 @@ CompileResult compileSource(std::string_view source,
                    "'; known targets: " + llvm::join(database.names(), ", ");
     return result;
   }
-  if (target->isGpu()) {
-    result.error = "target '" + target->name + "' is a " +
-                   std::string(stringify(target->vendor)) +
-                   " GPU; quiltc compiles for CPU targets so far (host, "
-                   "host-avx512, host-avx2, host-neon)";
-    return result;
-  }
-  if (options.emit == EmitKind::Shared && options.outputPath.empty()) {
-    result.error = "--emit=shared needs an output file (-o)";
+  if (std::string error = checkEmitForTarget(options, *target);
+      !error.empty()) {
+    result.error = error;
     return result;
   }
 
@@ -198,7 +297,22 @@ CompileResult compileSource(std::string_view source,
     return fail("cannot parse the input");
 
   PassManager pm(&parsed.getContext());
-  if (options.useMicroKernels) {
+  if (target->isGpu()) {
+    if (!options.useMicroKernels)
+      return fail("the upstream baseline lowering is host-only");
+    GpuPipelineOptions pipeline;
+    pipeline.target = options.target;
+    pipeline.targetFile = options.targetFile;
+    pipeline.policy = options.policy;
+    pipeline.maxCandidates = options.maxCandidates;
+    pipeline.chip = options.chip;
+    pipeline.toolkit = options.toolkit;
+    if (options.emit == EmitKind::Ptx || options.emit == EmitKind::Isa)
+      pipeline.format = "isa";
+    else if (options.emit == EmitKind::Cubin || options.emit == EmitKind::Hsaco)
+      pipeline.format = "bin";
+    buildLowerToGpuPipeline(pm, gpuVendorOf(*target), pipeline);
+  } else if (options.useMicroKernels) {
     HostPipelineOptions pipeline;
     pipeline.target = options.target;
     pipeline.targetFile = options.targetFile;
@@ -214,6 +328,12 @@ CompileResult compileSource(std::string_view source,
   if (options.emit == EmitKind::MLIR) {
     llvm::raw_string_ostream os(result.artifact);
     module.print(os);
+    return result;
+  }
+  if (isDeviceCode(options.emit)) {
+    std::string error;
+    if (!extractDeviceCode(module, options.emit, result.artifact, error))
+      return fail(error);
     return result;
   }
 
@@ -242,6 +362,10 @@ CompileResult compileSource(std::string_view source,
 
   switch (options.emit) {
   case EmitKind::MLIR:
+  case EmitKind::Ptx:
+  case EmitKind::Cubin:
+  case EmitKind::Isa:
+  case EmitKind::Hsaco:
     break;
   case EmitKind::LLVM: {
     llvm::raw_string_ostream os(result.artifact);
@@ -257,7 +381,7 @@ CompileResult compileSource(std::string_view source,
     if (!emitMachineCode(*llvmModule, *machine, kind, result.artifact, error))
       return fail(error);
     if (options.emit == EmitKind::Shared) {
-      if (!linkShared(result.artifact, options, error))
+      if (!linkShared(result.artifact, options, *target, error))
         return fail(error);
       result.artifact.clear();
     }

@@ -22,6 +22,9 @@ static DialectRegistry compilerRegistry() {
 
 ParsedSource::ParsedSource(std::string_view source, std::string_view name)
     : context(compilerRegistry()) {
+  // A failing pass would otherwise print the whole (often huge, lowered)
+  // operation under each error; the location says where.
+  context.printOpOnDiagnostic(false);
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(
           llvm::StringRef(source.data(), source.size()),

@@ -32,7 +32,7 @@
 
 using namespace mlir;
 
-static void addBufferization(OpPassManager &pm, bool deallocate) {
+void quilt::buildBufferizationPipeline(OpPassManager &pm, bool deallocate) {
   // Tensors to buffers; dispatches update their init in place. Functions
   // take and return plain (identity-layout) memrefs: the C ABI.
   bufferization::OneShotBufferizePassOptions bufferize;
@@ -45,7 +45,6 @@ static void addBufferization(OpPassManager &pm, bool deallocate) {
   // Clones the deallocation pipeline inserts (e.g. for a returned view of an
   // argument) become alloc + copy.
   pm.addPass(createConvertBufferizationToMemRefPass());
-
 }
 
 void quilt::buildLowerToHostPipeline(OpPassManager &pm,
@@ -64,7 +63,7 @@ void quilt::buildLowerToHostPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
-  addBufferization(pm, options.bufferDeallocation);
+  buildBufferizationPipeline(pm, options.bufferDeallocation);
 
   // Micro-kernels and the run-time selection.
   pm.addPass(createConvertUKernelToHost());
@@ -100,7 +99,7 @@ void quilt::buildUpstreamHostPipeline(OpPassManager &pm) {
   // The same linalg without Quilt: bufferized alike, every linalg op as
   // loops. quilt-bench's baseline, so the comparison isolates the
   // micro-kernels.
-  addBufferization(pm, /*deallocate=*/true);
+  buildBufferizationPipeline(pm, /*deallocate=*/true);
   buildLowerToLLVMPipeline(pm, /*cInterface=*/true);
 }
 

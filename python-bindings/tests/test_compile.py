@@ -83,3 +83,17 @@ def test_bad_options():
         quilt.compile(MATMUL_MEMREF, emit="ptx")
     with pytest.raises(quilt.Error):
         quilt.compile(MATMUL_MEMREF, policy="fastest")
+
+
+def test_emit_ptx_for_an_nvidia_gpu():
+    ptx = quilt.compile(MATMUL_MEMREF, target="a100", emit="ptx")
+    assert ".target sm_80" in ptx
+    assert ".visible .entry quilt_simt_fma_" in ptx
+    with pytest.raises(quilt.Error, match="is an NVIDIA GPU: use --emit=ptx"):
+        quilt.compile(MATMUL_MEMREF, target="a100", emit="hsaco")
+
+
+def test_emit_isa_for_an_amd_gpu():
+    isa = quilt.compile(MATMUL_MEMREF, target="mi300x", emit="isa")
+    assert 'amdgcn-amd-amdhsa--gfx942' in isa
+    assert "global_load_dwordx4" in isa

@@ -12,12 +12,15 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // gpu-module-to-binary translates kernels to LLVM IR.
+  mlir::registerAllToLLVMIRTranslations(registry);
   mlir::registerAllPasses();
   quilt::registerAllDialects(registry);
   quilt::registerAllPasses();

@@ -21,11 +21,16 @@ namespace {
 constexpr const char *kUsage =
     "usage: quiltc [compile] IN.mlir [--target T] [--target-file F]\n"
     "              [--policy P] [--max-candidates N]\n"
-    "              [--emit=mlir|llvm|asm|obj|shared] [-o OUT]\n"
+    "              [--emit=mlir|llvm|asm|obj|shared|ptx|cubin|isa|hsaco]\n"
+    "              [--chip C] [--toolkit DIR] [-o OUT]\n"
     "  Compiles the dynamic-shape contractions of IN.mlir ('-' for stdin)\n"
-    "  into micro-kernels for T (default host) with run-time selection.\n"
-    "  --emit=shared writes a library linked against libquilt_runtime; each\n"
-    "  public function f gets the C entry _mlir_ciface_f (docs/user-guide.md).\n";
+    "  into micro-kernels for T (default host; a GPU such as h100, a100,\n"
+    "  mi300x) with run-time selection.\n"
+    "  --emit=shared writes a library linked against libquilt_runtime (and\n"
+    "  libquilt_cuda_runtime / libquilt_hip_runtime for GPU targets); each\n"
+    "  public function f gets the C entry _mlir_ciface_f (docs/user-guide.md).\n"
+    "  ptx|cubin (NVIDIA), isa (PTX or AMDGCN text), hsaco (AMD): the device\n"
+    "  code alone; --chip overrides the target's chip (e.g. sm_90a, gfx942).\n";
 
 int usage(std::ostream &err, const std::string &message) {
   err << "quiltc: error: " << message << "\n" << kUsage;
@@ -64,6 +69,8 @@ int runCompileCommand(const std::vector<std::string> &args, std::ostream &out,
         takeValue(args, i, "--target-file", options.targetFile) ||
         takeValue(args, i, "--policy", options.policy) ||
         takeValue(args, i, "--emit", emit) ||
+        takeValue(args, i, "--chip", options.chip) ||
+        takeValue(args, i, "--toolkit", options.toolkit) ||
         takeValue(args, i, "--max-candidates", maxCandidates) ||
         takeValue(args, i, "-o", output))
       continue;
@@ -89,7 +96,8 @@ int runCompileCommand(const std::vector<std::string> &args, std::ostream &out,
                             maxCandidates + "'");
     }
   }
-  if ((*kind == EmitKind::Object || *kind == EmitKind::Shared) &&
+  if ((*kind == EmitKind::Object || *kind == EmitKind::Shared ||
+       *kind == EmitKind::Cubin || *kind == EmitKind::Hsaco) &&
       output.empty())
     return usage(err, "--emit=" + emit + " writes a binary: give -o OUT");
   options.outputPath = output;

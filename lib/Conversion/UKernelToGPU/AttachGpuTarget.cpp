@@ -1,0 +1,68 @@
+//===- AttachGpuTarget.cpp - The quilt-attach-gpu-target pass -------------===//
+//
+// Part of the Quilt project. Every gpu.module of a program is compiled for
+// one chip: the one Quilt's kernels were generated for, unless overridden.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Conversion/Passes.h"
+#include "GpuKernel.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+
+namespace quilt {
+#define GEN_PASS_DEF_QUILTATTACHGPUTARGET
+#include "Conversion/Passes.h.inc"
+} // namespace quilt
+
+using namespace mlir;
+
+namespace {
+
+struct QuiltAttachGpuTargetPass
+    : public quilt::impl::QuiltAttachGpuTargetBase<QuiltAttachGpuTargetPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<gpu::GPUModuleOp> gpuModules(
+        module.getOps<gpu::GPUModuleOp>());
+    if (gpuModules.empty())
+      return;
+
+    ArrayAttr targets;
+    if (!chip.empty()) {
+      Attribute target = ukernel::gpucg::binaryTargetForChip(&getContext(), chip);
+      if (!target) {
+        module.emitError("quilt-attach-gpu-target: unknown chip '")
+            << chip << "' (expected sm_* for NVIDIA or gfx* for AMD)";
+        return signalPassFailure();
+      }
+      targets = ArrayAttr::get(&getContext(), {target});
+    } else {
+      // The targets of Quilt's kernel modules, else of any module with one.
+      for (gpu::GPUModuleOp gpuModule : gpuModules) {
+        ArrayAttr existing = gpuModule.getTargetsAttr();
+        if (!existing || existing.empty())
+          continue;
+        if (!targets || gpuModule.getName().starts_with("quilt_"))
+          targets = existing;
+      }
+    }
+    for (gpu::GPUModuleOp gpuModule : gpuModules) {
+      ArrayAttr existing = gpuModule.getTargetsAttr();
+      if (!chip.empty() || !existing || existing.empty()) {
+        if (!targets) {
+          gpuModule.emitError("has no target chip: generate its kernels "
+                              "with convert-ukernel-to-gpu or pass chip=");
+          return signalPassFailure();
+        }
+        gpuModule.setTargetsAttr(targets);
+      }
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,97 @@
+//===- DeviceBuffers.cpp - The quilt-gpu-device-buffers pass ---------------===//
+//
+// Part of the Quilt project. Host code of a GPU program only passes buffers
+// to kernels, so each buffer it creates must be device memory: allocations,
+// deallocations and copies become their gpu dialect counterparts.
+// Deallocations and copies are issued asynchronously and waited for at
+// once, the form gpu-to-llvm lowers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Conversion/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace quilt {
+#define GEN_PASS_DEF_QUILTGPUDEVICEBUFFERS
+#include "Conversion/Passes.h.inc"
+} // namespace quilt
+
+using namespace mlir;
+
+namespace {
+
+/// Runs `issue` (which takes and returns an async token) between a
+/// `gpu.wait async` and a blocking `gpu.wait`.
+void issueAndWait(OpBuilder &b, Location loc,
+                  function_ref<Value(Value token)> issue) {
+  Type tokenType = gpu::AsyncTokenType::get(b.getContext());
+  Value start =
+      gpu::WaitOp::create(b, loc, tokenType, ValueRange{}).getAsyncToken();
+  Value done = issue(start);
+  gpu::WaitOp::create(b, loc, Type(), ValueRange{done});
+}
+
+struct QuiltGpuDeviceBuffersPass
+    : public quilt::impl::QuiltGpuDeviceBuffersBase<
+          QuiltGpuDeviceBuffersPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    bool ok = true;
+    getOperation().walk([&](Operation *op) {
+      if (op->getParentOfType<gpu::GPUModuleOp>())
+        return WalkResult::skip();
+      if (isa<memref::AllocaOp>(op)) {
+        op->emitOpError("cannot be placed in device memory: a GPU program's "
+                        "host code may only allocate with memref.alloc");
+        ok = false;
+      } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+        if (copy.getSource().getType() != copy.getTarget().getType()) {
+          copy.emitOpError("copies between different layouts (")
+              << copy.getSource().getType() << " to "
+              << copy.getTarget().getType()
+              << ") are not supported in a GPU program's host code";
+          ok = false;
+        }
+        ops.push_back(op);
+      } else if (isa<memref::AllocOp, memref::DeallocOp>(op)) {
+        ops.push_back(op);
+      }
+      return WalkResult::advance();
+    });
+    if (!ok)
+      return signalPassFailure();
+
+    IRRewriter rewriter(&getContext());
+    for (Operation *op : ops) {
+      rewriter.setInsertionPoint(op);
+      Location loc = op->getLoc();
+      if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+        auto replacement = gpu::AllocOp::create(
+            rewriter, loc, alloc.getType(), /*asyncToken=*/Type(),
+            ValueRange{}, alloc.getDynamicSizes(), alloc.getSymbolOperands());
+        rewriter.replaceOp(alloc, replacement.getMemref());
+      } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+        issueAndWait(rewriter, loc, [&](Value token) {
+          return gpu::DeallocOp::create(rewriter, loc, token.getType(),
+                                        ValueRange{token},
+                                        dealloc.getMemref())
+              .getAsyncToken();
+        });
+        rewriter.eraseOp(dealloc);
+      } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+        issueAndWait(rewriter, loc, [&](Value token) {
+          return gpu::MemcpyOp::create(rewriter, loc, token.getType(),
+                                       ValueRange{token}, copy.getTarget(),
+                                       copy.getSource())
+              .getAsyncToken();
+        });
+        rewriter.eraseOp(copy);
+      }
+    }
+  }
+};
+
+} // namespace

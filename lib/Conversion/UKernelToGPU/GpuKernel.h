@@ -1,0 +1,169 @@
+//===- GpuKernel.h - Block-level GPU micro-kernels --------------*- C++ -*-===//
+//
+// Part of the Quilt project. The pieces of convert-ukernel-to-gpu: the
+// specification a kernel is built from, the matrix engines (one per
+// instruction family) that own the register tile, the staging of operand
+// tiles into workgroup memory, and the host-side launch code. Internal to
+// the conversion.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUILT_LIB_CONVERSION_UKERNELTOGPU_GPUKERNEL_H
+#define QUILT_LIB_CONVERSION_UKERNELTOGPU_GPUKERNEL_H
+
+#include "CostModel/KernelConfig.h"
+#include "Dialect/UKernel/IR/UKernelOps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <memory>
+#include <string>
+
+namespace mlir::ukernel::gpucg {
+
+/// Everything one kernel is specialized on. Dispatches whose candidates,
+/// element types, epilogues and operand layouts agree share the kernel.
+struct GpuKernelSpec {
+  quilt::KernelConfig config;
+  Vendor vendor = Vendor::nvidia;
+  int64_t warpSize = 32;
+  Type inputType; ///< element type of A and B
+  Type accType;   ///< element type of C
+  Type biasType;  ///< element type of the bias; null without one
+  SmallVector<EpilogueKind> epilogue;
+  /// A is stored K x M, B is stored N x K.
+  bool transposeA = false, transposeB = false;
+  /// Operands are rank 3 and block z walks the batch.
+  bool batched = false;
+  /// The stored operand's inner stride is statically 1, so its rows can be
+  /// read with vector loads.
+  bool contiguousA = true, contiguousB = true;
+
+  /// A symbol name that is unique per spec.
+  std::string symbolName() const;
+  /// Kernel operands: A, B, C (strided views, rank 3 when batched), the bias
+  /// (1-D) when there is one, then an i32 of VectorFlags.
+  SmallVector<Type> argumentTypes(MLIRContext *ctx) const;
+  /// Bytes of dynamic workgroup memory the kernel uses.
+  int64_t workgroupBytes() const;
+};
+
+/// Bits of the kernel's last operand: which operands the host found aligned
+/// for vector loads of the configuration's width (base address and every
+/// row stride a multiple of the vector), decided per launch.
+enum VectorFlags : int32_t { kVectorA = 1, kVectorB = 2 };
+
+/// Values every piece of a kernel body needs.
+struct ThreadContext {
+  Value tid;    ///< linear thread id in the block
+  Value warpId; ///< tid / warp size
+  Value laneId; ///< tid % warp size
+};
+
+/// Where a staged tile lives in workgroup memory and how it is laid out:
+/// `kContiguous` tiles are [rows][K + pad] (rows are M for A, N for B),
+/// the others [K][rows].
+struct SharedTile {
+  Value buffer; ///< 2-D memref in workgroup memory
+  bool kContiguous = true;
+};
+
+/// The instruction family of a kernel: owns the accumulators of a thread,
+/// the shape of the workgroup tiles it reads, and where each accumulator
+/// element belongs in the block tile.
+class MatrixEngine {
+public:
+  virtual ~MatrixEngine();
+
+  /// Layout of both staged tiles (see SharedTile).
+  virtual bool kContiguous() const = 0;
+  /// Elements of padding after each K-contiguous row, to spread rows over
+  /// the banks.
+  virtual int64_t rowPad() const { return 0; }
+  /// Element type of the staged tiles.
+  virtual Type sharedType() const = 0;
+  /// K consumed by one `accumulate` step.
+  virtual int64_t kStep() const = 0;
+
+  virtual SmallVector<Value> initAccumulators(OpBuilder &b, Location loc) = 0;
+  /// One kStep of the block tile at depth `kk` of the staged tiles.
+  virtual SmallVector<Value> accumulate(OpBuilder &b, Location loc,
+                                        const ThreadContext &thread,
+                                        const SharedTile &a,
+                                        const SharedTile &bTile, Value kk,
+                                        ValueRange accs) = 0;
+  /// Calls `fn` with every accumulator element of this thread (f32) and
+  /// its row and column in the block tile.
+  virtual void
+  forEachElement(OpBuilder &b, Location loc, const ThreadContext &thread,
+                 ValueRange accs,
+                 function_ref<void(Value value, Value row, Value col)> fn) = 0;
+};
+
+/// The engine for the spec's instruction; null (and a reason in `why`) for
+/// an instruction or type this generator does not emit.
+std::unique_ptr<MatrixEngine> createMatrixEngine(const GpuKernelSpec &spec,
+                                                 MLIRContext *ctx,
+                                                 std::string &why);
+
+/// Copies the block's slice of a stored operand into workgroup memory:
+/// stored rows [row0, row0 + tileRows) x columns [col0, col0 + tileCols) of
+/// `global` (rank 2, or rank 3 with `batch` selecting the matrix), zero
+/// where the slice leaves the matrix (`rows` x `cols`). Element (r, c) of
+/// the slice goes to `shared`[c][r] when `transposeIntoShared`, else to
+/// `shared`[r][c], converted to the shared element type. With `useVectors`
+/// true at run time, in-bounds rows move `vectorWidth` elements at a time.
+struct StagingCopy {
+  Value global, batch;
+  Value row0, col0, rows, cols;
+  int64_t tileRows = 0, tileCols = 0;
+  Value shared;
+  bool transposeIntoShared = false;
+  bool contiguous = true; ///< the stored inner stride is 1 (static)
+  int64_t vectorWidth = 1;
+  Value useVectors; ///< i1
+};
+void emitStagingCopy(OpBuilder &b, Location loc, const ThreadContext &thread,
+                     int64_t threads, const StagingCopy &copy);
+
+/// Builds kernels on demand, once per spec, in the module's `gpu.module`
+/// for the spec's vendor.
+class GpuKernelCache {
+public:
+  explicit GpuKernelCache(ModuleOp module) : module(module) {}
+  /// Null (after a diagnostic at `loc`) when the spec cannot be generated.
+  /// A new kernel module is compiled for `chip`.
+  gpu::GPUFuncOp getOrCreate(const GpuKernelSpec &spec, StringRef chip,
+                             Location loc);
+
+private:
+  gpu::GPUModuleOp getOrCreateModule(Vendor vendor, StringRef chip);
+
+  ModuleOp module;
+  llvm::StringMap<gpu::GPUFuncOp> kernels;
+};
+
+/// The body of a kernel: C = epilogue(C + A * B) over the block's tile.
+void buildKernelBody(OpBuilder &b, Location loc, const GpuKernelSpec &spec,
+                     MatrixEngine &engine, gpu::GPUFuncOp func);
+
+/// Replaces a dispatch on memrefs by the GEMM-view sizes, a ukernel.select
+/// and per-candidate launches over the main and remainder regions. Fails
+/// (after a diagnostic) when a candidate cannot be generated.
+LogicalResult expandDispatch(DispatchOp op, GpuKernelCache &kernels);
+
+/// The name of the GPU module holding a vendor's kernels.
+StringRef kernelModuleName(Vendor vendor);
+
+/// The #nvvm.target or #rocdl.target a GPU module is compiled for on `chip`
+/// ("sm_90a", "gfx942"); null for a chip of neither family.
+Attribute binaryTargetForChip(MLIRContext *ctx, StringRef chip);
+
+} // namespace mlir::ukernel::gpucg
+
+#endif // QUILT_LIB_CONVERSION_UKERNELTOGPU_GPUKERNEL_H

@@ -1,0 +1,346 @@
+//===- KernelBuilder.cpp - One gpu.func per candidate ---------------------===//
+//
+// Part of the Quilt project. A kernel computes one TM x TN tile of C per
+// block (block x walks M, y walks N, z the batch):
+//
+//   A tile (TM x TK) and B tile (TK x TN) in dynamic workgroup memory
+//   accumulators = 0                               (MatrixEngine)
+//   for k0 in [0, K) step TK:
+//     stage A[row0:, k0:] and B[k0:, col0:]        (Staging.cpp, zero-filled)
+//     barrier
+//     for kk in [0, TK) step instruction K:        (unrolled)
+//       accumulators += A_tile[:, kk] * B_tile[kk, :]
+//     barrier
+//   C[r, c] = epilogue(C[r, c] + acc) for (r, c) inside C
+//
+// The staged tiles are zero outside the matrix, so only global accesses are
+// masked: loads while staging and the final read-modify-write of C.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuKernel.h"
+
+#include "Conversion/Utils/Epilogue.h"
+#include "Conversion/Utils/IndexMath.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::ukernel;
+using namespace mlir::ukernel::gpucg;
+
+//===----------------------------------------------------------------------===//
+// GpuKernelSpec
+//===----------------------------------------------------------------------===//
+
+static std::string typeName(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  type.print(os);
+  return s;
+}
+
+std::string GpuKernelSpec::symbolName() const {
+  const quilt::KernelConfig &c = config;
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << "quilt_" << quilt::stringify(c.inst) << "_" << c.tileM << "x"
+     << c.tileN << "x" << c.tileK << "_t" << c.threads << "_w" << c.warpsM
+     << "x" << c.warpsN << "_tt" << c.threadTileM << "x" << c.threadTileN
+     << "_v" << c.vectorWidth << "_" << typeName(inputType) << "_"
+     << typeName(accType);
+  if (biasType)
+    os << "_bias" << typeName(biasType);
+  for (EpilogueKind step : epilogue)
+    os << "_" << stringifyEpilogueKind(step);
+  if (transposeA)
+    os << "_ta";
+  if (transposeB)
+    os << "_tb";
+  if (batched)
+    os << "_batch";
+  if (!contiguousA)
+    os << "_sa";
+  if (!contiguousB)
+    os << "_sb";
+  return name;
+}
+
+/// A strided view of `rank` dynamic sizes; the inner stride stays static 1
+/// when `contiguous`, so that vector loads are legal on it.
+static MemRefType stridedView(MLIRContext *ctx, int64_t rank, Type elem,
+                              bool contiguous) {
+  SmallVector<int64_t> shape(rank, ShapedType::kDynamic);
+  SmallVector<int64_t> strides(rank, ShapedType::kDynamic);
+  if (contiguous)
+    strides.back() = 1;
+  return MemRefType::get(
+      shape, elem,
+      StridedLayoutAttr::get(ctx, ShapedType::kDynamic, strides));
+}
+
+SmallVector<Type> GpuKernelSpec::argumentTypes(MLIRContext *ctx) const {
+  int64_t rank = batched ? 3 : 2;
+  SmallVector<Type> types = {
+      stridedView(ctx, rank, inputType, contiguousA),
+      stridedView(ctx, rank, inputType, contiguousB),
+      stridedView(ctx, rank, accType, /*contiguous=*/false)};
+  if (biasType)
+    types.push_back(stridedView(ctx, 1, biasType, /*contiguous=*/false));
+  types.push_back(IntegerType::get(ctx, 32));
+  return types;
+}
+
+namespace {
+
+/// Shapes and byte offsets of the two staged tiles in workgroup memory.
+struct SharedLayout {
+  SmallVector<int64_t, 2> aShape, bShape;
+  int64_t bOffset = 0, bytes = 0;
+
+  SharedLayout(const quilt::KernelConfig &c, bool kContiguous, int64_t pad,
+               int64_t elemBytes) {
+    int64_t rowK = c.tileK + pad;
+    aShape = kContiguous ? SmallVector<int64_t, 2>{c.tileM, rowK}
+                         : SmallVector<int64_t, 2>{c.tileK, c.tileM};
+    bShape = kContiguous ? SmallVector<int64_t, 2>{c.tileN, rowK}
+                         : SmallVector<int64_t, 2>{c.tileK, c.tileN};
+    int64_t aBytes = aShape[0] * aShape[1] * elemBytes;
+    bOffset = (aBytes + 15) / 16 * 16;
+    bytes = bOffset + bShape[0] * bShape[1] * elemBytes;
+  }
+};
+
+int64_t elemBytes(Type type) { return type.getIntOrFloatBitWidth() / 8; }
+
+} // namespace
+
+int64_t GpuKernelSpec::workgroupBytes() const {
+  std::string why;
+  std::unique_ptr<MatrixEngine> engine =
+      createMatrixEngine(*this, inputType.getContext(), why);
+  if (!engine)
+    return 0;
+  return SharedLayout(config, engine->kContiguous(), engine->rowPad(),
+                      elemBytes(engine->sharedType()))
+      .bytes;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel body
+//===----------------------------------------------------------------------===//
+
+void mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
+                                           const GpuKernelSpec &spec,
+                                           MatrixEngine &engine,
+                                           gpu::GPUFuncOp func) {
+  const quilt::KernelConfig &cfg = spec.config;
+  MLIRContext *ctx = b.getContext();
+  IndexMath im{b, loc};
+  Block &entry = func.getBody().front();
+  Value a = entry.getArgument(0), bMat = entry.getArgument(1),
+        c = entry.getArgument(2);
+  Value bias = spec.biasType ? entry.getArgument(3) : Value();
+  Value flags = entry.getArguments().back();
+
+  ThreadContext thread;
+  thread.tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value warp = im.c(spec.warpSize);
+  thread.warpId = arith::DivUIOp::create(b, loc, thread.tid, warp);
+  thread.laneId = arith::RemUIOp::create(b, loc, thread.tid, warp);
+
+  unsigned first = spec.batched ? 1 : 0;
+  Value batch = spec.batched
+                    ? Value(gpu::BlockIdOp::create(b, loc, gpu::Dimension::z))
+                    : Value();
+  Value row0 = im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),
+                      im.c(cfg.tileM));
+  Value col0 = im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y),
+                      im.c(cfg.tileN));
+  Value m = memref::DimOp::create(b, loc, c, first);
+  Value n = memref::DimOp::create(b, loc, c, first + 1);
+  Value k = memref::DimOp::create(b, loc, a,
+                                  spec.transposeA ? first : first + 1);
+
+  // Workgroup memory: the A tile, then the B tile at a 16-byte boundary.
+  Type sharedElem = engine.sharedType();
+  SharedLayout layout(cfg, engine.kContiguous(), engine.rowPad(),
+                      elemBytes(sharedElem));
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  Value smem = gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                      MemRefLayoutAttrInterface(), workgroup));
+  auto view = [&](ArrayRef<int64_t> shape, int64_t offset) -> Value {
+    auto type = MemRefType::get(shape, sharedElem, MemRefLayoutAttrInterface(),
+                                workgroup);
+    return memref::ViewOp::create(b, loc, type, smem, im.c(offset),
+                                  ValueRange{});
+  };
+  SharedTile aTile{view(layout.aShape, 0), engine.kContiguous()};
+  SharedTile bTile{view(layout.bShape, layout.bOffset), engine.kContiguous()};
+
+  auto flagSet = [&](int32_t bit) -> Value {
+    Value bitValue = arith::ConstantIntOp::create(b, loc, bit, 32);
+    Value masked = arith::AndIOp::create(b, loc, flags, bitValue);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, masked,
+                                 arith::ConstantIntOp::create(b, loc, 0, 32));
+  };
+  Value vectorA = flagSet(kVectorA), vectorB = flagSet(kVectorB);
+
+  // The stored slices of A and B a K step reads, in stored coordinates.
+  // Non-transposed A is M x K (K contiguous), B is K x N (N contiguous).
+  auto stageOperands = [&](OpBuilder &sb, Value k0) {
+    StagingCopy copyA;
+    copyA.global = a;
+    copyA.batch = batch;
+    copyA.shared = aTile.buffer;
+    copyA.contiguous = spec.contiguousA;
+    copyA.vectorWidth = cfg.vectorWidth;
+    copyA.useVectors = vectorA;
+    if (!spec.transposeA) {
+      copyA.row0 = row0, copyA.col0 = k0, copyA.rows = m, copyA.cols = k;
+      copyA.tileRows = cfg.tileM, copyA.tileCols = cfg.tileK;
+      copyA.transposeIntoShared = !engine.kContiguous();
+    } else {
+      copyA.row0 = k0, copyA.col0 = row0, copyA.rows = k, copyA.cols = m;
+      copyA.tileRows = cfg.tileK, copyA.tileCols = cfg.tileM;
+      copyA.transposeIntoShared = engine.kContiguous();
+    }
+    StagingCopy copyB;
+    copyB.global = bMat;
+    copyB.batch = batch;
+    copyB.shared = bTile.buffer;
+    copyB.contiguous = spec.contiguousB;
+    copyB.vectorWidth = cfg.vectorWidth;
+    copyB.useVectors = vectorB;
+    if (!spec.transposeB) {
+      copyB.row0 = k0, copyB.col0 = col0, copyB.rows = k, copyB.cols = n;
+      copyB.tileRows = cfg.tileK, copyB.tileCols = cfg.tileN;
+      copyB.transposeIntoShared = engine.kContiguous();
+    } else {
+      copyB.row0 = col0, copyB.col0 = k0, copyB.rows = n, copyB.cols = k;
+      copyB.tileRows = cfg.tileN, copyB.tileCols = cfg.tileK;
+      copyB.transposeIntoShared = !engine.kContiguous();
+    }
+    emitStagingCopy(sb, loc, thread, cfg.threads, copyA);
+    emitStagingCopy(sb, loc, thread, cfg.threads, copyB);
+  };
+
+  SmallVector<Value> init = engine.initAccumulators(b, loc);
+  auto kLoop = scf::ForOp::create(
+      b, loc, im.c(0), k, im.c(cfg.tileK), init,
+      [&](OpBuilder &lb, Location l, Value k0, ValueRange accs) {
+        IndexMath lm{lb, l};
+        stageOperands(lb, k0);
+        gpu::BarrierOp::create(lb, l);
+        SmallVector<Value> current(accs.begin(), accs.end());
+        for (int64_t kk = 0; kk < cfg.tileK; kk += engine.kStep())
+          current = engine.accumulate(lb, l, thread, aTile, bTile, lm.c(kk),
+                                      current);
+        // The next step overwrites the tiles this one reads.
+        gpu::BarrierOp::create(lb, l);
+        scf::YieldOp::create(lb, l, current);
+      });
+
+  // C = epilogue(C + acc) inside the matrix.
+  Type f32 = b.getF32Type();
+  Type cElem = spec.accType;
+  engine.forEachElement(
+      b, loc, thread, kLoop.getResults(), [&](Value acc, Value r, Value col) {
+        Value gr = im.add(row0, r), gc = im.add(col0, col);
+        Value in = arith::AndIOp::create(b, loc, im.lt(gr, m), im.lt(gc, n));
+        scf::IfOp::create(b, loc, in, [&](OpBuilder &tb, Location l) {
+          SmallVector<Value> idx = {gr, gc};
+          if (batch)
+            idx.insert(idx.begin(), batch);
+          Value old = memref::LoadOp::create(tb, l, c, idx);
+          if (old.getType() != f32)
+            old = arith::ExtFOp::create(tb, l, f32, old);
+          Value sum = arith::AddFOp::create(tb, l, old, acc);
+          Value biasValue;
+          if (bias) {
+            biasValue = memref::LoadOp::create(tb, l, bias, ValueRange{gc});
+            if (biasValue.getType() != f32)
+              biasValue = arith::ExtFOp::create(tb, l, f32, biasValue);
+          }
+          Value result = applyEpilogue(tb, l, spec.epilogue, sum, biasValue);
+          if (cElem != f32)
+            result = arith::TruncFOp::create(tb, l, cElem, result);
+          memref::StoreOp::create(tb, l, result, c, idx);
+          scf::YieldOp::create(tb, l);
+        });
+      });
+  gpu::ReturnOp::create(b, loc);
+}
+
+//===----------------------------------------------------------------------===//
+// GpuKernelCache
+//===----------------------------------------------------------------------===//
+
+StringRef mlir::ukernel::gpucg::kernelModuleName(Vendor vendor) {
+  return vendor == Vendor::amd ? "quilt_amdgpu_kernels"
+                               : "quilt_nvidia_kernels";
+}
+
+Attribute mlir::ukernel::gpucg::binaryTargetForChip(MLIRContext *ctx,
+                                                    StringRef chip) {
+  // PTX ISA 8.0 covers every chip from sm_50 to sm_90a.
+  if (chip.starts_with("sm_"))
+    return NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda",
+                                     chip, "+ptx80");
+  if (chip.starts_with("gfx"))
+    return ROCDL::ROCDLTargetAttr::get(ctx, /*optLevel=*/3,
+                                       "amdgcn-amd-amdhsa", chip);
+  return {};
+}
+
+gpu::GPUModuleOp GpuKernelCache::getOrCreateModule(Vendor vendor,
+                                                   StringRef chip) {
+  StringRef name = kernelModuleName(vendor);
+  if (auto existing = module.lookupSymbol<gpu::GPUModuleOp>(name))
+    return existing;
+  MLIRContext *ctx = module.getContext();
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  UnitAttr::get(ctx));
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  SmallVector<Attribute> targets;
+  if (Attribute target = binaryTargetForChip(ctx, chip))
+    targets.push_back(target);
+  return gpu::GPUModuleOp::create(b, module.getLoc(), name, targets);
+}
+
+gpu::GPUFuncOp GpuKernelCache::getOrCreate(const GpuKernelSpec &spec,
+                                           StringRef chip, Location loc) {
+  std::string name = spec.symbolName();
+  auto it = kernels.find(name);
+  if (it != kernels.end())
+    return it->second;
+
+  MLIRContext *ctx = module.getContext();
+  std::string why;
+  std::unique_ptr<MatrixEngine> engine = createMatrixEngine(spec, ctx, why);
+  if (!engine) {
+    emitError(loc) << "cannot generate a GPU kernel for "
+                   << spec.config.str() << ": " << why;
+    return nullptr;
+  }
+  gpu::GPUModuleOp gpuModule = getOrCreateModule(spec.vendor, chip);
+  OpBuilder b = OpBuilder::atBlockEnd(gpuModule.getBody());
+  auto type = FunctionType::get(ctx, spec.argumentTypes(ctx), {});
+  auto func = gpu::GPUFuncOp::create(b, loc, name, type);
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(spec.config.threads), 1, 1}));
+  OpBuilder body = OpBuilder::atBlockBegin(&func.getBody().front());
+  buildKernelBody(body, loc, spec, *engine, func);
+  kernels[name] = func;
+  return func;
+}

@@ -1,0 +1,219 @@
+//===- LaunchExpansion.cpp - ukernel.dispatch to select + launches --------===//
+//
+// Part of the Quilt project. On the host, a dispatch becomes:
+//
+//   (b, m, n, k) = GEMM-view sizes (memref.dim, transposes respected)
+//   kernel, remainder, split_m, split_n = ukernel.select b, m, n, k ...
+//   main region rows [0, split_m) x cols [0, split_n):
+//     scf.index_switch kernel {
+//       case i: gpu.launch_func @kernels::@candidate_i
+//                 blocks (ceil(rows / TM_i), ceil(cols / TN_i), b)
+//                 threads (threads_i) dynamic_shared_memory bytes_i
+//                 args(A, B, C windows, bias window, vector flags)
+//     }
+//   remainder region (the rest; a patch splits one dimension): likewise
+//
+// The vector flags tell a kernel which operands it may read with vector
+// loads of its width: decided per launch from the window's address and
+// strides, since dynamic shapes give no static alignment.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuKernel.h"
+
+#include "Conversion/Utils/IndexMath.h"
+#include "Dialect/UKernel/IR/CostModelBridge.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::ukernel;
+using namespace mlir::ukernel::gpucg;
+
+namespace {
+
+bool hasContiguousRows(Value view) {
+  auto type = cast<MemRefType>(view.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return succeeded(type.getStridesAndOffset(strides, offset)) &&
+         strides.back() == 1;
+}
+
+/// `view` restricted to [offsets, offsets + sizes) and cast to `type`.
+Value window(OpBuilder &b, Location loc, Value view, ArrayRef<Value> offsets,
+             ArrayRef<Value> sizes, Type type) {
+  SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
+  Value sub = memref::SubViewOp::create(
+      b, loc, view, getAsOpFoldResult(ValueRange(offsets)),
+      getAsOpFoldResult(ValueRange(sizes)), strides);
+  if (sub.getType() == type)
+    return sub;
+  return memref::CastOp::create(b, loc, type, sub);
+}
+
+/// i1: `view`'s first element is aligned to `width` elements and every
+/// stride but the innermost (1) is a multiple of `width`, so each row of
+/// the view splits into aligned vectors of `width`.
+Value vectorAligned(OpBuilder &b, Location loc, Value view, int64_t width) {
+  IndexMath im{b, loc};
+  auto type = cast<MemRefType>(view.getType());
+  int64_t elemBytes = type.getElementTypeBitWidth() / 8;
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, view);
+  Value pointer =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view);
+  Value address =
+      im.add(pointer, im.mul(meta.getOffset(), im.c(elemBytes)));
+  Value zero = im.c(0);
+  auto multiple = [&](Value x, int64_t of) {
+    return im.eq(arith::RemUIOp::create(b, loc, x, im.c(of)), zero);
+  };
+  Value ok = multiple(address, width * elemBytes);
+  ValueRange strides = meta.getStrides();
+  for (Value stride : strides.drop_back())
+    ok = arith::AndIOp::create(b, loc, ok, multiple(stride, width));
+  return ok;
+}
+
+} // namespace
+
+LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
+                                                   GpuKernelCache &kernels) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  IndexMath im{b, loc};
+  bool batched = op.getKind() == ContractionKind::batch_matmul;
+  unsigned first = batched ? 1 : 0;
+  bool transposeA = op.getTransposeLhs(), transposeB = op.getTransposeRhs();
+  TargetAttr target = op.getEffectiveTarget();
+  quilt::TargetDesc desc = toTargetDesc(target);
+
+  Value lhs = op.getLhs(), rhs = op.getRhs(), init = op.getInit();
+  Value bias = op.getBias();
+
+  // One kernel per candidate.
+  GpuKernelSpec base;
+  base.vendor = target.getVendor();
+  base.warpSize = desc.warpSize;
+  base.inputType = op.getInputElementType();
+  base.accType = getElementTypeOrSelf(init.getType());
+  if (bias)
+    base.biasType = getElementTypeOrSelf(bias.getType());
+  for (Attribute step : op.getEpilogue())
+    base.epilogue.push_back(cast<EpilogueKindAttr>(step).getValue());
+  base.transposeA = transposeA;
+  base.transposeB = transposeB;
+  base.batched = batched;
+  base.contiguousA = hasContiguousRows(lhs);
+  base.contiguousB = hasContiguousRows(rhs);
+  SmallVector<GpuKernelSpec> specs;
+  SmallVector<gpu::GPUFuncOp> functions;
+  for (Attribute attr : op.getCandidates()) {
+    GpuKernelSpec spec = base;
+    spec.config = toKernelConfig(cast<ConfigAttr>(attr));
+    gpu::GPUFuncOp func = kernels.getOrCreate(spec, target.getChip(), loc);
+    if (!func)
+      return failure();
+    specs.push_back(spec);
+    functions.push_back(func);
+  }
+  ArrayRef<Type> argTypes = functions.front().getArgumentTypes();
+
+  Value batch =
+      batched ? Value(memref::DimOp::create(b, loc, init, 0)) : im.c(1);
+  Value m = memref::DimOp::create(b, loc, init, first);
+  Value n = memref::DimOp::create(b, loc, init, first + 1);
+  Value k = memref::DimOp::create(b, loc, lhs, transposeA ? first : first + 1);
+  Type indexType = b.getIndexType();
+  auto select = SelectOp::create(
+      b, loc, TypeRange{indexType, indexType, indexType, indexType}, batch, m,
+      n, k, TypeAttr::get(op.getInputElementType()), op.getCandidates(),
+      op.getPolicyAttr(), op.getFixedCandidateAttr(), target);
+
+  // Launches the selected candidate on rows [r0, r0 + rows) x cols
+  // [c0, c0 + cols); an empty region launches nothing.
+  auto emitRegion = [&](Value which, Value r0, Value c0, Value rows,
+                        Value cols) {
+    Value zero = im.c(0);
+    Value nonEmpty =
+        arith::AndIOp::create(b, loc, im.lt(zero, rows), im.lt(zero, cols));
+    scf::IfOp::create(b, loc, nonEmpty, [&](OpBuilder &tb, Location l) {
+      // Windows keep the batch dimension whole: block z walks it.
+      auto win = [&](Value view, Value rowOffset, Value colOffset,
+                     Value rowSize, Value colSize, Type type) {
+        SmallVector<Value> offsets = {rowOffset, colOffset};
+        SmallVector<Value> sizes = {rowSize, colSize};
+        if (batched) {
+          offsets.insert(offsets.begin(), zero);
+          sizes.insert(sizes.begin(), batch);
+        }
+        return window(tb, l, view, offsets, sizes, type);
+      };
+      SmallVector<Value> args = {
+          transposeA ? win(lhs, zero, r0, k, rows, argTypes[0])
+                     : win(lhs, r0, zero, rows, k, argTypes[0]),
+          transposeB ? win(rhs, c0, zero, cols, k, argTypes[1])
+                     : win(rhs, zero, c0, k, cols, argTypes[1]),
+          win(init, r0, c0, rows, cols, argTypes[2])};
+      if (bias)
+        args.push_back(window(tb, l, bias, {c0}, {cols}, argTypes[3]));
+
+      SmallVector<int64_t> cases;
+      for (int64_t i = 0, e = functions.size(); i < e; ++i)
+        cases.push_back(i);
+      auto sw = scf::IndexSwitchOp::create(tb, l, TypeRange{}, which, cases,
+                                           cases.size());
+      for (auto [i, func] : llvm::enumerate(functions)) {
+        const GpuKernelSpec &spec = specs[i];
+        const quilt::KernelConfig &cfg = spec.config;
+        OpBuilder::InsertionGuard guard(tb);
+        tb.createBlock(&sw.getCaseRegions()[i]);
+        IndexMath cm{tb, l};
+        Value flags = arith::ConstantIntOp::create(tb, l, 0, 32);
+        auto addFlag = [&](Value view, bool contiguous, int32_t bit) {
+          if (!contiguous || cfg.vectorWidth <= 1)
+            return;
+          Value aligned = vectorAligned(tb, l, view, cfg.vectorWidth);
+          Value bitValue = arith::SelectOp::create(
+              tb, l, aligned, arith::ConstantIntOp::create(tb, l, bit, 32),
+              arith::ConstantIntOp::create(tb, l, 0, 32));
+          flags = arith::OrIOp::create(tb, l, flags, bitValue);
+        };
+        addFlag(args[0], spec.contiguousA, kVectorA);
+        addFlag(args[1], spec.contiguousB, kVectorB);
+        SmallVector<Value> operands = args;
+        operands.push_back(flags);
+        gpu::KernelDim3 grid{cm.ceilDiv(rows, cm.c(cfg.tileM)),
+                             cm.ceilDiv(cols, cm.c(cfg.tileN)), batch};
+        gpu::KernelDim3 block{cm.c(cfg.threads), cm.c(1), cm.c(1)};
+        Value smem = arith::ConstantIntOp::create(
+            tb, l, static_cast<int32_t>(spec.workgroupBytes()), 32);
+        gpu::LaunchFuncOp::create(tb, l, func, grid, block, smem, operands);
+        scf::YieldOp::create(tb, l);
+      }
+      // The runtime always returns a candidate index; nothing else runs.
+      {
+        OpBuilder::InsertionGuard guard(tb);
+        tb.createBlock(&sw.getDefaultRegion());
+        scf::YieldOp::create(tb, l);
+      }
+      scf::YieldOp::create(tb, l);
+    });
+  };
+
+  Value splitM = select.getSplitM(), splitN = select.getSplitN();
+  Value zero = im.c(0);
+  emitRegion(select.getKernel(), zero, zero, splitM, splitN);
+  // The remainder: rows [split_m, m) x all columns when M is split, else
+  // all rows x columns [split_n, n). Without a patch it is empty.
+  Value patchM = im.lt(splitM, m);
+  auto pick = [&](Value ifM, Value ifN) {
+    return arith::SelectOp::create(b, loc, patchM, ifM, ifN);
+  };
+  emitRegion(select.getRemainder(), pick(splitM, zero), pick(zero, splitN),
+             pick(im.sub(m, splitM), m), pick(n, im.sub(n, splitN)));
+  op.erase();
+  return success();
+}

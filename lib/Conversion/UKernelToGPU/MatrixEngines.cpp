@@ -1,0 +1,427 @@
+//===- MatrixEngines.cpp - Register tiles per instruction family ----------===//
+//
+// Part of the Quilt project. Each engine owns the accumulators of one
+// thread and knows the instruction's fragment layout: which elements of the
+// staged tiles a lane feeds in, and where each accumulator element lands.
+// The layouts are the ones the ISAs define:
+//
+//   mma.sync m16n8k16 (PTX ISA, "Matrix Fragments for mma.m16n8k16"), with
+//   g = lane / 4 and t = lane % 4:
+//     A  a{0,1}: (g, 2t+{0,1})  a{2,3}: (g+8, 2t+{0,1})
+//        a{4,5}: (g, 2t+8+{0,1})  a{6,7}: (g+8, 2t+8+{0,1})
+//     B  b{0,1}: (k=2t+{0,1}, n=g)  b{2,3}: (k=2t+8+{0,1}, n=g)
+//     C  c{0,1}: (g, 2t+{0,1})  c{2,3}: (g+8, 2t+{0,1})
+//   mma.sync m16n8k8 tf32: A a0 (g, t) a1 (g+8, t) a2 (g, t+4) a3 (g+8, t+4);
+//     B b0 (k=t, n=g) b1 (k=t+4, n=g); C as above.
+//   v_mfma_f32_32x32x8 (64 lanes): A (row l%32, k 4(l/32)+i), B alike with
+//     the column; D element v at row 8(v/4) + 4(l/32) + v%4, column l%32.
+//   v_mfma_f32_16x16x16: A (row l%16, k 4(l/16)+i); D element v at row
+//     4(l/16) + v, column l%16.
+//   v_wmma_f32_16x16x16 (wave32): A (row l%16, k 0..15), B alike; D
+//     element v at row 2v + l/16, column l%16.
+//
+// All staged tiles are zero outside the matrix, so no engine needs masks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuKernel.h"
+
+#include "Conversion/Utils/IndexMath.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::ukernel;
+using namespace mlir::ukernel::gpucg;
+
+MatrixEngine::~MatrixEngine() = default;
+
+namespace {
+
+Value zeroVector(OpBuilder &b, Location loc, VectorType type) {
+  return arith::ConstantOp::create(
+      b, loc, type,
+      DenseElementsAttr::get(type, b.getZeroAttr(type.getElementType())));
+}
+
+/// `count` consecutive elements of a staged tile row, as a vector.
+Value loadRun(OpBuilder &b, Location loc, Value tile, Value row, Value col,
+              int64_t count) {
+  auto elem = cast<MemRefType>(tile.getType()).getElementType();
+  return vector::LoadOp::create(b, loc, VectorType::get({count}, elem), tile,
+                                ValueRange{row, col});
+}
+
+//===----------------------------------------------------------------------===//
+// SIMT FMA
+//===----------------------------------------------------------------------===//
+
+/// Threads form a (TM / ttM) x (TN / ttN) grid; each keeps a ttM x ttN
+/// block of f32 accumulators (ttM vectors of ttN) and forms outer products
+/// of a column of A and a row of B per K step, both read as vectors from
+/// K-major tiles.
+class SimtEngine : public MatrixEngine {
+public:
+  SimtEngine(const GpuKernelSpec &spec, MLIRContext *ctx)
+      : cfg(spec.config), f32(Float32Type::get(ctx)),
+        row(VectorType::get({cfg.threadTileN}, f32)) {}
+
+  bool kContiguous() const override { return false; }
+  Type sharedType() const override { return f32; }
+  int64_t kStep() const override { return 1; }
+
+  SmallVector<Value> initAccumulators(OpBuilder &b, Location loc) override {
+    return SmallVector<Value>(cfg.threadTileM, zeroVector(b, loc, row));
+  }
+
+  SmallVector<Value> accumulate(OpBuilder &b, Location loc,
+                                const ThreadContext &thread,
+                                const SharedTile &a, const SharedTile &bTile,
+                                Value kk, ValueRange accs) override {
+    IndexMath im{b, loc};
+    auto [ty, tx] = coordinates(im, thread);
+    Value aCol = loadRun(b, loc, a.buffer, kk, im.mul(ty, im.c(cfg.threadTileM)),
+                         cfg.threadTileM);
+    Value bRow = loadRun(b, loc, bTile.buffer, kk,
+                         im.mul(tx, im.c(cfg.threadTileN)), cfg.threadTileN);
+    SmallVector<Value> result;
+    for (int64_t i = 0; i < cfg.threadTileM; ++i) {
+      Value ai = vector::ExtractOp::create(b, loc, aCol, i);
+      Value splat = vector::BroadcastOp::create(b, loc, row, ai);
+      result.push_back(vector::FMAOp::create(b, loc, splat, bRow, accs[i]));
+    }
+    return result;
+  }
+
+  void forEachElement(
+      OpBuilder &b, Location loc, const ThreadContext &thread, ValueRange accs,
+      function_ref<void(Value, Value, Value)> fn) override {
+    IndexMath im{b, loc};
+    auto [ty, tx] = coordinates(im, thread);
+    Value row0 = im.mul(ty, im.c(cfg.threadTileM));
+    Value col0 = im.mul(tx, im.c(cfg.threadTileN));
+    for (int64_t i = 0; i < cfg.threadTileM; ++i)
+      for (int64_t j = 0; j < cfg.threadTileN; ++j)
+        fn(vector::ExtractOp::create(b, loc, accs[i], j),
+           im.add(row0, im.c(i)), im.add(col0, im.c(j)));
+  }
+
+private:
+  std::pair<Value, Value> coordinates(IndexMath &im,
+                                      const ThreadContext &thread) {
+    Value threadsN = im.c(cfg.tileN / cfg.threadTileN);
+    return {arith::DivUIOp::create(im.b, im.loc, thread.tid, threadsN),
+            arith::RemUIOp::create(im.b, im.loc, thread.tid, threadsN)};
+  }
+
+  quilt::KernelConfig cfg;
+  Type f32;
+  VectorType row;
+};
+
+//===----------------------------------------------------------------------===//
+// Warp-level engines
+//===----------------------------------------------------------------------===//
+
+/// Common to the engines whose instruction computes an instM x instN tile
+/// per warp (wavefront): warps form warpsM x warpsN over the block tile,
+/// each covering (warpTileM / instM) x (warpTileN / instN) instruction
+/// tiles, with one accumulator value per tile, M-major.
+class WarpEngine : public MatrixEngine {
+public:
+  WarpEngine(const GpuKernelSpec &spec, int64_t instM, int64_t instN,
+             int64_t instK)
+      : cfg(spec.config), instM(instM), instN(instN), instK(instK),
+        tilesM(cfg.warpTileM() / instM), tilesN(cfg.warpTileN() / instN) {}
+
+  bool kContiguous() const override { return true; }
+  int64_t kStep() const override { return instK; }
+
+  SmallVector<Value> accumulate(OpBuilder &b, Location loc,
+                                const ThreadContext &thread,
+                                const SharedTile &a, const SharedTile &bTile,
+                                Value kk, ValueRange accs) override {
+    IndexMath im{b, loc};
+    auto [rowBase, colBase] = warpOrigin(im, thread);
+    // All B fragments, then one A fragment per row of instruction tiles:
+    // an A fragment is live for one row only, which keeps the largest
+    // register tiles from spilling.
+    SmallVector<Value> bFrags;
+    for (int64_t j = 0; j < tilesN; ++j)
+      bFrags.push_back(loadB(b, loc, thread, bTile.buffer,
+                             im.add(colBase, im.c(j * instN)), kk));
+    SmallVector<Value> result;
+    for (int64_t i = 0; i < tilesM; ++i) {
+      Value aFrag = loadA(b, loc, thread, a.buffer,
+                          im.add(rowBase, im.c(i * instM)), kk);
+      for (int64_t j = 0; j < tilesN; ++j)
+        result.push_back(
+            multiply(b, loc, aFrag, bFrags[j], accs[i * tilesN + j]));
+    }
+    return result;
+  }
+
+  void forEachElement(
+      OpBuilder &b, Location loc, const ThreadContext &thread, ValueRange accs,
+      function_ref<void(Value, Value, Value)> fn) override {
+    IndexMath im{b, loc};
+    auto [rowBase, colBase] = warpOrigin(im, thread);
+    for (int64_t i = 0; i < tilesM; ++i)
+      for (int64_t j = 0; j < tilesN; ++j)
+        forEachTileElement(b, loc, thread, accs[i * tilesN + j],
+                           im.add(rowBase, im.c(i * instM)),
+                           im.add(colBase, im.c(j * instN)), fn);
+  }
+
+protected:
+  int64_t numTiles() const { return tilesM * tilesN; }
+
+  /// The A fragment of the instruction tile at rows [row, row + instM),
+  /// depth [kk, kk + instK); B likewise at columns [col, col + instN).
+  virtual Value loadA(OpBuilder &b, Location loc, const ThreadContext &thread,
+                      Value tile, Value row, Value kk) = 0;
+  virtual Value loadB(OpBuilder &b, Location loc, const ThreadContext &thread,
+                      Value tile, Value col, Value kk) = 0;
+  virtual Value multiply(OpBuilder &b, Location loc, Value a, Value bFrag,
+                         Value acc) = 0;
+  virtual void
+  forEachTileElement(OpBuilder &b, Location loc, const ThreadContext &thread,
+                     Value acc, Value row, Value col,
+                     function_ref<void(Value, Value, Value)> fn) = 0;
+
+  quilt::KernelConfig cfg;
+  int64_t instM, instN, instK, tilesM, tilesN;
+
+private:
+  std::pair<Value, Value> warpOrigin(IndexMath &im,
+                                     const ThreadContext &thread) {
+    Value warpsN = im.c(cfg.warpsN);
+    Value wm = arith::DivUIOp::create(im.b, im.loc, thread.warpId, warpsN);
+    Value wn = arith::RemUIOp::create(im.b, im.loc, thread.warpId, warpsN);
+    return {im.mul(wm, im.c(cfg.warpTileM())),
+            im.mul(wn, im.c(cfg.warpTileN()))};
+  }
+};
+
+/// NVIDIA mma.sync: m16n8k16 on f16/bf16 (pairs of K-adjacent elements per
+/// register) or m16n8k8 on tf32 (single elements). Also serves wgmma
+/// configurations (see docs/gpu-codegen.md): same block and warp tiles,
+/// issued as mma.sync.
+class MmaSyncEngine : public WarpEngine {
+public:
+  MmaSyncEngine(const GpuKernelSpec &spec, MLIRContext *ctx, bool tf32)
+      : WarpEngine(spec, 16, 8, tf32 ? 8 : 16), tf32(tf32),
+        elem(spec.inputType), f32(Float32Type::get(ctx)),
+        accType(VectorType::get({2, 2}, f32)) {}
+
+  Type sharedType() const override { return elem; }
+  // 16 bytes: row starts move by 4 banks, so the 8 rows of a fragment load
+  // hit distinct banks.
+  int64_t rowPad() const override { return tf32 ? 4 : 8; }
+
+  SmallVector<Value> initAccumulators(OpBuilder &b, Location loc) override {
+    return SmallVector<Value>(numTiles(), zeroVector(b, loc, accType));
+  }
+
+protected:
+  Value loadA(OpBuilder &b, Location loc, const ThreadContext &thread,
+              Value tile, Value row, Value kk) override {
+    IndexMath im{b, loc};
+    auto [g, t] = groupAndThread(im, thread);
+    Value r = im.add(row, g);
+    int64_t per = tf32 ? 1 : 2;
+    Value k = im.add(kk, im.mul(t, im.c(per)));
+    int64_t half = tf32 ? 4 : 8;
+    // Register order: (r, k), (r + 8, k), (r, k + half), (r + 8, k + half).
+    std::pair<int64_t, int64_t> parts[4] = {
+        {0, 0}, {8, 0}, {0, half}, {8, half}};
+    return assemble(b, loc, 4, per, [&](int64_t i) {
+      return loadRun(b, loc, tile, im.add(r, im.c(parts[i].first)),
+                     im.add(k, im.c(parts[i].second)), per);
+    });
+  }
+
+  Value loadB(OpBuilder &b, Location loc, const ThreadContext &thread,
+              Value tile, Value col, Value kk) override {
+    IndexMath im{b, loc};
+    auto [g, t] = groupAndThread(im, thread);
+    Value n = im.add(col, g);
+    int64_t per = tf32 ? 1 : 2;
+    Value k = im.add(kk, im.mul(t, im.c(per)));
+    int64_t half = tf32 ? 4 : 8;
+    return assemble(b, loc, 2, per, [&](int64_t i) {
+      return loadRun(b, loc, tile, n, im.add(k, im.c(i * half)), per);
+    });
+  }
+
+  Value multiply(OpBuilder &b, Location loc, Value a, Value bFrag,
+                 Value acc) override {
+    return nvgpu::MmaSyncOp::create(b, loc, a, bFrag, acc,
+                                    ArrayRef<int64_t>{instM, instN, instK},
+                                    tf32);
+  }
+
+  void forEachTileElement(
+      OpBuilder &b, Location loc, const ThreadContext &thread, Value acc,
+      Value row, Value col,
+      function_ref<void(Value, Value, Value)> fn) override {
+    IndexMath im{b, loc};
+    auto [g, t] = groupAndThread(im, thread);
+    Value r = im.add(row, g);
+    Value c = im.add(col, im.mul(t, im.c(2)));
+    for (int64_t half = 0; half < 2; ++half)
+      for (int64_t j = 0; j < 2; ++j)
+        fn(vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{half, j}),
+           im.add(r, im.c(half * 8)), im.add(c, im.c(j)));
+  }
+
+private:
+  std::pair<Value, Value> groupAndThread(IndexMath &im,
+                                         const ThreadContext &thread) {
+    Value four = im.c(4);
+    return {arith::DivUIOp::create(im.b, im.loc, thread.laneId, four),
+            arith::RemUIOp::create(im.b, im.loc, thread.laneId, four)};
+  }
+
+  /// A vector<rows x per x elem> from `rows` loads of `per` elements.
+  Value assemble(OpBuilder &b, Location loc, int64_t rows, int64_t per,
+                 function_ref<Value(int64_t)> part) {
+    Value frag = zeroVector(b, loc, VectorType::get({rows, per}, elem));
+    for (int64_t i = 0; i < rows; ++i)
+      frag = vector::InsertOp::create(b, loc, part(i), frag, i);
+    return frag;
+  }
+
+  bool tf32;
+  Type elem, f32;
+  VectorType accType;
+};
+
+/// AMD matrix cores: MFMA 32x32x8 / 16x16x16 (CDNA, wave64) and WMMA
+/// 16x16x16 (RDNA 3, wave32). A lane feeds a run of `run` K-consecutive
+/// elements of one row of A and one column of B; `kGroups` lane groups
+/// split the instruction's K.
+class AmdMatrixEngine : public WarpEngine {
+public:
+  enum class Kind { Mfma32x32x8, Mfma16x16x16, Wmma16x16x16 };
+
+  AmdMatrixEngine(const GpuKernelSpec &spec, MLIRContext *ctx, Kind kind)
+      : WarpEngine(spec, kind == Kind::Mfma32x32x8 ? 32 : 16,
+                   kind == Kind::Mfma32x32x8 ? 32 : 16,
+                   kind == Kind::Mfma32x32x8 ? 8 : 16),
+        kind(kind), elem(spec.inputType), f32(Float32Type::get(ctx)) {
+    run = kind == Kind::Wmma16x16x16 ? 16 : 4;
+    int64_t accElems = kind == Kind::Mfma32x32x8    ? 16
+                       : kind == Kind::Mfma16x16x16 ? 4
+                                                    : 8;
+    accType = VectorType::get({accElems}, f32);
+  }
+
+  Type sharedType() const override { return elem; }
+  int64_t rowPad() const override { return 8; }
+
+  SmallVector<Value> initAccumulators(OpBuilder &b, Location loc) override {
+    return SmallVector<Value>(numTiles(), zeroVector(b, loc, accType));
+  }
+
+protected:
+  Value loadA(OpBuilder &b, Location loc, const ThreadContext &thread,
+              Value tile, Value row, Value kk) override {
+    return loadOperand(b, loc, thread, tile, row, kk);
+  }
+  Value loadB(OpBuilder &b, Location loc, const ThreadContext &thread,
+              Value tile, Value col, Value kk) override {
+    return loadOperand(b, loc, thread, tile, col, kk);
+  }
+
+  Value multiply(OpBuilder &b, Location loc, Value a, Value bFrag,
+                 Value acc) override {
+    if (kind == Kind::Wmma16x16x16)
+      return amdgpu::WMMAOp::create(b, loc, accType, instM, instN, instK, a,
+                                    bFrag, acc);
+    return amdgpu::MFMAOp::create(b, loc, accType, instM, instN, instK,
+                                  /*blocks=*/1, a, bFrag, acc);
+  }
+
+  void forEachTileElement(
+      OpBuilder &b, Location loc, const ThreadContext &thread, Value acc,
+      Value row, Value col,
+      function_ref<void(Value, Value, Value)> fn) override {
+    IndexMath im{b, loc};
+    Value lane = thread.laneId;
+    Value c = im.add(col, arith::RemUIOp::create(b, loc, lane, im.c(instN)));
+    Value group = arith::DivUIOp::create(b, loc, lane, im.c(instN));
+    int64_t count = accType.getNumElements();
+    for (int64_t v = 0; v < count; ++v) {
+      Value r;
+      switch (kind) {
+      case Kind::Mfma32x32x8:
+        r = im.add(im.c(8 * (v / 4) + v % 4), im.mul(group, im.c(4)));
+        break;
+      case Kind::Mfma16x16x16:
+        r = im.add(im.c(v), im.mul(group, im.c(4)));
+        break;
+      case Kind::Wmma16x16x16:
+        r = im.add(im.c(2 * v), group);
+        break;
+      }
+      fn(vector::ExtractOp::create(b, loc, acc, v), im.add(row, r), c);
+    }
+  }
+
+private:
+  /// Row (A) or column (B) `base + lane % inst`, K run starting at
+  /// `kk + run * (lane / inst)` (WMMA: every lane reads the whole K).
+  Value loadOperand(OpBuilder &b, Location loc, const ThreadContext &thread,
+                    Value tile, Value base, Value kk) {
+    IndexMath im{b, loc};
+    Value lane = thread.laneId;
+    Value r = im.add(base, arith::RemUIOp::create(b, loc, lane, im.c(instM)));
+    Value k = kk;
+    if (kind != Kind::Wmma16x16x16)
+      k = im.add(kk, im.mul(arith::DivUIOp::create(b, loc, lane, im.c(instM)),
+                            im.c(run)));
+    return loadRun(b, loc, tile, r, k, run);
+  }
+
+  Kind kind;
+  Type elem, f32;
+  int64_t run = 4;
+  VectorType accType;
+};
+
+} // namespace
+
+std::unique_ptr<MatrixEngine>
+mlir::ukernel::gpucg::createMatrixEngine(const GpuKernelSpec &spec,
+                                         MLIRContext *ctx, std::string &why) {
+  // The dispatch verifier has checked the configuration against the target
+  // (quilt::checkForTarget): the instruction exists there and takes the
+  // element type, and the thread tiles cover the block tile exactly.
+  switch (spec.config.inst) {
+  case quilt::InstKind::SimtFma:
+    return std::make_unique<SimtEngine>(spec, ctx);
+  case quilt::InstKind::MmaSyncF16:
+  case quilt::InstKind::Wgmma:
+    return std::make_unique<MmaSyncEngine>(spec, ctx, /*tf32=*/false);
+  case quilt::InstKind::MmaSyncTf32:
+    return std::make_unique<MmaSyncEngine>(spec, ctx, /*tf32=*/true);
+  case quilt::InstKind::Mfma32x32x8:
+    return std::make_unique<AmdMatrixEngine>(
+        spec, ctx, AmdMatrixEngine::Kind::Mfma32x32x8);
+  case quilt::InstKind::Mfma16x16x16:
+    return std::make_unique<AmdMatrixEngine>(
+        spec, ctx, AmdMatrixEngine::Kind::Mfma16x16x16);
+  case quilt::InstKind::Wmma16x16x16:
+    return std::make_unique<AmdMatrixEngine>(
+        spec, ctx, AmdMatrixEngine::Kind::Wmma16x16x16);
+  case quilt::InstKind::CpuFma:
+    break;
+  }
+  why = "'" + std::string(quilt::stringify(spec.config.inst)) +
+        "' is not a GPU instruction";
+  return nullptr;
+}

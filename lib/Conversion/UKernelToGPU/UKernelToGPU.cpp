@@ -1,0 +1,133 @@
+//===- UKernelToGPU.cpp - The convert-ukernel-to-gpu pass -----------------===//
+//
+// Part of the Quilt project. Checks every dispatch first, so that a module
+// is either converted as a whole or left untouched with diagnostics; then
+// builds one kernel per candidate in a gpu.module per vendor
+// (KernelBuilder.cpp, MatrixEngines.cpp, Staging.cpp), replaces each
+// dispatch by run-time selection and launches (LaunchExpansion.cpp), lowers
+// every ukernel.select to the runtime call, and replaces math.erf by a
+// polynomial so kernels need no device math library.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Conversion/Passes.h"
+#include "GpuKernel.h"
+
+#include "Conversion/Utils/SelectLowering.h"
+#include "CostModel/KernelConfig.h"
+#include "Dialect/UKernel/IR/CostModelBridge.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace quilt {
+#define GEN_PASS_DEF_CONVERTUKERNELTOGPU
+#include "Conversion/Passes.h.inc"
+} // namespace quilt
+
+using namespace mlir;
+using namespace mlir::ukernel;
+
+namespace {
+
+bool hasStridedLayout(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  return memref && memref.isStrided();
+}
+
+/// Why the GPU code generator cannot lower `op`, as a diagnostic.
+LogicalResult checkDispatch(DispatchOp op) {
+  if (op.getResult() || !isa<MemRefType>(op.getInit().getType()))
+    return op.emitOpError("convert-ukernel-to-gpu expects dispatches on "
+                          "memrefs: bufferize first");
+  TargetAttr target = op.getEffectiveTarget();
+  if (!target)
+    return op.emitOpError("has no target: run ukernel-attach-target first");
+  if (target.getVendor() == Vendor::cpu)
+    return op.emitOpError("convert-ukernel-to-gpu generates GPU code, but "
+                          "the target '")
+           << target.getName() << "' is a CPU: use quilt-lower-to-host";
+  ContractionKind kind = op.getKind();
+  if (kind != ContractionKind::matmul && kind != ContractionKind::batch_matmul)
+    return op.emitOpError("'")
+           << stringifyContractionKind(kind)
+           << "' dispatches are not yet supported on GPU targets";
+  for (Value operand : op->getOperands())
+    if (!hasStridedLayout(operand.getType()))
+      return op.emitOpError("operand layouts must be strided, got ")
+             << operand.getType();
+  bool bf16 = op.getInputElementType().isBF16();
+  for (auto [index, attr] : llvm::enumerate(op.getCandidates())) {
+    quilt::KernelConfig cfg = toKernelConfig(cast<ConfigAttr>(attr));
+    // nvgpu.mma.sync lowers f16 and tf32 operands only.
+    bool nvidiaTensorCore = cfg.inst == quilt::InstKind::MmaSyncF16 ||
+                            cfg.inst == quilt::InstKind::Wgmma;
+    if (bf16 && nvidiaTensorCore)
+      return op.emitOpError("candidate #")
+             << index << " (" << cfg.str()
+             << "): bf16 on NVIDIA tensor cores is not generated yet; "
+                "compute in f16, or keep simt_fma candidates only";
+    if (cfg.splitK != 1)
+      return op.emitOpError("candidate #")
+             << index << " (" << cfg.str()
+             << ") splits K; the GPU code generator emits split_k = 1 only";
+  }
+  return success();
+}
+
+struct ConvertUKernelToGPUPass
+    : public quilt::impl::ConvertUKernelToGPUBase<ConvertUKernelToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<DispatchOp> dispatches;
+    bool ok = true;
+    module.walk([&](DispatchOp op) {
+      if (failed(checkDispatch(op)))
+        ok = false;
+      dispatches.push_back(op);
+    });
+    if (!ok)
+      return signalPassFailure();
+
+    gpucg::GpuKernelCache kernels(module);
+    for (DispatchOp op : dispatches)
+      if (failed(gpucg::expandDispatch(op, kernels)))
+        return signalPassFailure();
+    if (failed(lowerSelectOps(module)))
+      return signalPassFailure();
+
+    // With no ukernel op left, the target attributes are dead; dropping
+    // them lets tools without the dialect read the result.
+    StringRef targetAttr = UKernelDialect::getTargetAttrName();
+    bool ukernelLeft = false;
+    module.walk([&](Operation *op) {
+      if (isa<UKernelDialect>(op->getDialect()))
+        ukernelLeft = true;
+    });
+    if (!ukernelLeft)
+      module.walk([&](Operation *op) { op->removeAttr(targetAttr); });
+
+    SmallVector<Operation *> erfs;
+    module.walk([&](math::ErfOp op) { erfs.push_back(op); });
+    RewritePatternSet patterns(&getContext());
+    populatePolynomialApproximateErfPattern(patterns);
+    if (!erfs.empty() &&
+        failed(applyOpPatternsGreedily(erfs, std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

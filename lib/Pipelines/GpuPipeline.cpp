@@ -1,0 +1,239 @@
+//===- GpuPipeline.cpp - quilt-lower-to-nvvm / quilt-lower-to-rocdl -------===//
+//
+// Part of the Quilt project. The one definition of the GPU pipelines: from
+// linalg contractions with dynamic sizes to a host module in the LLVM
+// dialect that embeds the device binary, selects a micro-kernel per call
+// and launches it through the mgpu* runtime ABI.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pipelines/Pipelines.h"
+
+#include "Conversion/Passes.h"
+#include "CostModel/TargetDatabase.h"
+#include "Dialect/UKernel/Transforms/Passes.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/AMDGPUToROCDL/AMDGPUToROCDL.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+
+#include <unistd.h>
+
+using namespace mlir;
+
+//===----------------------------------------------------------------------===//
+// Toolkits
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+bool exists(const llvm::Twine &path) { return llvm::sys::fs::exists(path); }
+
+std::string cudaToolkit(const std::string &requested) {
+  SmallVector<std::string> candidates;
+  if (!requested.empty())
+    candidates.push_back(requested);
+  for (const char *var : {"CUDA_HOME", "CUDA_ROOT", "CUDA_PATH"})
+    if (std::optional<std::string> value = llvm::sys::Process::GetEnv(var))
+      candidates.push_back(*value);
+  candidates.push_back("/usr/local/cuda");
+  for (const std::string &dir : candidates)
+    if (exists(dir + "/bin/ptxas"))
+      return dir;
+  // A ptxas on PATH: its toolkit is the directory above bin/.
+  if (llvm::ErrorOr<std::string> ptxas = llvm::sys::findProgramByName("ptxas"))
+    return llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas))
+        .str();
+  return "";
+}
+
+/// gpu-module-to-binary wants ld.lld at TOOLKIT/llvm/bin/ld.lld (and the
+/// device libraries at TOOLKIT/amdgcn/bitcode); Debian keeps them apart, so
+/// when no ROCm tree is installed, a directory of links gathers them.
+std::string rocmToolkit(const std::string &requested) {
+  SmallVector<std::string> candidates;
+  if (!requested.empty())
+    candidates.push_back(requested);
+  for (const char *var : {"ROCM_PATH", "ROCM_ROOT", "ROCM_HOME"})
+    if (std::optional<std::string> value = llvm::sys::Process::GetEnv(var))
+      candidates.push_back(*value);
+  candidates.push_back("/opt/rocm");
+  for (const std::string &dir : candidates)
+    if (exists(dir + "/llvm/bin/ld.lld"))
+      return dir;
+  if (!requested.empty())
+    return "";
+
+  std::string lld;
+  for (const char *dir : {"/usr/lib/llvm-22/bin"})
+    if (exists(llvm::Twine(dir) + "/ld.lld"))
+      lld = std::string(dir) + "/ld.lld";
+  if (lld.empty())
+    if (llvm::ErrorOr<std::string> found =
+            llvm::sys::findProgramByName("ld.lld"))
+      lld = *found;
+  if (lld.empty())
+    return "";
+  SmallString<128> dir;
+  llvm::sys::path::system_temp_directory(/*erasedOnReboot=*/true, dir);
+  llvm::sys::path::append(dir,
+                          "quilt-rocm-toolkit-" + std::to_string(::getuid()));
+  SmallString<128> bin(dir);
+  llvm::sys::path::append(bin, "llvm", "bin");
+  if (llvm::sys::fs::create_directories(bin))
+    return "";
+  SmallString<128> link(bin);
+  llvm::sys::path::append(link, "ld.lld");
+  if (!exists(link) && llvm::sys::fs::create_link(lld, link))
+    return "";
+  const char *bitcode = "/usr/lib/x86_64-linux-gnu/amdgcn";
+  SmallString<128> amdgcn(dir);
+  llvm::sys::path::append(amdgcn, "amdgcn");
+  if (exists(bitcode) && !exists(amdgcn))
+    (void)llvm::sys::fs::create_link(bitcode, amdgcn);
+  return std::string(dir);
+}
+
+} // namespace
+
+std::string quilt::findGpuToolkit(GpuVendor vendor,
+                                  const std::string &requested) {
+  return vendor == GpuVendor::NVIDIA ? cudaToolkit(requested)
+                                     : rocmToolkit(requested);
+}
+
+//===----------------------------------------------------------------------===//
+// Pipelines
+//===----------------------------------------------------------------------===//
+
+void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
+                                    const GpuPipelineOptions &options) {
+  // Dispatches: target, candidates, cleanup.
+  if (!options.target.empty()) {
+    ukernel::UKernelAttachTargetOptions attach;
+    attach.targetName = options.target;
+    attach.targetFile = options.targetFile;
+    pm.addPass(ukernel::createUKernelAttachTarget(attach));
+  }
+  ConvertLinalgToUKernelOptions toUKernel;
+  toUKernel.maxCandidates = options.maxCandidates;
+  toUKernel.policy = options.policy;
+  pm.addPass(createConvertLinalgToUKernel(toUKernel));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // Buffers, all in device memory.
+  buildBufferizationPipeline(pm, options.bufferDeallocation);
+  pm.addPass(createQuiltGpuDeviceBuffers());
+
+  // Micro-kernels, run-time selection and launches.
+  pm.addPass(createConvertUKernelToGPU());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // What linalg remains (fills, elementwise ops the front end did not fuse)
+  // runs as 32x32-thread-block kernels.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  pm.addNestedPass<func::FuncOp>(
+      createParallelLoopTilingPass({32, 32}, /*noMinMaxBounds=*/true));
+  pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+
+  // Device code. The AMDGPU conversion needs the chipset up front: from
+  // chip=, else the database's chip for target=.
+  std::string chip = options.chip;
+  if (chip.empty() && !options.target.empty()) {
+    TargetDatabase database = TargetDatabase::withBuiltins();
+    std::string error;
+    if (options.targetFile.empty() ||
+        database.addFromFile(options.targetFile, error))
+      if (const TargetDesc *desc = database.lookup(options.target))
+        chip = desc->chip;
+  }
+  QuiltAttachGpuTargetOptions attachChip;
+  attachChip.chip = options.chip;
+  pm.addPass(createQuiltAttachGpuTarget(attachChip));
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  if (vendor == GpuVendor::NVIDIA) {
+    device.addPass(createConvertNVGPUToNVVMPass());
+  } else {
+    ConvertAMDGPUToROCDLPassOptions amdgpu;
+    if (!chip.empty())
+      amdgpu.chipset = chip;
+    device.addPass(createConvertAMDGPUToROCDLPass(amdgpu));
+  }
+  device.addPass(memref::createExpandStridedMetadataPass());
+  device.addPass(createLowerAffinePass());
+  device.addPass(createSCFToControlFlowPass());
+  if (vendor == GpuVendor::NVIDIA) {
+    ConvertGpuOpsToNVVMOpsOptions nvvm;
+    nvvm.indexBitwidth = 64;
+    device.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  } else {
+    ConvertGpuOpsToROCDLOpsOptions rocdl;
+    if (!chip.empty())
+      rocdl.chipset = chip;
+    rocdl.indexBitwidth = 64;
+    device.addPass(createConvertGpuOpsToROCDLOps(rocdl));
+  }
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createCSEPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
+
+  GpuModuleToBinaryPassOptions binary;
+  std::string toolkit = findGpuToolkit(vendor, options.toolkit);
+  std::string format = options.format;
+  if (format == "auto")
+    format = toolkit.empty() ? "isa" : "bin";
+  binary.compilationTarget = format;
+  binary.toolkitPath = toolkit;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+
+  // Host code: launches become mgpu* calls, then the CPU lowering.
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  buildLowerToLLVMPipeline(pm, options.cInterface);
+}
+
+void quilt::registerQuiltGpuPipelines() {
+  PassPipelineRegistration<GpuPipelineOptions>(
+      "quilt-lower-to-nvvm",
+      "Lower dynamic-shape linalg contractions for an NVIDIA GPU: Quilt "
+      "micro-kernels to NVVM and a cubin (PTX without ptxas), run-time "
+      "selection and launches in host code lowered to LLVM",
+      [](OpPassManager &pm, const GpuPipelineOptions &options) {
+        buildLowerToGpuPipeline(pm, GpuVendor::NVIDIA, options);
+      });
+  PassPipelineRegistration<GpuPipelineOptions>(
+      "quilt-lower-to-rocdl",
+      "Lower dynamic-shape linalg contractions for an AMD GPU: Quilt "
+      "micro-kernels to ROCDL and an hsaco (AMDGCN assembly without "
+      "ld.lld), run-time selection and launches in host code lowered to "
+      "LLVM",
+      [](OpPassManager &pm, const GpuPipelineOptions &options) {
+        buildLowerToGpuPipeline(pm, GpuVendor::AMD, options);
+      });
+}

@@ -1,0 +1,48 @@
+// RUN: quilt-opt %s -split-input-file -verify-diagnostics --quilt-gpu-device-buffers | FileCheck %s
+
+// CHECK-LABEL: func.func @buffers(
+// CHECK-SAME:    %[[N:.*]]: index, %[[SRC:.*]]: memref<?xf32>)
+// CHECK:         %[[BUF:.*]] = gpu.alloc (%[[N]]) : memref<?xf32>
+// CHECK:         %[[T0:.*]] = gpu.wait async
+// CHECK:         %[[T1:.*]] = gpu.memcpy async [%[[T0]]] %[[BUF]], %[[SRC]] : memref<?xf32>, memref<?xf32>
+// CHECK:         gpu.wait [%[[T1]]]
+// CHECK:         %[[T2:.*]] = gpu.wait async
+// CHECK:         %[[T3:.*]] = gpu.dealloc async [%[[T2]]] %[[BUF]] : memref<?xf32>
+// CHECK:         gpu.wait [%[[T3]]]
+// CHECK-NOT:     memref.alloc
+func.func @buffers(%n: index, %src: memref<?xf32>) {
+  %buf = memref.alloc(%n) : memref<?xf32>
+  memref.copy %src, %buf : memref<?xf32> to memref<?xf32>
+  memref.dealloc %buf : memref<?xf32>
+  return
+}
+
+// -----
+
+// Kernels keep their own memory.
+// CHECK-LABEL: gpu.module @kernels
+// CHECK:         memref.alloca
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k() kernel {
+      %a = memref.alloca() : memref<4xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+func.func @alloca() {
+  // expected-error @+1 {{cannot be placed in device memory: a GPU program's host code may only allocate with memref.alloc}}
+  %a = memref.alloca() : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @layouts(%a: memref<?x?xf32, strided<[?, 1]>>, %b: memref<?x?xf32>) {
+  // expected-error @+1 {{copies between different layouts ('memref<?x?xf32, strided<[?, 1]>>' to 'memref<?x?xf32>') are not supported in a GPU program's host code}}
+  memref.copy %a, %b : memref<?x?xf32, strided<[?, 1]>> to memref<?x?xf32>
+  return
+}

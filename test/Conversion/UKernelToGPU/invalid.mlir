@@ -1,0 +1,80 @@
+// RUN: quilt-opt %s -split-input-file -verify-diagnostics --convert-ukernel-to-gpu
+
+#a100 = #ukernel.target<name = "a100", vendor = nvidia, chip = "sm_80", compute_units = 108, warp_size = 32, sub_partitions = 4, max_threads_per_block = 1024, max_threads_per_cu = 2048, max_blocks_per_cu = 32, registers_per_block = 65536, registers_per_cu = 65536, max_registers_per_thread = 255, shared_mem_per_block = 166912, shared_mem_per_cu = 167936, l1_bytes = 196608, l2_bytes = 41943040, mem_bandwidth_gbs = 2039.0, clock_ghz = 1.41, onchip_bytes_per_clock = 128.0, peak_tflops = {simt_fma = 19.5, mma_sync_f16 = 312.0, mma_sync_tf32 = 156.0}>
+#mma = #ukernel.config<tile = 64x64x32, threads = 64, warps = 1x2, thread_tile = 8x8, vector_width = 8, stages = 2, instruction = mma_sync_f16, boundary = mask>
+
+module attributes {ukernel.target = #a100} {
+  func.func @tensors(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+    // expected-error @+1 {{convert-ukernel-to-gpu expects dispatches on memrefs: bufferize first}}
+    %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xf16>, tensor<?x?xf16>) outs(%c : tensor<?x?xf32>)
+      candidates [#mma] -> tensor<?x?xf32>
+    return %r : tensor<?x?xf32>
+  }
+}
+
+// -----
+
+#mma = #ukernel.config<tile = 64x64x32, threads = 64, warps = 1x2, thread_tile = 8x8, vector_width = 8, stages = 2, instruction = mma_sync_f16, boundary = mask>
+
+func.func @no_target(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{has no target: run ukernel-attach-target first}}
+  ukernel.dispatch matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
+    candidates [#mma]
+  return
+}
+
+// -----
+
+#cpu8 = #ukernel.target<name = "cpu8", vendor = cpu, chip = "x86-64-v3", compute_units = 1, warp_size = 1, max_threads_per_block = 1, max_registers_per_thread = 16, l1_bytes = 32768, l2_bytes = 524288, l3_bytes = 1048576, mem_bandwidth_gbs = 20.0, clock_ghz = 2.0, peak_tflops = {cpu_fma = 0.064}, vector_bits = 256, fma_units_per_core = 2>
+#cfg = #ukernel.config<tile = 12x32x8, threads = 1, warps = 1x1, thread_tile = 4x16, vector_width = 8, stages = 1, instruction = cpu_fma, boundary = mask>
+
+module attributes {ukernel.target = #cpu8} {
+  func.func @cpu_target(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+    // expected-error @+1 {{convert-ukernel-to-gpu generates GPU code, but the target 'cpu8' is a CPU: use quilt-lower-to-host}}
+    ukernel.dispatch matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
+      candidates [#cfg]
+    return
+  }
+}
+
+// -----
+
+#a100 = #ukernel.target<name = "a100", vendor = nvidia, chip = "sm_80", compute_units = 108, warp_size = 32, sub_partitions = 4, max_threads_per_block = 1024, max_threads_per_cu = 2048, max_blocks_per_cu = 32, registers_per_block = 65536, registers_per_cu = 65536, max_registers_per_thread = 255, shared_mem_per_block = 166912, shared_mem_per_cu = 167936, l1_bytes = 196608, l2_bytes = 41943040, mem_bandwidth_gbs = 2039.0, clock_ghz = 1.41, onchip_bytes_per_clock = 128.0, peak_tflops = {simt_fma = 19.5, mma_sync_f16 = 312.0, mma_sync_tf32 = 156.0}>
+#simt = #ukernel.config<tile = 64x64x8, threads = 64, warps = 1x2, thread_tile = 8x8, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+
+module attributes {ukernel.target = #a100} {
+  func.func @conv(%i: memref<?x?x?x?xf32>, %f: memref<?x?x?x?xf32>, %o: memref<?x?x?x?xf32>) {
+    // expected-error @+1 {{'conv2d_nhwc' dispatches are not yet supported on GPU targets}}
+    ukernel.dispatch conv2d_nhwc ins(%i, %f : memref<?x?x?x?xf32>, memref<?x?x?x?xf32>) outs(%o : memref<?x?x?x?xf32>)
+      candidates [#simt]
+    return
+  }
+}
+
+// -----
+
+#a100 = #ukernel.target<name = "a100", vendor = nvidia, chip = "sm_80", compute_units = 108, warp_size = 32, sub_partitions = 4, max_threads_per_block = 1024, max_threads_per_cu = 2048, max_blocks_per_cu = 32, registers_per_block = 65536, registers_per_cu = 65536, max_registers_per_thread = 255, shared_mem_per_block = 166912, shared_mem_per_cu = 167936, l1_bytes = 196608, l2_bytes = 41943040, mem_bandwidth_gbs = 2039.0, clock_ghz = 1.41, onchip_bytes_per_clock = 128.0, peak_tflops = {simt_fma = 19.5, mma_sync_f16 = 312.0, mma_sync_tf32 = 156.0}>
+#splitk = #ukernel.config<tile = 64x64x8, threads = 64, warps = 1x2, thread_tile = 8x8, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask, split_k = 4>
+
+module attributes {ukernel.target = #a100} {
+  func.func @split_k(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+    // expected-error @+1 {{candidate #0 (64x64x8 t64 w1x2 tt8x8 v4 s2 simt_fma sk4) splits K; the GPU code generator emits split_k = 1 only}}
+    ukernel.dispatch matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
+      candidates [#splitk]
+    return
+  }
+}
+
+// -----
+
+#a100 = #ukernel.target<name = "a100", vendor = nvidia, chip = "sm_80", compute_units = 108, warp_size = 32, sub_partitions = 4, max_threads_per_block = 1024, max_threads_per_cu = 2048, max_blocks_per_cu = 32, registers_per_block = 65536, registers_per_cu = 65536, max_registers_per_thread = 255, shared_mem_per_block = 166912, shared_mem_per_cu = 167936, l1_bytes = 196608, l2_bytes = 41943040, mem_bandwidth_gbs = 2039.0, clock_ghz = 1.41, onchip_bytes_per_clock = 128.0, peak_tflops = {simt_fma = 19.5, mma_sync_f16 = 312.0, mma_sync_tf32 = 156.0}>
+#mma = #ukernel.config<tile = 64x64x32, threads = 64, warps = 1x2, thread_tile = 8x8, vector_width = 8, stages = 2, instruction = mma_sync_f16, boundary = mask>
+
+module attributes {ukernel.target = #a100} {
+  func.func @bf16_mma(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>) {
+    // expected-error @+1 {{candidate #0 (64x64x32 t64 w1x2 tt8x8 v8 s2 mma_sync_f16): bf16 on NVIDIA tensor cores is not generated yet; compute in f16, or keep simt_fma candidates only}}
+    ukernel.dispatch matmul ins(%a, %b : memref<?x?xbf16>, memref<?x?xbf16>) outs(%c : memref<?x?xf32>)
+      candidates [#mma]
+    return
+  }
+}

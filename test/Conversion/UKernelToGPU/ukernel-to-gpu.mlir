@@ -1,0 +1,61 @@
+// RUN: quilt-opt %s --ukernel-attach-target=target=a100 --convert-linalg-to-ukernel=max-candidates=1 --convert-ukernel-to-gpu | FileCheck %s --check-prefix=A100
+// RUN: quilt-opt %s --ukernel-attach-target=target=mi300x --convert-linalg-to-ukernel=max-candidates=1 --convert-ukernel-to-gpu | FileCheck %s --check-prefix=MI300
+// RUN: quilt-opt %s --ukernel-attach-target=target=rx7900xtx --convert-linalg-to-ukernel=max-candidates=1 --convert-ukernel-to-gpu | FileCheck %s --check-prefix=RDNA3
+
+// Host side: the cost model at run time picks the kernel and a patch's
+// remainder; each region launches its candidate with a grid from the
+// region's dynamic size and the candidate's dynamic workgroup memory.
+// A100-LABEL: func.func @mm_f16(
+// A100:         call @quilt_rt_select(
+// A100:         scf.index_switch
+// A100:         memref.extract_aligned_pointer_as_index
+// A100:         gpu.launch_func @quilt_nvidia_kernels::@quilt_mma_sync_f16_[[MMA:[0-9x_a-z]+]]_f16_f32 blocks in (%{{.*}}, %{{.*}}, %c1) threads in (%c{{[0-9]+}}, %c1{{.*}}, %c1{{.*}}) dynamic_shared_memory_size %c{{[0-9]+}}_i32 args(%{{.*}} : memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}} : memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}} : memref<?x?xf32, strided<[?, ?], offset: ?>>, %{{.*}} : i32)
+// A100:         scf.index_switch
+// A100:         gpu.launch_func @quilt_nvidia_kernels::@quilt_mma_sync_f16_[[MMA]]_f16_f32
+
+// A batch walks grid z.
+// A100-LABEL: func.func @bmm_f32(
+// A100:         %[[B:.*]] = memref.dim %arg2, %c0
+// A100:         gpu.launch_func @quilt_nvidia_kernels::@quilt_simt_fma_{{.*}}_f32_f32_batch blocks in (%{{.*}}, %{{.*}}, %[[B]])
+
+// Device side: dynamic workgroup memory holds the A and B tiles, vector
+// global loads where the host found the operand aligned, mma.sync on
+// fragments read from the tiles, barriers around each K step.
+// A100:       gpu.module @quilt_nvidia_kernels [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">]
+// A100-LABEL:   gpu.func @quilt_mma_sync_f16_
+// A100-SAME:      kernel
+// A100-SAME:      known_block_size = array<i32: {{[0-9]+}}, 1, 1>
+// A100:           gpu.dynamic_shared_memory
+// A100:           memref.view {{.*}} to memref<{{[0-9]+}}x{{[0-9]+}}xf16, #gpu.address_space<workgroup>>
+// A100:           scf.for
+// A100:           vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<?x?xf16, strided<[?, 1], offset: ?>>, vector<8xf16>
+// A100:           gpu.barrier
+// A100:           nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// A100:           gpu.barrier
+// A100:           memref.load %arg2
+// A100:           arith.addf
+// A100:           memref.store
+// A100-LABEL:   gpu.func @quilt_simt_fma_{{.*}}_batch
+// A100:           gpu.block_id z
+// A100:           vector.load {{.*}} #gpu.address_space<workgroup>>, vector<{{[0-9]+}}xf32>
+// A100:           vector.fma
+
+// MI300-LABEL: func.func @mm_f16(
+// MI300:         gpu.launch_func @quilt_amdgpu_kernels::@quilt_mfma_
+// MI300:       gpu.module @quilt_amdgpu_kernels [#rocdl.target<O = 3, chip = "gfx942">]
+// MI300:         amdgpu.mfma
+
+// RDNA3-LABEL: func.func @mm_f16(
+// RDNA3:         gpu.launch_func @quilt_amdgpu_kernels::@quilt_wmma_16x16x16_
+// RDNA3:       gpu.module @quilt_amdgpu_kernels [#rocdl.target<O = 3, chip = "gfx1100">]
+// RDNA3:         amdgpu.wmma {{.*}} : vector<16xf16>, vector<16xf16>, vector<8xf32>
+
+func.func @mm_f16(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
+  return
+}
+
+func.func @bmm_f32(%a: memref<?x?x?xf32>, %b: memref<?x?x?xf32>, %c: memref<?x?x?xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<?x?x?xf32>, memref<?x?x?xf32>) outs(%c : memref<?x?x?xf32>)
+  return
+}

@@ -1,0 +1,58 @@
+"""Assembles every kernel quiltc generates for a target with `ptxas -v` and
+checks the resources: no register spills, at most 255 registers a thread,
+and registers x threads within the 64K-register file of an SM, so every
+block can launch.
+
+usage: check_ptxas.py QUILTC PTXAS INPUT.mlir TARGET CHIP
+"""
+
+import re
+import subprocess
+import sys
+import tempfile
+
+quiltc, ptxas, source, target, chip = sys.argv[1:6]
+
+ptx = subprocess.run([quiltc, source, "--target", target, "--emit=ptx"],
+                     check=True, capture_output=True, text=True).stdout
+# quiltc prints each gpu.binary's PTX after a "// gpu.binary @name" line.
+modules = re.split(r"^// gpu\.binary @\S+\n", ptx, flags=re.M)[1:]
+
+kernels, problems = 0, []
+for index, module in enumerate(modules):
+    with tempfile.NamedTemporaryFile("w", suffix=".ptx") as file:
+        file.write(module)
+        file.flush()
+        result = subprocess.run(
+            [ptxas, "-v", "-arch=" + chip, file.name, "-o", "/dev/null"],
+            capture_output=True, text=True)
+    if result.returncode != 0:
+        problems.append("module %d: ptxas failed: %s" % (index, result.stderr))
+        continue
+    name = None
+    for line in result.stderr.splitlines():
+        entry = re.search(r"Compiling entry function '(\w+)'", line)
+        if entry:
+            name = entry.group(1)
+            continue
+        if name is None or not name.startswith("quilt_"):
+            continue
+        spill = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", line)
+        if spill and (int(spill.group(1)) or int(spill.group(2))):
+            problems.append("%s spills: %s" % (name, line.strip()))
+        used = re.search(r"Used (\d+) registers", line)
+        if used:
+            kernels += 1
+            registers = int(used.group(1))
+            threads = int(re.search(r"_t(\d+)_", name).group(1))
+            print("%s: %d registers x %d threads" % (name, registers, threads))
+            if registers > 255 or registers * threads > 65536:
+                problems.append("%s: %d registers x %d threads do not fit an SM"
+                                % (name, registers, threads))
+
+for problem in problems:
+    print("problem: " + problem)
+print("checked %d kernels for %s (%s), %d problems" % (kernels, target, chip, len(problems)))
+# The exit status is for running the script by hand; the lit test checks the
+# printed problems, so that known ones are pinned by name.
+sys.exit(1 if problems or kernels == 0 else 0)
