@@ -111,7 +111,13 @@ demo() {
       grep -E '^(workload|target|chosen|why)'
   done
 
-  log "3/4 Compile once for the host: $out/bert-ffn.so (C entry _mlir_ciface_bert_ffn)"
+  log "3/4 Compile once for the GPUs (device code) and for the host: $out/bert-ffn.so (C entry _mlir_ciface_bert_ffn)"
+  "$bin/quiltc" "$example" --target h100 --emit=ptx -o "$out/bert-ffn.h100.ptx"
+  "$bin/quiltc" "$example" --target mi300x --emit=isa -o "$out/bert-ffn.mi300x.s"
+  printf '    h100    %s kernels (PTX, sm_90a): %s\n' \
+    "$(grep -c '^.visible .entry' "$out/bert-ffn.h100.ptx")" "$out/bert-ffn.h100.ptx"
+  printf '    mi300x  %s kernels (AMDGCN, gfx942): %s\n' \
+    "$(grep -c '^.amdhsa_kernel ' "$out/bert-ffn.mi300x.s")" "$out/bert-ffn.mi300x.s"
   "$bin/quiltc" "$example" --target host --emit=shared -o "$out/bert-ffn.so"
 
   log "4/4 Run it for M = 0, 1, 17, 80, 384 and check every output against C"
