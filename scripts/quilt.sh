@@ -117,7 +117,7 @@ demo() {
   printf '    h100    %s kernels (PTX, sm_90a): %s\n' \
     "$(grep -c '^.visible .entry' "$out/bert-ffn.h100.ptx")" "$out/bert-ffn.h100.ptx"
   printf '    mi300x  %s kernels (AMDGCN, gfx942): %s\n' \
-    "$(grep -c '^.amdhsa_kernel ' "$out/bert-ffn.mi300x.s")" "$out/bert-ffn.mi300x.s"
+    "$(grep -c '^[[:space:]]*.amdhsa_kernel ' "$out/bert-ffn.mi300x.s")" "$out/bert-ffn.mi300x.s"
   "$bin/quiltc" "$example" --target host --emit=shared -o "$out/bert-ffn.so"
 
   log "4/4 Run it for M = 0, 1, 17, 80, 384 and check every output against C"
