@@ -46,6 +46,12 @@ config.substitutions.append(
     ("%mlir_runner_utils", os.path.join(llvm_lib_dir, "libmlir_runner_utils.so")))
 config.substitutions.append(
     ("%quilt_runtime", os.path.join(config.quilt_obj_root, "lib", "libquilt_runtime.so")))
+# LLVM's OpenMP runtime (libomp-22-dev), which host code compiled with
+# threads != 1 calls.
+libomp = os.path.join(llvm_lib_dir, "libomp.so")
+config.substitutions.append(("%libomp", libomp))
+if os.path.exists(libomp):
+    config.available_features.add("openmp")
 
 # Features for tests that need tools or hardware CI does not have.
 if os.path.isdir(config.shared_workloads_dir):

@@ -54,16 +54,30 @@ def ConvertUKernelToHost : Pass<"convert-ukernel-to-host", "::mlir::ModuleOp"> {
     each call computes the GEMM-view sizes, lets `ukernel.select` (the cost
     model, at run time) pick a candidate or a main + remainder patch, and
     calls the chosen micro-kernel function on the main and the remainder
-    region, once per batch index. Each (candidate, element types, epilogue,
-    transposes, operand layouts) becomes one private function in the BLIS
-    structure: the candidate's tile M/N/K are the cache blocks mc/nc/kc, its
-    thread tile the mr x nr register block; B panels and A blocks are packed
-    into contiguous f32 buffers (zero-padded, f16/bf16 converted, with
-    vector loads along whichever dimension of the stored operand is
-    contiguous), and the micro-kernel keeps the accumulators in vector
-    registers across the K block. The epilogue is applied once, after the
-    last K block; `math.erf` (GELU) becomes a polynomial, so the code needs
-    no libm. An f16/bf16 or non-contiguous C is accumulated in an f32 copy.
+    region. Each (candidate, kind, element types, epilogue, transposes,
+    operand layouts) becomes one private function in the BLIS structure:
+    the candidate's tile M/N/K are the cache blocks mc/nc/kc, its thread
+    tile the mr x nr register block; B panels and A blocks are packed into
+    contiguous f32 buffers (zero-padded, f16/bf16 converted, with vector
+    loads along whichever dimension of the stored operand is contiguous),
+    and the micro-kernel keeps the accumulators in vector registers across
+    the K block. A kernel loops over the batch of a `batch_matmul` itself.
+    The epilogue is applied once, after the last K block; `math.erf` (GELU)
+    becomes a polynomial, so the code needs no libm. An f16/bf16 or
+    non-contiguous C is accumulated in an f32 copy.
+
+    Convolutions (`conv2d_nhwc`, `conv2d_nchw`, with their strides and
+    dilations) run as implicit GEMMs (M = N*OH*OW, N = F, K = R*S*C): A
+    blocks are packed straight from the image (im2col inside the packing,
+    one gather per k step of a micro-panel), B is the filter read as a
+    matrix, and C is the output: updated in place for an f32 NHWC output
+    with an identity layout, accumulated in an f32 M x F copy otherwise.
+
+    With `threads` other than 1 the cache blocks (batch element, N block, M
+    block) of each kernel call run as the iterations of one `scf.parallel`,
+    each packing its own blocks; `quilt-lower-to-host` lowers it to OpenMP.
+    The cost model is then told the code runs on that many of the target's
+    cores (all of them for 0).
 
     Every `ukernel.select` (the ones this pass creates and any already in the
     module) then becomes a call of Quilt's runtime, `quilt_rt_select`, with
@@ -72,9 +86,14 @@ def ConvertUKernelToHost : Pass<"convert-ukernel-to-host", "::mlir::ModuleOp"> {
     as `quiltc explain`.
 
     Dispatches on tensors, for non-CPU targets, with candidates that are not
-    `cpu_fma` or operands that are not strided, and convolutions (not yet
-    implemented on the host) are diagnosed. Kernels are single-threaded.
+    `cpu_fma` or operands that are not strided are diagnosed.
   }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"1",
+           "Threads the kernels run on: 1 generates sequential loops; N > 1 "
+           "parallel loops for N threads; 0 parallel loops for as many "
+           "threads as the OpenMP runtime gives (OMP_NUM_THREADS)">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::func::FuncDialect",

@@ -51,6 +51,12 @@ private:
 /// per-core figures it cannot read from the closest host-* entry of `db`.
 TargetDesc detectHostTarget(const TargetDatabase &db);
 
+/// A CPU target as seen by code running on `cores` of its cores (kernels
+/// with that many threads): the compute units and the peaks scale down,
+/// per-core figures, caches and bandwidth stay. Returns `target` unchanged
+/// for a GPU or when `cores` is not below its compute units (or below 1).
+TargetDesc restrictToCores(TargetDesc target, int64_t cores);
+
 } // namespace quilt
 
 #endif // QUILT_COSTMODEL_TARGETDATABASE_H

@@ -43,6 +43,14 @@ struct HostPipelineOptions
                      "based). The input must then not free buffers itself; "
                      "turn it off for memref code that does"),
       llvm::cl::init(true)};
+  Option<int64_t> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads the micro-kernels run on: 1 generates "
+                     "sequential code; N > 1 OpenMP parallel loops on N "
+                     "threads; 0 on as many as the OpenMP runtime gives "
+                     "(OMP_NUM_THREADS). Code with threads != 1 calls "
+                     "libomp"),
+      llvm::cl::init(1)};
   Option<bool> cInterface{
       *this, "c-interface",
       llvm::cl::desc("Emit _mlir_ciface_<name> wrappers (memref descriptors "

@@ -131,4 +131,14 @@ TargetDesc detectHostTarget(const TargetDatabase &db) {
   return host;
 }
 
+TargetDesc restrictToCores(TargetDesc target, int64_t cores) {
+  if (target.isGpu() || cores < 1 || cores >= target.computeUnits)
+    return target;
+  double scale = double(cores) / double(target.computeUnits);
+  for (double &peak : target.peakTflops)
+    peak *= scale;
+  target.computeUnits = cores;
+  return target;
+}
+
 } // namespace quilt

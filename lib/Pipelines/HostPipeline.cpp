@@ -19,8 +19,10 @@
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -65,10 +67,22 @@ void quilt::buildLowerToHostPipeline(OpPassManager &pm,
 
   buildBufferizationPipeline(pm, options.bufferDeallocation);
 
-  // Micro-kernels and the run-time selection.
-  pm.addPass(createConvertUKernelToHost());
+  // Micro-kernels and the run-time selection; multi-threaded kernels'
+  // parallel loops become OpenMP (libomp at run time).
+  ConvertUKernelToHostOptions toHost;
+  toHost.threads = options.threads;
+  pm.addPass(createConvertUKernelToHost(toHost));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  if (options.threads != 1) {
+    ConvertSCFToOpenMPPassOptions openmp;
+    openmp.numThreads = static_cast<unsigned>(options.threads);
+    pm.addPass(createConvertSCFToOpenMPPass(openmp));
+    // The pass wraps each parallel body in a memref.alloca_scope, which
+    // cannot hold the blocks scf-to-cf makes; the kernels allocate on the
+    // heap, so the scopes are empty and fold away.
+    pm.addPass(createCanonicalizerPass());
+  }
 
   buildLowerToLLVMPipeline(pm, options.cInterface);
 }
@@ -91,6 +105,9 @@ void quilt::buildLowerToLLVMPipeline(OpPassManager &pm, bool cInterface) {
   if (cInterface)
     pm.addPass(createQuiltEmitCInterface());
   pm.addPass(createConvertFuncToLLVMPass());
+  // Multi-threaded kernels' OpenMP regions (after func: this pass converts
+  // functions too, and the C interface needs them as func.func).
+  pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
 }

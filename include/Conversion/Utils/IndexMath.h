@@ -22,6 +22,9 @@ struct IndexMath {
   Value sub(Value x, Value y);
   Value mul(Value x, Value y);
   Value min(Value x, Value y);
+  /// Unsigned quotient and remainder (of non-negative sizes and indices).
+  Value div(Value x, Value y);
+  Value rem(Value x, Value y);
   Value ceilDiv(Value x, Value y);
   Value eq(Value x, Value y);
   Value lt(Value x, Value y);

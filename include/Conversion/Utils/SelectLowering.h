@@ -8,14 +8,29 @@
 #ifndef QUILT_CONVERSION_UTILS_SELECTLOWERING_H
 #define QUILT_CONVERSION_UTILS_SELECTLOWERING_H
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::ukernel {
+
+class SelectOp;
 
 /// Replaces every ukernel.select in the module (outside GPU modules) by a
 /// call of the runtime's quilt_rt_select. Fails (with a diagnostic) on a
 /// select without a target.
 LogicalResult lowerSelectOps(ModuleOp module);
+
+/// The regions a select's results cover on an m x n problem, each with its
+/// candidate: `emit(candidate, row0, col0, rows, cols)` for the main region
+/// (rows [0, split_m) x columns [0, split_n), `kernel`) and the remainder
+/// (`remainder` on rows [split_m, m) x all columns when M is split, else on
+/// all rows x columns [split_n, n); empty without a patch). Emitted at
+/// `b`'s insertion point; empty regions are the callee's to skip.
+void forEachSelectedRegion(
+    OpBuilder &b, Location loc, SelectOp select, Value m, Value n,
+    function_ref<void(Value candidate, Value row0, Value col0, Value rows,
+                      Value cols)>
+        emit);
 
 } // namespace mlir::ukernel
 

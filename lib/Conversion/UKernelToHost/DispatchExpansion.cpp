@@ -2,21 +2,29 @@
 //
 // Part of the Quilt project. A dispatch becomes:
 //
-//   (b, m, n, k) = GEMM-view sizes (memref.dim, transposes respected)
+//   (b, m, n, k) = GEMM-view sizes (memref.dim; transposes respected; a
+//                  convolution's M = N*OH*OW, N = F, K = R*S*C)
 //   kernel, remainder, split_m, split_n = ukernel.select b, m, n, k ...
-//   for each batch index:
-//     main region rows [0, split_m) x cols [0, split_n):
-//       scf.index_switch kernel { case i: call @candidate_i(views) }
-//     remainder region (the rest; a patch splits one dimension):
-//       scf.index_switch remainder { ... }
+//   main region rows [0, split_m) x cols [0, split_n):
+//     scf.index_switch kernel { case i: call @candidate_i(A, B, C, bias,
+//                                                        0, 0, split_m, split_n) }
+//   remainder region (the rest; a patch splits one dimension):
+//     scf.index_switch remainder { ... }
+// (the regions: forEachSelectedRegion, Conversion/Utils).
 //
-// Operands are passed as stored (a transposed A as KxM): the kernels are
-// specialized on the transposes, so that packing reads every operand along
-// its contiguous dimension.
+// Operands are passed whole and as stored (a transposed A as KxM): the
+// kernels are specialized on the transposes and layouts, take the region's
+// views themselves and loop over the batch, so a call costs the same for
+// one batch element as for many. A convolution's filter without an
+// identity layout is copied into one first (the kernels read it as a
+// matrix).
 //
 //===----------------------------------------------------------------------===//
 
 #include "HostKernel.h"
+
+#include "CostModel/TargetDatabase.h"
+#include "Dialect/UKernel/IR/CostModelBridge.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -28,38 +36,6 @@ using namespace mlir::ukernel::host;
 
 namespace {
 
-/// The 2-D operands of one (batch element of a) dispatch, in GEMM terms.
-struct GemmViews {
-  Value a, b, c, bias;
-};
-
-/// Batch element `index` of a rank-3 memref as a rank-2 view.
-Value batchElement(OpBuilder &b, Location loc, Value source, Value index) {
-  auto type = cast<MemRefType>(source.getType());
-  SmallVector<OpFoldResult> offsets = {index, b.getIndexAttr(0),
-                                       b.getIndexAttr(0)};
-  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1),
-                                     memref::getMixedSize(b, loc, source, 1),
-                                     memref::getMixedSize(b, loc, source, 2)};
-  SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
-  auto resultType = memref::SubViewOp::inferRankReducedResultType(
-      {type.getDimSize(1), type.getDimSize(2)}, type, offsets, sizes, strides);
-  return memref::SubViewOp::create(b, loc, resultType, source, offsets, sizes,
-                                   strides);
-}
-
-/// A [offsets, offsets + sizes) window of `view`, cast to `type`.
-Value window(OpBuilder &b, Location loc, Value view, ArrayRef<Value> offsets,
-             ArrayRef<Value> sizes, Type type) {
-  SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
-  Value sub = memref::SubViewOp::create(
-      b, loc, view, getAsOpFoldResult(ValueRange(offsets)),
-      getAsOpFoldResult(ValueRange(sizes)), strides);
-  if (sub.getType() == type)
-    return sub;
-  return memref::CastOp::create(b, loc, type, sub);
-}
-
 bool hasContiguousRows(Value view) {
   auto type = cast<MemRefType>(view.getType());
   SmallVector<int64_t> strides;
@@ -68,43 +44,116 @@ bool hasContiguousRows(Value view) {
          strides.back() == 1;
 }
 
+bool hasIdentityLayout(Value view) {
+  return cast<MemRefType>(view.getType()).getLayout().isIdentity();
+}
+
+Value dim(OpBuilder &b, Location loc, Value view, int64_t d) {
+  return memref::DimOp::create(b, loc, view, d);
+}
+
+/// A copy of `source` with an identity layout, and its deallocation after
+/// `op`.
+Value identityCopy(OpBuilder &b, Location loc, Value source, Operation *op) {
+  auto type = cast<MemRefType>(source.getType());
+  SmallVector<Value> sizes;
+  SmallVector<Value> dynamicSizes;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    sizes.push_back(dim(b, loc, source, d));
+    if (type.isDynamicDim(d))
+      dynamicSizes.push_back(sizes.back());
+  }
+  Value copy = memref::AllocOp::create(
+      b, loc, MemRefType::get(type.getShape(), type.getElementType()),
+      dynamicSizes, b.getI64IntegerAttr(64));
+  forEachIndex(b, loc, sizes, [&](OpBuilder &ib, Location l, ValueRange ivs) {
+    Value v = memref::LoadOp::create(ib, l, source, ivs);
+    memref::StoreOp::create(ib, l, v, copy, ivs);
+  });
+  OpBuilder after(op->getContext());
+  after.setInsertionPointAfter(op);
+  memref::DeallocOp::create(after, loc, copy);
+  return copy;
+}
+
 } // namespace
 
-void mlir::ukernel::host::expandDispatch(DispatchOp op, KernelCache &kernels) {
+void mlir::ukernel::host::expandDispatch(DispatchOp op, KernelCache &kernels,
+                                         int64_t threads) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   IndexMath im{b, loc};
-  bool batched = op.getKind() == ContractionKind::batch_matmul;
-  unsigned first = batched ? 1 : 0;
-  bool transposeA = op.getTransposeLhs(), transposeB = op.getTransposeRhs();
-
+  ContractionKind kind = op.getKind();
   Value lhs = op.getLhs(), rhs = op.getRhs(), init = op.getInit();
-  Value batch =
-      batched ? Value(memref::DimOp::create(b, loc, init, 0)) : im.c(1);
-  Value m = memref::DimOp::create(b, loc, init, first);
-  Value n = memref::DimOp::create(b, loc, init, first + 1);
-  Value k = memref::DimOp::create(b, loc, lhs, transposeA ? first : first + 1);
 
-  Type indexType = b.getIndexType();
-  auto select = SelectOp::create(
-      b, loc, TypeRange{indexType, indexType, indexType, indexType}, batch, m,
-      n, k, TypeAttr::get(op.getInputElementType()), op.getCandidates(),
-      op.getPolicyAttr(), op.getFixedCandidateAttr(), op.getTargetAttr());
-
-  // One kernel function per candidate; all share the argument types.
   KernelSpec base;
+  base.kind = kind;
   base.inputType = op.getInputElementType();
   base.accType = getElementTypeOrSelf(init.getType());
   if (Value bias = op.getBias())
     base.biasType = getElementTypeOrSelf(bias.getType());
   for (Attribute step : op.getEpilogue())
     base.epilogue.push_back(cast<EpilogueKindAttr>(step).getValue());
-  // A rank-reducing view of a batch keeps the inner stride of the source.
-  base.transposeA = transposeA;
-  base.transposeB = transposeB;
-  base.contiguousA = hasContiguousRows(lhs);
-  base.contiguousB = hasContiguousRows(rhs);
-  base.contiguousC = hasContiguousRows(init);
+  base.parallel = threads != 1;
+
+  // The GEMM view's sizes, as the cost model sees them.
+  Value batch, m, n, k;
+  if (base.isConv()) {
+    bool nhwc = kind == ContractionKind::conv2d_nhwc;
+    if (std::optional<ArrayRef<int64_t>> strides = op.getStrides()) {
+      base.strideH = (*strides)[0];
+      base.strideW = (*strides)[1];
+    }
+    if (std::optional<ArrayRef<int64_t>> dilations = op.getDilations()) {
+      base.dilationH = (*dilations)[0];
+      base.dilationW = (*dilations)[1];
+    }
+    // The nchw filter F x (C*R*S) is B transposed.
+    base.transposeB = !nhwc;
+    if (!hasIdentityLayout(rhs))
+      rhs = identityCopy(b, loc, rhs, op);
+    base.stagedConvOutput =
+        !nhwc || !base.accType.isF32() || !hasIdentityLayout(init);
+    batch = im.c(1);
+    Value images = dim(b, loc, init, 0);
+    Value outH = dim(b, loc, init, nhwc ? 1 : 2);
+    Value outW = dim(b, loc, init, nhwc ? 2 : 3);
+    m = im.mul(images, im.mul(outH, outW));
+    n = dim(b, loc, init, nhwc ? 3 : 1);
+    // The filter's dimensions other than F.
+    k = im.c(1);
+    for (int64_t d = nhwc ? 0 : 1, e = d + 3; d < e; ++d)
+      k = im.mul(k, dim(b, loc, rhs, d));
+  } else {
+    bool batched = kind == ContractionKind::batch_matmul;
+    unsigned first = batched ? 1 : 0;
+    base.transposeA = op.getTransposeLhs();
+    base.transposeB = op.getTransposeRhs();
+    base.contiguousA = hasContiguousRows(lhs);
+    base.contiguousB = hasContiguousRows(rhs);
+    base.contiguousC = hasContiguousRows(init);
+    batch = batched ? dim(b, loc, init, 0) : im.c(1);
+    m = dim(b, loc, init, first);
+    n = dim(b, loc, init, first + 1);
+    k = dim(b, loc, lhs, base.transposeA ? first : first + 1);
+  }
+
+  // The cost model sees the cores the kernels run on: `threads` of the
+  // target's (all of them for 0).
+  TargetAttr target = op.getTargetAttr();
+  if (threads != 0) {
+    quilt::TargetDesc desc = toTargetDesc(op.getEffectiveTarget());
+    if (desc.computeUnits > threads)
+      target = getTargetAttr(b.getContext(),
+                             quilt::restrictToCores(desc, threads));
+  }
+  Type indexType = b.getIndexType();
+  auto select = SelectOp::create(
+      b, loc, TypeRange{indexType, indexType, indexType, indexType}, batch, m,
+      n, k, TypeAttr::get(op.getInputElementType()), op.getCandidates(),
+      op.getPolicyAttr(), op.getFixedCandidateAttr(), target);
+
+  // One kernel function per candidate; all share the argument types.
   SmallVector<func::FuncOp> functions;
   for (Attribute attr : op.getCandidates()) {
     auto config = cast<ConfigAttr>(attr);
@@ -118,26 +167,23 @@ void mlir::ukernel::host::expandDispatch(DispatchOp op, KernelCache &kernels) {
     functions.push_back(kernels.getOrCreate(spec, loc));
   }
   ArrayRef<Type> argTypes = functions.front().getArgumentTypes();
+  SmallVector<Value> operands = {lhs, rhs, init};
+  if (Value bias = op.getBias())
+    operands.push_back(bias);
+  for (size_t i = 0; i < operands.size(); ++i)
+    if (operands[i].getType() != argTypes[i])
+      operands[i] = memref::CastOp::create(b, loc, argTypes[i], operands[i]);
 
   // Calls the selected candidate on rows [r0, r0 + rows) x cols
-  // [c0, c0 + cols) of the views; an empty region runs nothing.
-  auto emitRegion = [&](OpBuilder &rb, const GemmViews &v, Value which,
-                        Value r0, Value c0, Value rows, Value cols) {
-    IndexMath rm{rb, loc};
-    Value zero = rm.c(0);
+  // [c0, c0 + cols); an empty region runs nothing.
+  auto emitRegion = [&](Value which, Value r0, Value c0, Value rows,
+                        Value cols) {
+    Value zero = im.c(0);
     Value nonEmpty =
-        arith::AndIOp::create(rb, loc, rm.lt(zero, rows), rm.lt(zero, cols));
-    scf::IfOp::create(rb, loc, nonEmpty, [&](OpBuilder &tb, Location l) {
-      Value a = transposeA
-                    ? window(tb, l, v.a, {zero, r0}, {k, rows}, argTypes[0])
-                    : window(tb, l, v.a, {r0, zero}, {rows, k}, argTypes[0]);
-      Value bView =
-          transposeB ? window(tb, l, v.b, {c0, zero}, {cols, k}, argTypes[1])
-                     : window(tb, l, v.b, {zero, c0}, {k, cols}, argTypes[1]);
-      SmallVector<Value> args = {
-          a, bView, window(tb, l, v.c, {r0, c0}, {rows, cols}, argTypes[2])};
-      if (v.bias)
-        args.push_back(window(tb, l, v.bias, {c0}, {cols}, argTypes[3]));
+        arith::AndIOp::create(b, loc, im.lt(zero, rows), im.lt(zero, cols));
+    scf::IfOp::create(b, loc, nonEmpty, [&](OpBuilder &tb, Location l) {
+      SmallVector<Value> args = operands;
+      args.append({r0, c0, rows, cols});
       SmallVector<int64_t> cases;
       for (int64_t i = 0, e = functions.size(); i < e; ++i)
         cases.push_back(i);
@@ -157,35 +203,6 @@ void mlir::ukernel::host::expandDispatch(DispatchOp op, KernelCache &kernels) {
     });
   };
 
-  auto emitBatchElement = [&](OpBuilder &eb, Value index) {
-    IndexMath em{eb, loc};
-    GemmViews v;
-    v.a = index ? batchElement(eb, loc, lhs, index) : lhs;
-    v.b = index ? batchElement(eb, loc, rhs, index) : rhs;
-    v.c = index ? batchElement(eb, loc, init, index) : init;
-    v.bias = op.getBias();
-    Value splitM = select.getSplitM(), splitN = select.getSplitN();
-    emitRegion(eb, v, select.getKernel(), em.c(0), em.c(0), splitM, splitN);
-    // The remainder: rows [split_m, m) x all columns when M is split, else
-    // all rows x columns [split_n, n). Without a patch one of them is empty.
-    Value patchM = em.lt(splitM, m);
-    Value zero = em.c(0);
-    auto pick = [&](Value ifM, Value ifN) {
-      return arith::SelectOp::create(eb, loc, patchM, ifM, ifN);
-    };
-    emitRegion(eb, v, select.getRemainder(), pick(splitM, zero),
-               pick(zero, splitN), pick(em.sub(m, splitM), m),
-               pick(n, em.sub(n, splitN)));
-  };
-
-  if (batched) {
-    scf::ForOp::create(b, loc, im.c(0), batch, im.c(1), ValueRange{},
-                       [&](OpBuilder &lb, Location l, Value index, ValueRange) {
-                         emitBatchElement(lb, index);
-                         scf::YieldOp::create(lb, l);
-                       });
-  } else {
-    emitBatchElement(b, Value());
-  }
+  forEachSelectedRegion(b, loc, select, m, n, emitRegion);
   op.erase();
 }

@@ -25,32 +25,69 @@
 namespace mlir::ukernel::host {
 
 /// Everything one kernel function is specialized on. Two dispatches whose
-/// candidates, element types, epilogues and output layout agree share the
-/// function.
+/// candidates, kinds, element types, epilogues and operand layouts agree
+/// share the function.
+///
+/// A kernel computes C = epilogue(C + A * B) on one region of the GEMM view,
+/// rows [r0, r0 + rows) x columns [c0, c0 + cols), for every batch element:
+///
+/// | kind | A | B | C |
+/// |---|---|---|---|
+/// | matmul | M x K (K x M transposed) | K x N (N x K transposed) | M x N |
+/// | batch_matmul | the same with a leading batch dimension |||
+/// | conv2d_nhwc | the N x H x W x C image, read as its im2col matrix (M = N*OH*OW rows, K = R*S*C) | the R x S x C x F filter (a K x F matrix) | the N x OH x OW x F output (an M x F matrix) |
+/// | conv2d_nchw | the N x C x H x W image (K = C*R*S) | the F x C x R x S filter (an F x K matrix: B transposed) | the N x F x OH x OW output |
+///
+/// Operands are passed whole, as stored, with the region as index
+/// arguments: the kernel takes the region's views itself, so that packing
+/// reads every operand along its contiguous dimension and a convolution's
+/// image is addressed through its own strides.
 struct KernelSpec {
   /// Cache blocks (the configuration's tile M/N/K) and register block (its
   /// thread tile); `lanes` f32 elements per vector (its vector width).
   int64_t mc = 0, nc = 0, kc = 0, mr = 0, nr = 0, lanes = 0;
+  ContractionKind kind = ContractionKind::matmul;
   Type inputType; ///< element type of A and B
   Type accType;   ///< element type of C
   Type biasType;  ///< element type of the bias; null without one
   SmallVector<EpilogueKind> epilogue;
-  /// A is stored K x M (B: N x K): the dispatch's transposes. The kernel
-  /// takes operands as stored, so that packing reads them along their
-  /// contiguous dimension.
+  /// Convolution strides and dilations along (H, W).
+  int64_t strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
+  /// A is stored K x M (B: N x K): the dispatch's transposes (a nchw
+  /// filter is B transposed).
   bool transposeA = false, transposeB = false;
   /// The stored operand's inner stride is statically 1: packing takes its
   /// vector paths (A, B), tiles of C are read and written as vectors in
-  /// place. A non-contiguous C (and an f16/bf16 one) is staged in an f32
-  /// copy.
+  /// place. A convolution's filter and a directly written output have
+  /// identity layouts (the dispatch copies a filter that has not).
   bool contiguousA = true, contiguousB = true, contiguousC = true;
+  /// A convolution's C is the 4-D output accumulated in an f32 M x F copy
+  /// (nchw, a non-identity layout or a low-precision type); otherwise an
+  /// f32 nhwc output with identity layout is updated in place as an M x F
+  /// matrix.
+  bool stagedConvOutput = false;
+  /// The loops over (batch, N blocks, M blocks) form one scf.parallel whose
+  /// iterations pack their own blocks: the multi-threaded kernel.
+  bool parallel = false;
 
+  bool isConv() const {
+    return kind == ContractionKind::conv2d_nhwc ||
+           kind == ContractionKind::conv2d_nchw;
+  }
+  bool isBatched() const { return kind == ContractionKind::batch_matmul; }
+  /// Rank of A, B and C seen as matrices: 3 with a batch dimension.
+  int64_t matrixRank() const { return isBatched() ? 3 : 2; }
+  /// An f32 copy of C is accumulated into instead of C itself.
+  bool stagesC() const {
+    return isConv() ? stagedConvOutput
+                    : !accType.isF32() || !contiguousC;
+  }
   int64_t numVectors() const { return nr / lanes; }
   /// A symbol name that is unique per spec.
   std::string symbolName() const;
-  /// The function's operand types: A (MxK, or KxM when transposed), B (KxN,
-  /// or NxK), C (MxN) as strided 2-D views, then the 1-D bias (N) when there
-  /// is one.
+  /// The function's operand types: A, B, C as stored (strided, rank 2, 3
+  /// or 4 by kind), the 1-D bias when there is one, then the region's r0,
+  /// c0, rows and cols.
   SmallVector<Type> argumentTypes(MLIRContext *ctx) const;
 };
 
@@ -65,24 +102,48 @@ private:
   SymbolTable symbols;
 };
 
-/// The body of a kernel function: C = epilogue(C + A * B) over the full
-/// extents of its views.
+/// The body of a kernel function: C = epilogue(C + A * B) over its region.
 void buildKernelBody(OpBuilder &b, Location loc, const KernelSpec &spec,
                      func::FuncOp func);
 
+/// `body(ivs)` for every index of a `sizes` iteration space, as a nest of
+/// scf.for loops (outermost first).
+void forEachIndex(OpBuilder &b, Location loc, ArrayRef<Value> sizes,
+                  function_ref<void(OpBuilder &, Location, ValueRange)> body);
+
+/// Where packing reads A from: a matrix view, or a convolution's image
+/// read as its im2col matrix.
+struct ASource {
+  /// The M x K (K x M when transposed) view; null for a convolution.
+  Value matrix;
+
+  // A convolution. GEMM row m is output pixel (n, oh, ow) = (m / (OH*OW),
+  // m / OW % OH, m % OW); column k is the filter tap (r, s, c) (nhwc, c
+  // fastest) or (c, r, s) (nchw, s fastest). Element (m, k) is
+  // image[row offset(m) + k offset(k)] in the flat view.
+  Value image;            ///< the image as a flat 1-D view of its buffer
+  Value imageOffset;      ///< the image view's offset in that buffer
+  Value strideN, strideC, strideH, strideW; ///< the image's strides
+  Value outH, outW;       ///< OH, OW
+  Value filterR, filterS, channels;
+  Value rowOrigin;        ///< GEMM row of the region's first row (r0)
+  /// Scratch index buffers: the row offsets of an A block (mc + mr) and the
+  /// k offsets of a K block (kc).
+  Value rowOffsets, kOffsets;
+};
+
 /// Packs rows [row0, row0 + rows) x columns [col0, col0 + cols) of the MxK
-/// matrix A (`a` as stored, see KernelSpec::transposeA) into `packed` as
-/// mr-tall micro-panels, each kc x mr in k-major order (element (i, k) of
-/// panel q at q*kc*mr + k*mr + i), converting to f32 and zero-filling the
-/// rows past `rows` of the last panel.
-void packA(OpBuilder &b, Location loc, const KernelSpec &spec, Value a,
-           Value row0, Value col0, Value rows, Value cols, Value packed);
+/// matrix A into `packed` as mr-tall micro-panels, each kc x mr in k-major
+/// order (element (i, k) of panel q at q*kc*mr + k*mr + i), converting to
+/// f32 and zero-filling the rows past `rows` of the last panel.
+void packA(OpBuilder &b, Location loc, const KernelSpec &spec,
+           const ASource &a, Value row0, Value col0, Value rows, Value cols,
+           Value packed);
 
 /// Packs rows [row0, row0 + rows) x columns [col0, col0 + cols) of the KxN
 /// matrix B (`bmat` as stored) into `packed` as nr-wide micro-panels, each
-/// kc x nr (element
-/// (k, j) of panel p at p*kc*nr + k*nr + j), converting to f32 and
-/// zero-filling the columns past `cols` of the last panel.
+/// kc x nr (element (k, j) of panel p at p*kc*nr + k*nr + j), converting to
+/// f32 and zero-filling the columns past `cols` of the last panel.
 void packB(OpBuilder &b, Location loc, const KernelSpec &spec, Value bmat,
            Value row0, Value col0, Value rows, Value cols, Value packed);
 
@@ -103,7 +164,9 @@ void emitTileUpdate(OpBuilder &b, Location loc, const KernelSpec &spec,
 
 /// Replaces a dispatch on memrefs by the GEMM-view sizes, a ukernel.select
 /// and per-candidate kernel calls over the main and remainder regions.
-void expandDispatch(DispatchOp op, KernelCache &kernels);
+/// `threads` other than 1 selects the multi-threaded kernels, and the
+/// selection assumes that many of the target's cores (all for 0).
+void expandDispatch(DispatchOp op, KernelCache &kernels, int64_t threads);
 
 } // namespace mlir::ukernel::host
 

@@ -1,13 +1,19 @@
 //===- HostKernelGen.cpp - One kernel function per candidate --------------===//
 //
 // Part of the Quilt project. A kernel function computes C = epilogue(C + A*B)
-// on strided 2-D views in the BLIS loop structure:
+// on one region of a dispatch's GEMM view, for every batch element, in the
+// BLIS loop structure:
 //
 //   for jc in N by nc:            B panel (kc x nc) lives in the last level
 //     for pc in K by kc:          pack B[pc:, jc:] into nr-wide micro-panels
 //       for ic in M by mc:        pack A[ic:, pc:] into mr-tall micro-panels
 //         for jr in nc by nr:     one B micro-panel stays in L1
 //           for ir in mc by mr:   mr x nr accumulators in vector registers
+//
+// The multi-threaded kernel (KernelSpec::parallel) runs the cache blocks
+// (batch, jc, ic) as the iterations of one scf.parallel instead, each with
+// its own packing buffers and its whole K loop: one cache block per core at
+// a time, which is what the cost model assumes of CPUs.
 //
 // Packing zero-pads the last micro-panels, so the micro-kernel always runs
 // full mr x nr x kb; only the update of C is masked at the edges.
@@ -23,9 +29,39 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <array>
+#include <functional>
+
 using namespace mlir;
 using namespace mlir::ukernel;
 using namespace mlir::ukernel::host;
+
+//===----------------------------------------------------------------------===//
+// Loop nests
+//===----------------------------------------------------------------------===//
+
+void mlir::ukernel::host::forEachIndex(
+    OpBuilder &b, Location loc, ArrayRef<Value> sizes,
+    function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  SmallVector<Value> ivs;
+  std::function<void(OpBuilder &, Location, size_t)> nest =
+      [&](OpBuilder &ob, Location l, size_t depth) {
+        if (depth == sizes.size()) {
+          body(ob, l, ivs);
+          return;
+        }
+        IndexMath om{ob, l};
+        scf::ForOp::create(ob, l, om.c(0), sizes[depth], om.c(1), ValueRange{},
+                           [&](OpBuilder &ib, Location il, Value iv,
+                               ValueRange) {
+                             ivs.push_back(iv);
+                             nest(ib, il, depth + 1);
+                             ivs.pop_back();
+                             scf::YieldOp::create(ib, il);
+                           });
+      };
+  nest(b, loc, 0);
+}
 
 //===----------------------------------------------------------------------===//
 // KernelSpec
@@ -41,40 +77,63 @@ static std::string typeName(Type type) {
 std::string KernelSpec::symbolName() const {
   std::string name;
   llvm::raw_string_ostream os(name);
-  os << "__quilt_host_gemm_" << mc << "x" << nc << "x" << kc << "_r" << mr
-     << "x" << nr << "_v" << lanes << "_" << typeName(inputType) << "_"
-     << typeName(accType);
+  os << "__quilt_host_"
+     << (isConv() ? stringifyContractionKind(kind) : StringRef("gemm")) << "_"
+     << mc << "x" << nc << "x" << kc << "_r" << mr << "x" << nr << "_v"
+     << lanes << "_" << typeName(inputType) << "_" << typeName(accType);
   if (biasType)
     os << "_bias_" << typeName(biasType);
   for (EpilogueKind step : epilogue)
     os << "_" << stringifyEpilogueKind(step);
-  if (transposeA)
+  if (isBatched())
+    os << "_batch";
+  if (isConv() && (strideH != 1 || strideW != 1))
+    os << "_s" << strideH << "x" << strideW;
+  if (isConv() && (dilationH != 1 || dilationW != 1))
+    os << "_d" << dilationH << "x" << dilationW;
+  if (isConv() && stagedConvOutput)
+    os << "_staged";
+  if (!isConv() && transposeA)
     os << "_ta";
-  if (transposeB)
+  if (!isConv() && transposeB)
     os << "_tb";
   // Non-contiguous operands, by position.
-  if (!contiguousA || !contiguousB || !contiguousC)
+  if (!isConv() && (!contiguousA || !contiguousB || !contiguousC))
     os << "_strided" << (contiguousA ? "" : "A") << (contiguousB ? "" : "B")
        << (contiguousC ? "" : "C");
+  if (parallel)
+    os << "_par";
   return name;
 }
 
 SmallVector<Type> KernelSpec::argumentTypes(MLIRContext *ctx) const {
   int64_t dyn = ShapedType::kDynamic;
-  auto view = [&](Type elem, ArrayRef<int64_t> strides) {
-    SmallVector<int64_t> shape(strides.size(), dyn);
+  // A strided view with dynamic sizes, strides and offset; the inner stride
+  // is a static 1 when `unitInner`.
+  auto strided = [&](Type elem, int64_t rank, bool unitInner) {
+    SmallVector<int64_t> shape(rank, dyn), strides(rank, dyn);
+    if (unitInner)
+      strides.back() = 1;
     return MemRefType::get(shape, elem,
                            StridedLayoutAttr::get(ctx, dyn, strides));
   };
-  auto strides = [&](bool contiguous) {
-    return contiguous ? SmallVector<int64_t>{dyn, 1}
-                      : SmallVector<int64_t>{dyn, dyn};
+  auto identity = [&](Type elem, int64_t rank) {
+    return MemRefType::get(SmallVector<int64_t>(rank, dyn), elem);
   };
-  SmallVector<Type> types = {view(inputType, strides(contiguousA)),
-                             view(inputType, strides(contiguousB)),
-                             view(accType, strides(contiguousC))};
+  SmallVector<Type> types;
+  if (isConv()) {
+    types = {strided(inputType, 4, false), identity(inputType, 4),
+             stagedConvOutput ? Type(strided(accType, 4, false))
+                              : Type(identity(accType, 4))};
+  } else {
+    int64_t rank = matrixRank();
+    types = {strided(inputType, rank, contiguousA),
+             strided(inputType, rank, contiguousB),
+             strided(accType, rank, contiguousC)};
+  }
   if (biasType)
-    types.push_back(view(biasType, {dyn}));
+    types.push_back(strided(biasType, 1, false));
+  types.append(4, IndexType::get(ctx));
   return types;
 }
 
@@ -103,22 +162,10 @@ func::FuncOp KernelCache::getOrCreate(const KernelSpec &spec, Location loc) {
 
 namespace {
 
-/// Emits `body(i, j)` for every element of a rows x cols iteration space.
-void forEachElement(OpBuilder &b, Location loc, Value rows, Value cols,
-                    function_ref<void(OpBuilder &, Value, Value)> body) {
-  IndexMath im{b, loc};
-  Value zero = im.c(0), one = im.c(1);
-  scf::ForOp::create(b, loc, zero, rows, one, ValueRange{},
-                     [&](OpBuilder &ob, Location l, Value i, ValueRange) {
-                       scf::ForOp::create(ob, l, zero, cols, one, ValueRange{},
-                                          [&](OpBuilder &ib, Location il,
-                                              Value j, ValueRange) {
-                                            body(ib, i, j);
-                                            scf::YieldOp::create(ib, il);
-                                          });
-                       scf::YieldOp::create(ob, l);
-                     });
-}
+/// The smallest problem (batch * M * N * K) a multi-threaded kernel runs in
+/// parallel: about 40 us of one core's work at 100 GFLOP/s, ten times a
+/// fork and join of an idle OpenMP team.
+constexpr int64_t kParallelMinMacs = int64_t(1) << 21;
 
 Value convert(OpBuilder &b, Location loc, Value v, Type to) {
   Type from = v.getType();
@@ -129,99 +176,307 @@ Value convert(OpBuilder &b, Location loc, Value v, Type to) {
   return arith::TruncFOp::create(b, loc, to, v);
 }
 
-/// The kernel body proper, with C as an f32 view with contiguous rows and
-/// the bias (if any) as a zero-padded f32 buffer of at least N + nr
-/// elements.
-void emitBlockedLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
-                      Value a, Value bmat, Value c, Value bias, Value m,
-                      Value n, Value k) {
+/// The [offsets, offsets + sizes) window of the last two dimensions of a
+/// matrix view, all of its batch dimension (if any).
+Value matrixWindow(OpBuilder &b, Location loc, Value view, Value row0,
+                   Value col0, Value rows, Value cols) {
+  auto type = cast<MemRefType>(view.getType());
+  SmallVector<OpFoldResult> offsets, sizes;
+  if (type.getRank() == 3) {
+    offsets.push_back(b.getIndexAttr(0));
+    sizes.push_back(memref::getMixedSize(b, loc, view, 0));
+  }
+  offsets.append({row0, col0});
+  sizes.append({rows, cols});
+  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+  return memref::SubViewOp::create(b, loc, view, offsets, sizes, strides);
+}
+
+/// Batch element `index` of a rank-3 view as a rank-2 view; a rank-2 view
+/// is its own single batch element.
+Value batchElement(OpBuilder &b, Location loc, Value view, Value index) {
+  auto type = cast<MemRefType>(view.getType());
+  if (type.getRank() != 3)
+    return view;
+  SmallVector<OpFoldResult> offsets = {index, b.getIndexAttr(0),
+                                       b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1),
+                                     memref::getMixedSize(b, loc, view, 1),
+                                     memref::getMixedSize(b, loc, view, 2)};
+  SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+  auto resultType = memref::SubViewOp::inferRankReducedResultType(
+      {type.getDimSize(1), type.getDimSize(2)}, type, offsets, sizes, strides);
+  return memref::SubViewOp::create(b, loc, resultType, view, offsets, sizes,
+                                   strides);
+}
+
+/// Output pixel (n, oh, ow) of GEMM row m of a convolution.
+std::array<Value, 3> outputPixel(IndexMath &im, Value m, Value outH,
+                                 Value outW) {
+  Value pixels = im.mul(outH, outW);
+  Value q = im.rem(m, pixels);
+  return {im.div(m, pixels), im.div(q, outW), im.rem(q, outW)};
+}
+
+/// The per-block scratch buffers, allocated once per kernel call (or per
+/// parallel iteration).
+struct PackBuffers {
+  Value packedA, packedB, rowOffsets, kOffsets;
+
+  static PackBuffers allocate(OpBuilder &b, Location loc,
+                              const KernelSpec &spec) {
+    Type f32 = b.getF32Type();
+    IntegerAttr align = b.getI64IntegerAttr(64);
+    // Whole micro-panels, so the zero padding of the last one fits.
+    int64_t mcPadded = llvm::divideCeil(spec.mc, spec.mr) * spec.mr;
+    int64_t ncPadded = llvm::divideCeil(spec.nc, spec.nr) * spec.nr;
+    PackBuffers buffers;
+    buffers.packedA = memref::AllocOp::create(
+        b, loc, MemRefType::get({mcPadded * spec.kc}, f32), align);
+    buffers.packedB = memref::AllocOp::create(
+        b, loc, MemRefType::get({spec.kc * ncPadded}, f32), align);
+    if (spec.isConv()) {
+      Type index = b.getIndexType();
+      buffers.rowOffsets = memref::AllocOp::create(
+          b, loc, MemRefType::get({mcPadded}, index), align);
+      buffers.kOffsets = memref::AllocOp::create(
+          b, loc, MemRefType::get({spec.kc}, index), align);
+    }
+    return buffers;
+  }
+
+  void deallocate(OpBuilder &b, Location loc) {
+    for (Value buffer : {packedA, packedB, rowOffsets, kOffsets})
+      if (buffer)
+        memref::DeallocOp::create(b, loc, buffer);
+  }
+};
+
+/// The operands of the GEMM the blocked loops compute on, for one batch
+/// element: A (or its im2col source), B and the f32 C with contiguous rows.
+struct BlockOperands {
+  ASource a;
+  Value b, c;
+};
+
+/// Everything the loops need, over all batch elements of the region.
+struct RegionOperands {
+  ASource a;      ///< matrix: the region's (batched) view
+  Value b, c;     ///< the region's (batched) views
+  Value bias;     ///< zero-padded f32 bias of the region's columns, or null
+  Value batch, m, n, k;
+
+  BlockOperands at(OpBuilder &ob, Location loc, Value index) const {
+    BlockOperands v;
+    v.a = a;
+    if (a.matrix)
+      v.a.matrix = batchElement(ob, loc, a.matrix, index);
+    v.b = batchElement(ob, loc, b, index);
+    v.c = batchElement(ob, loc, c, index);
+    return v;
+  }
+};
+
+void forLoop(OpBuilder &b, Location loc, Value lb, Value ub, int64_t step,
+             function_ref<void(OpBuilder &, Value)> body) {
   IndexMath im{b, loc};
-  Type f32 = b.getF32Type();
-  IntegerAttr align = b.getI64IntegerAttr(64);
-  // Whole micro-panels, so the zero padding of the last one fits.
-  int64_t mcPadded = llvm::divideCeil(spec.mc, spec.mr) * spec.mr;
-  int64_t ncPadded = llvm::divideCeil(spec.nc, spec.nr) * spec.nr;
-  Value packedA = memref::AllocOp::create(
-      b, loc, MemRefType::get({mcPadded * spec.kc}, f32), align);
-  Value packedB = memref::AllocOp::create(
-      b, loc, MemRefType::get({spec.kc * ncPadded}, f32), align);
+  scf::ForOp::create(b, loc, lb, ub, im.c(step), ValueRange{},
+                     [&](OpBuilder &ib, Location, Value iv, ValueRange) {
+                       body(ib, iv);
+                       scf::YieldOp::create(ib, loc);
+                     });
+}
 
-  Value zero = im.c(0);
+/// The two inner loops over one packed mb x kb block of A and kb x nb panel
+/// of B: each register block of C at (ic + ir, jc + jr) gets its product,
+/// and the epilogue when `isLast` (the last K block).
+void emitMacroKernel(OpBuilder &b, Location loc, const KernelSpec &spec,
+                     const PackBuffers &buffers, Value c, Value bias, Value ic,
+                     Value jc, Value mb, Value nb, Value kb, Value isLast) {
+  IndexMath im{b, loc};
   Value kcV = im.c(spec.kc);
-  auto forLoop = [&](OpBuilder &ob, Value ub, int64_t step,
-                     function_ref<void(OpBuilder &, Value)> body) {
-    IndexMath om{ob, loc};
-    scf::ForOp::create(ob, loc, om.c(0), ub, om.c(step), ValueRange{},
-                       [&](OpBuilder &ib, Location, Value iv, ValueRange) {
-                         body(ib, iv);
-                         scf::YieldOp::create(ib, loc);
-                       });
-  };
-
-  forLoop(b, n, spec.nc, [&](OpBuilder &b1, Value jc) {
-    IndexMath m1{b1, loc};
-    Value nb = m1.min(m1.c(spec.nc), m1.sub(n, jc));
-    forLoop(b1, k, spec.kc, [&](OpBuilder &b2, Value pc) {
-      IndexMath m2{b2, loc};
-      Value kb = m2.min(kcV, m2.sub(k, pc));
-      Value isLast = m2.eq(m2.add(pc, kb), k);
-      packB(b2, loc, spec, bmat, pc, jc, kb, nb, packedB);
-      forLoop(b2, m, spec.mc, [&](OpBuilder &b3, Value ic) {
-        IndexMath m3{b3, loc};
-        Value mb = m3.min(m3.c(spec.mc), m3.sub(m, ic));
-        packA(b3, loc, spec, a, ic, pc, mb, kb, packedA);
-        forLoop(b3, nb, spec.nr, [&](OpBuilder &b4, Value jr) {
-          IndexMath m4{b4, loc};
-          Value cols = m4.min(m4.c(spec.nr), m4.sub(nb, jr));
-          Value col = m4.add(jc, jr);
-          Value bOffset = m4.mul(jr, kcV);
-          forLoop(b4, mb, spec.mr, [&](OpBuilder &b5, Value ir) {
-            IndexMath m5{b5, loc};
-            Value rows = m5.min(m5.c(spec.mr), m5.sub(mb, ir));
-            Value row = m5.add(ic, ir);
-            SmallVector<Value> accs = emitMicroKernel(
-                b5, loc, spec, packedA, m5.mul(ir, kcV), packedB, bOffset, kb);
-            if (spec.epilogue.empty()) {
-              emitTileUpdate(b5, loc, spec, accs, c, row, col, rows, cols, bias,
-                             /*withEpilogue=*/false);
-              return;
-            }
-            // The epilogue applies to the finished sum only: after the last
-            // K block.
-            scf::IfOp::create(
-                b5, loc, isLast,
-                [&](OpBuilder &tb, Location l) {
-                  emitTileUpdate(tb, l, spec, accs, c, row, col, rows, cols,
-                                 bias, /*withEpilogue=*/true);
-                  scf::YieldOp::create(tb, l);
-                },
-                [&](OpBuilder &eb, Location l) {
-                  emitTileUpdate(eb, l, spec, accs, c, row, col, rows, cols,
-                                 bias, /*withEpilogue=*/false);
-                  scf::YieldOp::create(eb, l);
-                });
+  forLoop(b, loc, im.c(0), nb, spec.nr, [&](OpBuilder &b4, Value jr) {
+    IndexMath m4{b4, loc};
+    Value cols = m4.min(m4.c(spec.nr), m4.sub(nb, jr));
+    Value col = m4.add(jc, jr);
+    Value bOffset = m4.mul(jr, kcV);
+    forLoop(b4, loc, m4.c(0), mb, spec.mr, [&](OpBuilder &b5, Value ir) {
+      IndexMath m5{b5, loc};
+      Value rows = m5.min(m5.c(spec.mr), m5.sub(mb, ir));
+      Value row = m5.add(ic, ir);
+      SmallVector<Value> accs =
+          emitMicroKernel(b5, loc, spec, buffers.packedA, m5.mul(ir, kcV),
+                          buffers.packedB, bOffset, kb);
+      if (spec.epilogue.empty()) {
+        emitTileUpdate(b5, loc, spec, accs, c, row, col, rows, cols, bias,
+                       /*withEpilogue=*/false);
+        return;
+      }
+      // The epilogue applies to the finished sum only: after the last K
+      // block.
+      scf::IfOp::create(
+          b5, loc, isLast,
+          [&](OpBuilder &tb, Location l) {
+            emitTileUpdate(tb, l, spec, accs, c, row, col, rows, cols, bias,
+                           /*withEpilogue=*/true);
+            scf::YieldOp::create(tb, l);
+          },
+          [&](OpBuilder &eb, Location l) {
+            emitTileUpdate(eb, l, spec, accs, c, row, col, rows, cols, bias,
+                           /*withEpilogue=*/false);
+            scf::YieldOp::create(eb, l);
           });
+    });
+  });
+}
+
+/// One K block of the cache block at (ic, jc): sizes, whether it is the
+/// last, and the packed panels.
+struct KBlock {
+  Value pc, kb, isLast;
+};
+
+KBlock kBlock(OpBuilder &b, Location loc, const KernelSpec &spec, Value pc,
+              Value k) {
+  IndexMath im{b, loc};
+  Value kb = im.min(im.c(spec.kc), im.sub(k, pc));
+  return {pc, kb, im.eq(im.add(pc, kb), k)};
+}
+
+/// The sequential loop nest: B panels are packed once per (jc, pc) and
+/// shared by every A block.
+void emitSequentialLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
+                         const RegionOperands &r) {
+  IndexMath im{b, loc};
+  PackBuffers buffers = PackBuffers::allocate(b, loc, spec);
+  auto batchElementLoops = [&](OpBuilder &b0, Value index) {
+    BlockOperands v = r.at(b0, loc, index);
+    forLoop(b0, loc, im.c(0), r.n, spec.nc, [&](OpBuilder &b1, Value jc) {
+      IndexMath m1{b1, loc};
+      Value nb = m1.min(m1.c(spec.nc), m1.sub(r.n, jc));
+      forLoop(b1, loc, m1.c(0), r.k, spec.kc, [&](OpBuilder &b2, Value pc) {
+        KBlock kblk = kBlock(b2, loc, spec, pc, r.k);
+        packB(b2, loc, spec, v.b, pc, jc, kblk.kb, nb, buffers.packedB);
+        forLoop(b2, loc, m1.c(0), r.m, spec.mc, [&](OpBuilder &b3, Value ic) {
+          IndexMath m3{b3, loc};
+          Value mb = m3.min(m3.c(spec.mc), m3.sub(r.m, ic));
+          ASource a = v.a;
+          a.rowOffsets = buffers.rowOffsets;
+          a.kOffsets = buffers.kOffsets;
+          packA(b3, loc, spec, a, ic, pc, mb, kblk.kb, buffers.packedA);
+          emitMacroKernel(b3, loc, spec, buffers, v.c, r.bias, ic, jc, mb, nb,
+                          kblk.kb, kblk.isLast);
         });
       });
     });
-  });
+  };
+  if (spec.isBatched())
+    forLoop(b, loc, im.c(0), r.batch, 1, batchElementLoops);
+  else
+    batchElementLoops(b, im.c(0));
+  buffers.deallocate(b, loc);
+}
 
-  // With K = 0 the loops above store nothing, yet the epilogue still
-  // applies to C (C + A*B is just C).
-  if (!spec.epilogue.empty()) {
-    scf::IfOp::create(b, loc, im.eq(k, zero), [&](OpBuilder &tb, Location l) {
-      forEachElement(tb, l, m, n, [&](OpBuilder &ib, Value i, Value j) {
-        Value x = memref::LoadOp::create(ib, l, c, ValueRange{i, j});
-        Value bj =
-            bias ? memref::LoadOp::create(ib, l, bias, ValueRange{j}) : Value();
-        Value y = applyEpilogue(ib, l, spec.epilogue, x, bj);
-        memref::StoreOp::create(ib, l, y, c, ValueRange{i, j});
+/// The multi-threaded loop nest: one parallel iteration per cache block
+/// (batch element, jc, ic), each packing its own A block and B panel.
+void emitParallelLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
+                       const RegionOperands &r) {
+  IndexMath im{b, loc};
+  Value zero = im.c(0), one = im.c(1);
+  Value nBlocks = im.ceilDiv(r.n, im.c(spec.nc));
+  Value mBlocks = im.ceilDiv(r.m, im.c(spec.mc));
+  scf::ParallelOp::create(
+      b, loc, ValueRange{zero, zero, zero}, ValueRange{r.batch, nBlocks, mBlocks},
+      ValueRange{one, one, one},
+      [&](OpBuilder &pb, Location l, ValueRange ivs) {
+        IndexMath pm{pb, l};
+        BlockOperands v = r.at(pb, l, ivs[0]);
+        Value jc = pm.mul(ivs[1], pm.c(spec.nc));
+        Value ic = pm.mul(ivs[2], pm.c(spec.mc));
+        Value nb = pm.min(pm.c(spec.nc), pm.sub(r.n, jc));
+        Value mb = pm.min(pm.c(spec.mc), pm.sub(r.m, ic));
+        PackBuffers buffers = PackBuffers::allocate(pb, l, spec);
+        ASource a = v.a;
+        a.rowOffsets = buffers.rowOffsets;
+        a.kOffsets = buffers.kOffsets;
+        forLoop(pb, l, pm.c(0), r.k, spec.kc, [&](OpBuilder &kb, Value pc) {
+          KBlock kblk = kBlock(kb, l, spec, pc, r.k);
+          packB(kb, l, spec, v.b, pc, jc, kblk.kb, nb, buffers.packedB);
+          packA(kb, l, spec, a, ic, pc, mb, kblk.kb, buffers.packedA);
+          emitMacroKernel(kb, l, spec, buffers, v.c, r.bias, ic, jc, mb, nb,
+                          kblk.kb, kblk.isLast);
+        });
+        buffers.deallocate(pb, l);
       });
-      scf::YieldOp::create(tb, l);
-    });
-  }
-  memref::DeallocOp::create(b, loc, packedA);
-  memref::DeallocOp::create(b, loc, packedB);
+}
+
+/// The image of a convolution as A: a flat view of its buffer, its strides,
+/// and the sizes that map GEMM rows and columns to pixels and filter taps.
+ASource convSource(OpBuilder &b, Location loc, const KernelSpec &spec,
+                   Value image, Value filter, Value output, Value r0) {
+  IndexMath im{b, loc};
+  bool nhwc = spec.kind == ContractionKind::conv2d_nhwc;
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, image);
+  // The flat view spans the image's last element: offset + 1 +
+  // sum((size - 1) * stride), clamped at 0 for an empty image.
+  Value extent = im.add(meta.getOffset(), im.c(1));
+  for (auto [size, stride] : llvm::zip(meta.getSizes(), meta.getStrides()))
+    extent = im.add(extent, im.mul(im.sub(size, im.c(1)), stride));
+  extent = arith::MaxSIOp::create(b, loc, extent, im.c(0));
+  Type elem = cast<MemRefType>(image.getType()).getElementType();
+  ASource a;
+  a.image = memref::ReinterpretCastOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, elem),
+      meta.getBaseBuffer(), OpFoldResult(b.getIndexAttr(0)),
+      ArrayRef<OpFoldResult>{extent}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  a.imageOffset = meta.getOffset();
+  ValueRange strides = meta.getStrides();
+  a.strideN = strides[0];
+  a.strideC = strides[nhwc ? 3 : 1];
+  a.strideH = strides[nhwc ? 1 : 2];
+  a.strideW = strides[nhwc ? 2 : 3];
+  a.channels = memref::DimOp::create(b, loc, image, nhwc ? 3 : 1);
+  a.filterR = memref::DimOp::create(b, loc, filter, nhwc ? 0 : 2);
+  a.filterS = memref::DimOp::create(b, loc, filter, nhwc ? 1 : 3);
+  a.outH = memref::DimOp::create(b, loc, output, nhwc ? 1 : 2);
+  a.outW = memref::DimOp::create(b, loc, output, nhwc ? 2 : 3);
+  a.rowOrigin = r0;
+  return a;
+}
+
+/// Element (m, f) of a convolution's output, for GEMM row m and column f.
+SmallVector<Value> convOutputIndex(IndexMath &im, const KernelSpec &spec,
+                                   const ASource &a, Value m, Value f) {
+  auto [n, oh, ow] = outputPixel(im, m, a.outH, a.outW);
+  if (spec.kind == ContractionKind::conv2d_nhwc)
+    return {n, oh, ow, f};
+  return {n, f, oh, ow};
+}
+
+/// Copies the region of C into the f32 work buffer (`toWork`) or back.
+void copyStaged(OpBuilder &b, Location loc, const KernelSpec &spec,
+                const ASource &a, Value cRegion, Value work, Value r0, Value c0,
+                bool toWork) {
+  auto workType = cast<MemRefType>(work.getType());
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < workType.getRank(); ++d)
+    sizes.push_back(memref::DimOp::create(b, loc, work, d));
+  forEachIndex(b, loc, sizes, [&](OpBuilder &ib, Location l, ValueRange ivs) {
+    IndexMath em{ib, l};
+    SmallVector<Value> cIndex(ivs.begin(), ivs.end());
+    if (spec.isConv())
+      cIndex = convOutputIndex(em, spec, a, em.add(r0, ivs[0]),
+                               em.add(c0, ivs[1]));
+    if (toWork) {
+      Value v = memref::LoadOp::create(ib, l, cRegion, cIndex);
+      memref::StoreOp::create(ib, l, convert(ib, l, v, ib.getF32Type()), work,
+                              ivs);
+    } else {
+      Value v = memref::LoadOp::create(ib, l, work, ivs);
+      memref::StoreOp::create(ib, l, convert(ib, l, v, spec.accType), cRegion,
+                              cIndex);
+    }
+  });
 }
 
 } // namespace
@@ -233,75 +488,148 @@ void mlir::ukernel::host::buildKernelBody(OpBuilder &b, Location loc,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(entry);
   IndexMath im{b, loc};
-  MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
   int64_t dyn = ShapedType::kDynamic;
   IntegerAttr align = b.getI64IntegerAttr(64);
 
   Value a = entry->getArgument(0);
-  Value bmat = entry->getArgument(1);
+  Value bArg = entry->getArgument(1);
   Value c = entry->getArgument(2);
-  Value m = memref::DimOp::create(b, loc, c, 0);
-  Value n = memref::DimOp::create(b, loc, c, 1);
-  Value k = memref::DimOp::create(b, loc, a, spec.transposeA ? 0 : 1);
+  unsigned next = 3;
+  Value biasArg = spec.biasType ? entry->getArgument(next++) : Value();
+  Value r0 = entry->getArgument(next), c0 = entry->getArgument(next + 1);
+  Value rows = entry->getArgument(next + 2), cols = entry->getArgument(next + 3);
 
-  // The blocked loops accumulate partial K blocks into C, in f32 and with
-  // vector accesses along rows. A low-precision or non-contiguous C is
-  // copied into an f32 buffer first (accumulating rounded partial sums in
-  // f16 would lose the precision the f32 accumulation is there for).
-  auto workType = MemRefType::get({dyn, dyn}, f32,
-                                  StridedLayoutAttr::get(ctx, dyn, {dyn, 1}));
-  Value work = c;
+  RegionOperands r;
+  r.batch = spec.isBatched() ? Value(memref::DimOp::create(b, loc, c, 0))
+                             : im.c(1);
+  r.m = rows;
+  r.n = cols;
+
+  // B as a matrix: a convolution's filter collapses to K x F (nhwc) or
+  // F x K (nchw, B transposed); it has an identity layout.
+  Value bmat = bArg;
+  if (spec.kind == ContractionKind::conv2d_nhwc)
+    bmat = memref::CollapseShapeOp::create(
+        b, loc, bArg, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+  else if (spec.kind == ContractionKind::conv2d_nchw)
+    bmat = memref::CollapseShapeOp::create(
+        b, loc, bArg, ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+  int64_t first = spec.matrixRank() - 2;
+  r.k = memref::DimOp::create(b, loc, bmat, first + (spec.transposeB ? 1 : 0));
+  Value zero = im.c(0);
+  r.b = spec.transposeB ? matrixWindow(b, loc, bmat, c0, zero, cols, r.k)
+                        : matrixWindow(b, loc, bmat, zero, c0, r.k, cols);
+
+  // A: the region's rows of the matrix, or the image.
+  if (spec.isConv())
+    r.a = convSource(b, loc, spec, a, bArg, c, r0);
+  else
+    r.a.matrix = spec.transposeA
+                     ? matrixWindow(b, loc, a, zero, r0, r.k, rows)
+                     : matrixWindow(b, loc, a, r0, zero, rows, r.k);
+
+  // C: the region of the matrix (a direct convolution output collapses to
+  // M x F), or an f32 copy of it. The blocked loops accumulate partial K
+  // blocks into C in f32 with vector accesses along rows; accumulating
+  // rounded partial sums in f16 would lose the precision the f32
+  // accumulation is there for.
+  Value cMatrix = c;
+  if (spec.isConv() && !spec.stagesC())
+    cMatrix = memref::CollapseShapeOp::create(
+        b, loc, c, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+  Value cRegion = spec.isConv() && spec.stagesC()
+                      ? c
+                      : matrixWindow(b, loc, cMatrix, r0, c0, rows, cols);
   Value staging;
-  bool staged = !spec.accType.isF32() || !spec.contiguousC;
-  if (staged) {
-    staging = memref::AllocOp::create(b, loc, MemRefType::get({dyn, dyn}, f32),
-                                      ValueRange{m, n}, align);
-    forEachElement(b, loc, m, n, [&](OpBuilder &ib, Value i, Value j) {
-      Value v = memref::LoadOp::create(ib, loc, c, ValueRange{i, j});
-      memref::StoreOp::create(ib, loc, convert(ib, loc, v, f32), staging,
-                              ValueRange{i, j});
-    });
-    work = memref::CastOp::create(b, loc, workType, staging);
+  r.c = cRegion;
+  if (spec.stagesC()) {
+    SmallVector<Value> shape = {rows, cols};
+    if (spec.isBatched())
+      shape.insert(shape.begin(), r.batch);
+    staging = memref::AllocOp::create(
+        b, loc, MemRefType::get(SmallVector<int64_t>(shape.size(), dyn), f32),
+        shape, align);
+    copyStaged(b, loc, spec, r.a, cRegion, staging, r0, c0, /*toWork=*/true);
+    r.c = staging;
   }
 
-  // The bias in f32, padded with zeros so that a whole register block's
-  // columns can be loaded at any column below N.
-  Value bias;
+  // The region's bias in f32, padded with zeros so that a whole register
+  // block's columns can be loaded at any column below N.
   if (spec.biasType) {
-    Value src = entry->getArgument(3);
-    Value padded = im.add(n, im.c(spec.nr));
-    bias = memref::AllocOp::create(b, loc, MemRefType::get({dyn}, f32),
-                                   ValueRange{padded}, align);
-    Value one = im.c(1);
+    Value padded = im.add(cols, im.c(spec.nr));
+    r.bias = memref::AllocOp::create(b, loc, MemRefType::get({dyn}, f32),
+                                     ValueRange{padded}, align);
     Value zeroF = arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0));
-    scf::ForOp::create(b, loc, im.c(0), n, one, ValueRange{},
-                       [&](OpBuilder &ib, Location l, Value j, ValueRange) {
-                         Value v =
-                             memref::LoadOp::create(ib, l, src, ValueRange{j});
-                         memref::StoreOp::create(ib, l, convert(ib, l, v, f32),
-                                                 bias, ValueRange{j});
-                         scf::YieldOp::create(ib, l);
-                       });
-    scf::ForOp::create(b, loc, n, padded, one, ValueRange{},
-                       [&](OpBuilder &ib, Location l, Value j, ValueRange) {
-                         memref::StoreOp::create(ib, l, zeroF, bias,
-                                                 ValueRange{j});
-                         scf::YieldOp::create(ib, l);
-                       });
+    forLoop(b, loc, zero, padded, 1, [&](OpBuilder &ib, Value j) {
+      IndexMath jm{ib, loc};
+      Value inside = jm.lt(j, cols);
+      auto ifOp = scf::IfOp::create(
+          ib, loc, inside,
+          [&](OpBuilder &tb, Location l) {
+            IndexMath tm{tb, l};
+            Value v = memref::LoadOp::create(tb, l, biasArg,
+                                             ValueRange{tm.add(c0, j)});
+            scf::YieldOp::create(tb, l, convert(tb, l, v, f32));
+          },
+          [&](OpBuilder &eb, Location l) {
+            scf::YieldOp::create(eb, l, zeroF);
+          });
+      memref::StoreOp::create(ib, loc, ifOp.getResult(0), r.bias,
+                              ValueRange{j});
+    });
   }
 
-  emitBlockedLoops(b, loc, spec, a, bmat, work, bias, m, n, k);
+  if (spec.parallel) {
+    // A parallel region costs a fork and a join of the thread team
+    // (microseconds, more on a busy machine): problems of one cache block
+    // or under kParallelMinMacs multiply-adds run on the calling thread.
+    Value blocks = im.mul(r.batch, im.mul(im.ceilDiv(r.n, im.c(spec.nc)),
+                                          im.ceilDiv(r.m, im.c(spec.mc))));
+    Value macs = im.mul(r.batch, im.mul(r.m, im.mul(r.n, r.k)));
+    Value worthIt = arith::AndIOp::create(
+        b, loc, im.lt(im.c(1), blocks),
+        im.lt(im.c(kParallelMinMacs - 1), macs));
+    scf::IfOp::create(
+        b, loc, worthIt,
+        [&](OpBuilder &tb, Location l) {
+          emitParallelLoops(tb, l, spec, r);
+          scf::YieldOp::create(tb, l);
+        },
+        [&](OpBuilder &eb, Location l) {
+          emitSequentialLoops(eb, l, spec, r);
+          scf::YieldOp::create(eb, l);
+        });
+  } else {
+    emitSequentialLoops(b, loc, spec, r);
+  }
 
-  if (staged) {
-    forEachElement(b, loc, m, n, [&](OpBuilder &ib, Value i, Value j) {
-      Value v = memref::LoadOp::create(ib, loc, staging, ValueRange{i, j});
-      memref::StoreOp::create(ib, loc, convert(ib, loc, v, spec.accType), c,
-                              ValueRange{i, j});
+  // With K = 0 the loops above store nothing, yet the epilogue still
+  // applies to C (C + A*B is just C).
+  if (!spec.epilogue.empty()) {
+    scf::IfOp::create(b, loc, im.eq(r.k, zero), [&](OpBuilder &tb, Location l) {
+      auto type = cast<MemRefType>(r.c.getType());
+      SmallVector<Value> sizes;
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        sizes.push_back(memref::DimOp::create(tb, l, r.c, d));
+      forEachIndex(tb, l, sizes, [&](OpBuilder &ib, Location il,
+                                     ValueRange ivs) {
+        Value x = memref::LoadOp::create(ib, il, r.c, ivs);
+        Value bj = r.bias ? memref::LoadOp::create(ib, il, r.bias,
+                                                   ValueRange{ivs.back()})
+                          : Value();
+        Value y = applyEpilogue(ib, il, spec.epilogue, x, bj);
+        memref::StoreOp::create(ib, il, y, r.c, ivs);
+      });
+      scf::YieldOp::create(tb, l);
     });
+  }
+
+  if (staging) {
+    copyStaged(b, loc, spec, r.a, cRegion, staging, r0, c0, /*toWork=*/false);
     memref::DeallocOp::create(b, loc, staging);
   }
-  if (bias)
-    memref::DeallocOp::create(b, loc, bias);
+  if (r.bias)
+    memref::DeallocOp::create(b, loc, r.bias);
   func::ReturnOp::create(b, loc);
 }

@@ -8,15 +8,21 @@
 // zeros that the masked update of C never stores.
 //
 // Packing is a few percent of the work only if it runs at vector speed, so
-// whole panels of operands with contiguous rows take one of two vector
-// paths, by which dimension of the stored operand is contiguous:
+// panels of operands with contiguous rows take one of two vector paths, by
+// which dimension of the stored operand is contiguous:
 //  - the panel dimension (B, or a transposed A): each k step of a panel is
 //    a contiguous run of loads, stored as is;
 //  - K (A, or a transposed B): 8 k steps of a group of panel rows are loaded
 //    as rows and transposed in registers.
-// Everything else (the last, partial panel of a block; the last k steps;
-// operands with non-unit inner strides) takes the element-wise path.
+// The last, partial panel of a block takes the same paths with masked loads
+// (lanes past the matrix read as zeros). The last k steps of the transposing
+// path and operands with non-unit inner strides go element by element.
 //
+// A convolution's A is its image read as the im2col matrix, never
+// materialized: element (m, k) is image[row offset(m) + k offset(k)], with
+// the row offsets of an A block (output pixels) and the k offsets of a K
+// block (filter taps) computed once per block into small index buffers.
+// Each k step of a panel is then one masked gather of mr elements.
 //===----------------------------------------------------------------------===//
 
 #include "HostKernel.h"
@@ -106,22 +112,43 @@ void packScalar(OpBuilder &b, Location loc, const PanelSource &src, Value p0,
       });
 }
 
-/// A whole panel whose panel dimension is contiguous: per k step, width /
-/// group vector copies.
+Value zeroVector(OpBuilder &b, Location loc, VectorType type) {
+  return arith::ConstantOp::create(
+      b, loc, type,
+      DenseElementsAttr::get(type, b.getFloatAttr(type.getElementType(), 0)));
+}
+
+/// A panel whose panel dimension is contiguous: per k step, width / group
+/// vector copies. A partial panel (`valid` < width, `masked`) loads only its
+/// `valid` elements; the rest of the panel is zero-filled.
 void packPanelContiguous(OpBuilder &b, Location loc, const PanelSource &src,
-                         Value p0, Value depth, Value panelBase, Value packed) {
+                         Value p0, Value valid, bool masked, Value depth,
+                         Value panelBase, Value packed) {
   IndexMath im{b, loc};
   Type elem = cast<MemRefType>(src.memref.getType()).getElementType();
   auto loadType = VectorType::get({src.group}, elem);
+  auto maskType = VectorType::get({src.group}, b.getI1Type());
+  SmallVector<Value> masks;
+  Value passThru;
+  if (masked) {
+    passThru = zeroVector(b, loc, loadType);
+    for (int64_t g = 0; g < src.width; g += src.group)
+      masks.push_back(vector::CreateMaskOp::create(
+          b, loc, maskType, ValueRange{im.sub(valid, im.c(g))}));
+  }
   scf::ForOp::create(
       b, loc, im.c(0), depth, im.c(1), ValueRange{},
       [&](OpBuilder &kb, Location kl, Value kk, ValueRange) {
         IndexMath km{kb, kl};
         Value dst = km.add(panelBase, km.mul(kk, km.c(src.width)));
         for (int64_t g = 0; g < src.width; g += src.group) {
-          Value v = vector::LoadOp::create(
-              kb, kl, loadType, src.memref,
-              sourceIndex(km, src, km.add(p0, km.c(g)), kk));
+          SmallVector<Value> index =
+              sourceIndex(km, src, km.add(p0, km.c(g)), kk);
+          Value v = masked ? Value(vector::MaskedLoadOp::create(
+                                 kb, kl, loadType, src.memref, index,
+                                 masks[g / src.group], passThru))
+                           : Value(vector::LoadOp::create(kb, kl, loadType,
+                                                          src.memref, index));
           vector::StoreOp::create(kb, kl, toF32(kb, kl, v), packed,
                                   ValueRange{km.add(dst, km.c(g))});
         }
@@ -129,31 +156,48 @@ void packPanelContiguous(OpBuilder &b, Location loc, const PanelSource &src,
       });
 }
 
-/// A whole panel whose K dimension is contiguous: blocks of kTransposeDepth
-/// k steps x `group` panel elements are loaded along K and transposed in
-/// registers. Returns the first k step left for the element-wise path.
+/// A panel whose K dimension is contiguous: blocks of kTransposeDepth k
+/// steps x `group` panel elements are loaded along K and transposed in
+/// registers; in a partial panel (`masked`) the rows past `valid` are zeros.
+/// Returns the first k step left for the element-wise path.
 Value packKContiguous(OpBuilder &b, Location loc, const PanelSource &src,
-                      Value p0, Value depth, Value panelBase, Value packed) {
+                      Value p0, Value valid, bool masked, Value depth,
+                      Value panelBase, Value packed) {
   IndexMath im{b, loc};
   Type elem = cast<MemRefType>(src.memref.getType()).getElementType();
   Type f32 = b.getF32Type();
   auto rowType = VectorType::get({kTransposeDepth}, elem);
+  auto maskType = VectorType::get({kTransposeDepth}, b.getI1Type());
   auto blockType = VectorType::get({src.group, kTransposeDepth}, f32);
   Value stepV = im.c(kTransposeDepth);
   // The largest multiple of the step within depth.
   Value whole = im.mul(arith::DivUIOp::create(b, loc, depth, stepV), stepV);
+  // Row r of the panel is loaded whole or (past `valid`) not at all.
+  SmallVector<Value> rowMasks;
+  Value passThru;
+  if (masked) {
+    passThru = zeroVector(b, loc, rowType);
+    for (int64_t r = 0; r < src.width; ++r) {
+      Value size = arith::SelectOp::create(b, loc, im.lt(im.c(r), valid),
+                                           stepV, im.c(0));
+      rowMasks.push_back(
+          vector::CreateMaskOp::create(b, loc, maskType, ValueRange{size}));
+    }
+  }
   scf::ForOp::create(
       b, loc, im.c(0), whole, stepV, ValueRange{},
       [&](OpBuilder &kb, Location kl, Value kk, ValueRange) {
         IndexMath km{kb, kl};
         for (int64_t g = 0; g < src.width; g += src.group) {
-          Value block = arith::ConstantOp::create(
-              kb, kl, blockType,
-              DenseElementsAttr::get(blockType, kb.getF32FloatAttr(0)));
+          Value block = zeroVector(kb, kl, blockType);
           for (int64_t r = 0; r < src.group; ++r) {
-            Value row = vector::LoadOp::create(
-                kb, kl, rowType, src.memref,
-                sourceIndex(km, src, km.add(p0, km.c(g + r)), kk));
+            SmallVector<Value> index =
+                sourceIndex(km, src, km.add(p0, km.c(g + r)), kk);
+            Value row = masked ? Value(vector::MaskedLoadOp::create(
+                                     kb, kl, rowType, src.memref, index,
+                                     rowMasks[g + r], passThru))
+                               : Value(vector::LoadOp::create(
+                                     kb, kl, rowType, src.memref, index));
             block = vector::InsertOp::create(kb, kl, toF32(kb, kl, row), block,
                                              ArrayRef<int64_t>{r});
           }
@@ -171,6 +215,20 @@ Value packKContiguous(OpBuilder &b, Location loc, const PanelSource &src,
         scf::YieldOp::create(kb, kl);
       });
   return whole;
+}
+
+/// The vector paths for one panel (whole, or partial when `masked`).
+void packPanelVector(OpBuilder &b, Location loc, const PanelSource &src,
+                     Value p0, Value valid, bool masked, Value depth,
+                     Value panelBase, Value packed) {
+  if (!src.kInner) {
+    packPanelContiguous(b, loc, src, p0, valid, masked, depth, panelBase,
+                        packed);
+    return;
+  }
+  Value rest = packKContiguous(b, loc, src, p0, valid, masked, depth,
+                               panelBase, packed);
+  packScalar(b, loc, src, p0, valid, rest, depth, panelBase, packed);
 }
 
 /// Packs a block `extent` long along the panel dimension and `depth` along
@@ -196,21 +254,121 @@ void packPanels(OpBuilder &b, Location loc, const KernelSpec &spec,
         scf::IfOp::create(
             pb, l, pm.eq(valid, widthV),
             [&](OpBuilder &tb, Location tl) {
-              if (src.kInner) {
-                Value rest =
-                    packKContiguous(tb, tl, src, p0, depth, panelBase, packed);
-                packScalar(tb, tl, src, p0, valid, rest, depth, panelBase,
-                           packed);
-              } else {
-                packPanelContiguous(tb, tl, src, p0, depth, panelBase, packed);
-              }
+              packPanelVector(tb, tl, src, p0, valid, /*masked=*/false, depth,
+                              panelBase, packed);
               scf::YieldOp::create(tb, tl);
             },
             [&](OpBuilder &eb, Location el) {
-              IndexMath em{eb, el};
-              packScalar(eb, el, src, p0, valid, em.c(0), depth, panelBase,
-                         packed);
+              packPanelVector(eb, el, src, p0, valid, /*masked=*/true, depth,
+                              panelBase, packed);
               scf::YieldOp::create(eb, el);
+            });
+        scf::YieldOp::create(pb, l);
+      });
+}
+
+/// Packs an A block of a convolution from its image (see the file comment).
+void packIm2col(OpBuilder &b, Location loc, const KernelSpec &spec,
+                const ASource &a, Value row0, Value col0, Value rows,
+                Value cols, Value packed) {
+  IndexMath im{b, loc};
+  bool nhwc = spec.kind == ContractionKind::conv2d_nhwc;
+  Value zero = im.c(0), one = im.c(1);
+
+  // Row offsets: output pixel (n, oh, ow) reads its window from image
+  // element (n, oh * stride_h, ow * stride_w); the rows padding the last
+  // panel point at the image's start and are masked off below.
+  Value pixels = im.mul(a.outH, a.outW);
+  Value stepH = im.mul(a.strideH, im.c(spec.strideH));
+  Value stepW = im.mul(a.strideW, im.c(spec.strideW));
+  Value padded = im.mul(im.ceilDiv(rows, im.c(spec.mr)), im.c(spec.mr));
+  scf::ForOp::create(
+      b, loc, zero, padded, one, ValueRange{},
+      [&](OpBuilder &rb, Location l, Value p, ValueRange) {
+        IndexMath rm{rb, l};
+        auto ifOp = scf::IfOp::create(
+            rb, l, rm.lt(p, rows),
+            [&](OpBuilder &tb, Location tl) {
+              IndexMath tm{tb, tl};
+              Value m = tm.add(a.rowOrigin, tm.add(row0, p));
+              Value q = tm.rem(m, pixels);
+              Value off = tm.add(
+                  a.imageOffset,
+                  tm.add(tm.mul(tm.div(m, pixels), a.strideN),
+                         tm.add(tm.mul(tm.div(q, a.outW), stepH),
+                                tm.mul(tm.rem(q, a.outW), stepW))));
+              scf::YieldOp::create(tb, tl, off);
+            },
+            [&](OpBuilder &eb, Location el) {
+              scf::YieldOp::create(eb, el, a.imageOffset);
+            });
+        memref::StoreOp::create(rb, l, ifOp.getResult(0), a.rowOffsets,
+                                ValueRange{p});
+        scf::YieldOp::create(rb, l);
+      });
+
+  // K offsets: filter tap (r, s, c) reads image element (c, r * dilation_h,
+  // s * dilation_w) of the window; k runs over (r, s, c) with c fastest
+  // (nhwc) or (c, r, s) with s fastest (nchw).
+  Value tapH = im.mul(a.strideH, im.c(spec.dilationH));
+  Value tapW = im.mul(a.strideW, im.c(spec.dilationW));
+  scf::ForOp::create(
+      b, loc, zero, cols, one, ValueRange{},
+      [&](OpBuilder &kb, Location l, Value kk, ValueRange) {
+        IndexMath km{kb, l};
+        Value k = km.add(col0, kk);
+        Value r, s, c;
+        if (nhwc) {
+          c = km.rem(k, a.channels);
+          Value t = km.div(k, a.channels);
+          s = km.rem(t, a.filterS);
+          r = km.div(t, a.filterS);
+        } else {
+          s = km.rem(k, a.filterS);
+          Value t = km.div(k, a.filterS);
+          r = km.rem(t, a.filterR);
+          c = km.div(t, a.filterR);
+        }
+        Value off = km.add(km.mul(c, a.strideC),
+                           km.add(km.mul(r, tapH), km.mul(s, tapW)));
+        memref::StoreOp::create(kb, l, off, a.kOffsets, ValueRange{kk});
+        scf::YieldOp::create(kb, l);
+      });
+
+  // Panels: one masked gather of mr elements per k step.
+  Type elem = cast<MemRefType>(a.image.getType()).getElementType();
+  auto valueType = VectorType::get({spec.mr}, elem);
+  auto indexType = VectorType::get({spec.mr}, b.getIndexType());
+  auto maskType = VectorType::get({spec.mr}, b.getI1Type());
+  Value mrV = im.c(spec.mr), kcV = im.c(spec.kc);
+  scf::ForOp::create(
+      b, loc, zero, rows, mrV, ValueRange{},
+      [&](OpBuilder &pb, Location l, Value p0, ValueRange) {
+        IndexMath pm{pb, l};
+        Value valid = pm.min(mrV, pm.sub(rows, p0));
+        Value mask =
+            vector::CreateMaskOp::create(pb, l, maskType, ValueRange{valid});
+        Value rowVec = vector::LoadOp::create(pb, l, indexType, a.rowOffsets,
+                                              ValueRange{p0});
+        Value passThru = zeroVector(pb, l, valueType);
+        Value panelBase = pm.mul(p0, kcV);
+        scf::ForOp::create(
+            pb, l, pm.c(0), cols, pm.c(1), ValueRange{},
+            [&](OpBuilder &kb, Location kl, Value kk, ValueRange) {
+              IndexMath km{kb, kl};
+              Value kOff =
+                  memref::LoadOp::create(kb, kl, a.kOffsets, ValueRange{kk});
+              Value index = arith::AddIOp::create(
+                  kb, kl, rowVec,
+                  vector::BroadcastOp::create(kb, kl, indexType, kOff));
+              Value v = vector::GatherOp::create(kb, kl, valueType, a.image,
+                                                 ValueRange{km.c(0)}, index,
+                                                 mask, passThru,
+                                                 IntegerAttr());
+              vector::StoreOp::create(
+                  kb, kl, toF32(kb, kl, v), packed,
+                  ValueRange{km.add(panelBase, km.mul(kk, mrV))});
+              scf::YieldOp::create(kb, kl);
             });
         scf::YieldOp::create(pb, l);
       });
@@ -226,12 +384,16 @@ PanelSource panelSource(const KernelSpec &spec, Value memref, Value pOrigin,
 } // namespace
 
 void mlir::ukernel::host::packA(OpBuilder &b, Location loc,
-                                const KernelSpec &spec, Value a, Value row0,
-                                Value col0, Value rows, Value cols,
+                                const KernelSpec &spec, const ASource &a,
+                                Value row0, Value col0, Value rows, Value cols,
                                 Value packed) {
+  if (spec.isConv()) {
+    packIm2col(b, loc, spec, a, row0, col0, rows, cols, packed);
+    return;
+  }
   // A's panels run along M; stored MxK (K inner) unless transposed.
   packPanels(b, loc, spec,
-             panelSource(spec, a, row0, col0, !spec.transposeA,
+             panelSource(spec, a.matrix, row0, col0, !spec.transposeA,
                          spec.contiguousA, spec.mr),
              rows, cols, packed);
 }

@@ -2,10 +2,10 @@
 //
 // Part of the Quilt project. Checks every dispatch first, so that a module
 // is either converted as a whole or left untouched with diagnostics, then
-// expands the dispatches (DispatchExpansion.cpp, kernel functions from
-// HostKernelGen.cpp), lowers every ukernel.select to the runtime call
-// (SelectLowering.cpp), and replaces math.erf by a polynomial so the
-// kernels need no libm.
+// expands the dispatches (DispatchExpansion.cpp; kernel functions from
+// HostKernelGen.cpp, Packing.cpp and MicroKernel.cpp), lowers every
+// ukernel.select to the runtime call (Conversion/Utils/SelectLowering.cpp),
+// and replaces math.erf by a polynomial so the kernels need no libm.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,11 +53,6 @@ LogicalResult checkDispatch(DispatchOp op) {
            << target.getName() << "' is a "
            << stringifyVendor(target.getVendor())
            << " GPU: use its GPU pipeline";
-  ContractionKind kind = op.getKind();
-  if (kind != ContractionKind::matmul && kind != ContractionKind::batch_matmul)
-    return op.emitOpError("'")
-           << stringifyContractionKind(kind)
-           << "' dispatches are not yet supported on the host";
   for (Value operand : op->getOperands())
     if (!hasStridedLayout(operand.getType()))
       return op.emitOpError("operand layouts must be strided, got ")
@@ -86,6 +81,13 @@ struct ConvertUKernelToHostPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (threads < 0) {
+      module.emitError() << "convert-ukernel-to-host: threads must be 1 "
+                            "(sequential), N > 1 or 0 (the OpenMP default), "
+                            "got "
+                         << static_cast<int64_t>(threads);
+      return signalPassFailure();
+    }
     SmallVector<DispatchOp> dispatches;
     bool ok = true;
     module.walk([&](DispatchOp op) {
@@ -98,7 +100,7 @@ struct ConvertUKernelToHostPass
 
     host::KernelCache kernels(module);
     for (DispatchOp op : dispatches)
-      host::expandDispatch(op, kernels);
+      host::expandDispatch(op, kernels, threads);
     if (failed(lowerSelectOps(module)))
       return signalPassFailure();
 

@@ -27,6 +27,12 @@ Value IndexMath::mul(Value x, Value y) {
 Value IndexMath::min(Value x, Value y) {
   return arith::MinSIOp::create(b, loc, x, y);
 }
+Value IndexMath::div(Value x, Value y) {
+  return arith::DivUIOp::create(b, loc, x, y);
+}
+Value IndexMath::rem(Value x, Value y) {
+  return arith::RemUIOp::create(b, loc, x, y);
+}
 Value IndexMath::ceilDiv(Value x, Value y) {
   return arith::CeilDivSIOp::create(b, loc, x, y);
 }

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Conversion/Utils/SelectLowering.h"
+#include "Conversion/Utils/IndexMath.h"
 
 #include "CostModel/SelectionSpec.h"
 #include "Dialect/UKernel/IR/CostModelBridge.h"
@@ -180,4 +181,20 @@ private:
 
 LogicalResult mlir::ukernel::lowerSelectOps(ModuleOp module) {
   return SelectLowering(module).run();
+}
+
+void mlir::ukernel::forEachSelectedRegion(
+    OpBuilder &b, Location loc, SelectOp select, Value m, Value n,
+    function_ref<void(Value, Value, Value, Value, Value)> emit) {
+  IndexMath im{b, loc};
+  Value splitM = select.getSplitM(), splitN = select.getSplitN();
+  Value zero = im.c(0);
+  emit(select.getKernel(), zero, zero, splitM, splitN);
+  // A patch splits one dimension; the other split equals its extent.
+  Value patchM = im.lt(splitM, m);
+  auto pick = [&](Value ifM, Value ifN) {
+    return arith::SelectOp::create(b, loc, patchM, ifM, ifN);
+  };
+  emit(select.getRemainder(), pick(splitM, zero), pick(zero, splitN),
+       pick(im.sub(m, splitM), m), pick(n, im.sub(n, splitN)));
 }

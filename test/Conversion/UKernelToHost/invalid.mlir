@@ -42,10 +42,14 @@ module attributes {ukernel.target = #h100} {
 #cpu8 = #ukernel.target<name = "cpu8", vendor = cpu, chip = "x86-64-v3", compute_units = 1, warp_size = 1, max_threads_per_block = 1, max_registers_per_thread = 16, l1_bytes = 32768, l2_bytes = 524288, l3_bytes = 1048576, mem_bandwidth_gbs = 20.0, clock_ghz = 2.0, peak_tflops = {cpu_fma = 0.064}, vector_bits = 256, fma_units_per_core = 2>
 #cfg = #ukernel.config<tile = 12x32x8, threads = 1, warps = 1x1, thread_tile = 4x16, vector_width = 8, stages = 1, instruction = cpu_fma, boundary = mask>
 
+// Convolutions run on the host, but like every dispatch only on strided
+// layouts.
+#col = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 floordiv 2, d3)>
+
 module attributes {ukernel.target = #cpu8} {
-  func.func @conv(%i: memref<?x?x?x8xf32>, %f: memref<3x3x8x16xf32>, %o: memref<?x?x?x16xf32>) {
-    // expected-error @+1 {{'conv2d_nhwc' dispatches are not yet supported on the host}}
-    ukernel.dispatch conv2d_nhwc ins(%i, %f : memref<?x?x?x8xf32>, memref<3x3x8x16xf32>) outs(%o : memref<?x?x?x16xf32>)
+  func.func @conv(%i: memref<?x?x?x8xf32, #col>, %f: memref<3x3x8x16xf32>, %o: memref<?x?x?x16xf32>) {
+    // expected-error @+1 {{operand layouts must be strided, got 'memref<?x?x?x8xf32, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 floordiv 2, d3)>>'}}
+    ukernel.dispatch conv2d_nhwc ins(%i, %f : memref<?x?x?x8xf32, #col>, memref<3x3x8x16xf32>) outs(%o : memref<?x?x?x16xf32>)
       candidates [#cfg]
     return
   }

@@ -24,13 +24,21 @@
 // CHECK: %[[KERNEL64:.*]] = llvm.load %[[P0]]
 // CHECK: %[[KERNEL:.*]] = arith.index_cast %[[KERNEL64]] : i64 to index
 // CHECK: llvm.getelementptr %[[OUT]][1]
-// CHECK: llvm.getelementptr %[[OUT]][2]
-// CHECK: llvm.getelementptr %[[OUT]][3]
+// CHECK: %[[P2:.*]] = llvm.getelementptr %[[OUT]][2]
+// CHECK: %[[SM64:.*]] = llvm.load %[[P2]]
+// CHECK: %[[SM:.*]] = arith.index_cast %[[SM64]] : i64 to index
+// CHECK: %[[P3:.*]] = llvm.getelementptr %[[OUT]][3]
+// CHECK: %[[SN64:.*]] = llvm.load %[[P3]]
+// CHECK: %[[SN:.*]] = arith.index_cast %[[SN64]] : i64 to index
+// Operands are passed whole, as the kernels' strided types, with the region
+// as indices.
+// CHECK: %[[CA:.*]] = memref.cast %[[A]] : memref<?x?xf32> to memref<?x?xf32, strided<[?, 1], offset: ?>>
+// CHECK: %[[CB:.*]] = memref.cast %[[B]]
+// CHECK: %[[CC:.*]] = memref.cast %[[C]]
 // CHECK: scf.if
-// CHECK: memref.subview %[[A]][0, 0]
 // CHECK: scf.index_switch %[[KERNEL]]
 // CHECK-NEXT: case 0 {
-// CHECK-NEXT: func.call @[[BIG:__quilt_host_gemm_12x32x8_r4x16_v8_f32_f32]](
+// CHECK-NEXT: func.call @[[BIG:__quilt_host_gemm_12x32x8_r4x16_v8_f32_f32]](%[[CA]], %[[CB]], %[[CC]], %[[ZERO:.*]], %[[ZERO]], %[[SM]], %[[SN]])
 // CHECK: case 1 {
 // CHECK-NEXT: func.call @[[SMALL:__quilt_host_gemm_6x24x16_r3x8_v8_f32_f32]](
 // CHECK: default {
@@ -41,18 +49,28 @@
 // CHECK: func.call @[[SMALL]](
 // CHECK: return
 
-// The kernel: packing buffers, BLIS loops, the register-blocked micro-kernel
-// (mr x nr/lanes = 4 x 2 accumulators carried through the K loop).
+// The kernel: the region's views, packing buffers, BLIS loops, the
+// register-blocked micro-kernel (mr x nr/lanes = 4 x 2 accumulators carried
+// through the K loop).
 // CHECK-LABEL: func.func private @__quilt_host_gemm_12x32x8_r4x16_v8_f32_f32
-// CHECK-SAME: (%{{.*}}: memref<?x?xf32, strided<[?, 1], offset: ?>>, %{{.*}}: memref<?x?xf32, strided<[?, 1], offset: ?>>, %{{.*}}: memref<?x?xf32, strided<[?, 1], offset: ?>>)
+// CHECK-SAME: (%[[KA:.*]]: memref<?x?xf32, strided<[?, 1], offset: ?>>, %[[KB:.*]]: memref<?x?xf32, strided<[?, 1], offset: ?>>, %[[KC:.*]]: memref<?x?xf32, strided<[?, 1], offset: ?>>, %[[R0:.*]]: index, %[[C0:.*]]: index, %[[ROWS:.*]]: index, %[[COLS:.*]]: index)
 // CHECK-SAME: llvm.linkage = #llvm.linkage<internal>
+// CHECK: %[[BV:.*]] = memref.subview %[[KB]][%{{.*}}, %[[C0]]] [%{{.*}}, %[[COLS]]]
+// CHECK: %[[AV:.*]] = memref.subview %[[KA]][%[[R0]], %{{.*}}] [%[[ROWS]], %{{.*}}]
+// CHECK: %[[CV:.*]] = memref.subview %[[KC]][%[[R0]], %[[C0]]] [%[[ROWS]], %[[COLS]]]
 // CHECK-DAG: %[[PA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<96xf32>
 // CHECK-DAG: %[[PB:.*]] = memref.alloc() {alignment = 64 : i64} : memref<256xf32>
-// CHECK: scf.for
-// CHECK: scf.for
-// CHECK: memref.store %{{.*}}, %[[PB]]
-// CHECK: scf.for
+// B panels: whole ones with vector loads, the last one with masked loads.
+// CHECK: vector.load %[[BV]]
+// CHECK: vector.store %{{.*}}, %[[PB]]
+// CHECK: vector.maskedload %[[BV]]
+// CHECK: vector.store %{{.*}}, %[[PB]]
+// A blocks: 8 k steps of 4 rows transposed in registers, the last k steps
+// element-wise; the last panel masks its missing rows.
+// CHECK: vector.load %[[AV]]
+// CHECK: vector.transpose %{{.*}}, [1, 0] : vector<4x8xf32> to vector<8x4xf32>
 // CHECK: memref.store %{{.*}}, %[[PA]]
+// CHECK: vector.maskedload %[[AV]]
 // CHECK: scf.for %{{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK-COUNT-2: vector.load %[[PB]]
 // CHECK: memref.load %[[PA]]
@@ -62,11 +80,11 @@
 // CHECK-COUNT-6: vector.fma
 // CHECK: scf.yield
 // Full tiles update C with plain vectors, edge tiles with masks.
-// CHECK: vector.load %{{.*}} : memref<?x?xf32, strided<[?, 1], offset: ?>>, vector<8xf32>
-// CHECK: vector.store
+// CHECK: vector.load %[[CV]]
+// CHECK: vector.store %{{.*}}, %[[CV]]
 // CHECK: vector.create_mask
-// CHECK: vector.maskedload
-// CHECK: vector.maskedstore
+// CHECK: vector.maskedload %[[CV]]
+// CHECK: vector.maskedstore %[[CV]]
 // CHECK: memref.dealloc %[[PA]]
 // CHECK: memref.dealloc %[[PB]]
 
@@ -95,13 +113,14 @@ module attributes {ukernel.target = #cpu8} {
 // CHECK: memref.dim %[[AT]], %c0
 // CHECK: call @quilt_rt_select
 // CHECK-NOT: memref.transpose
-// CHECK: memref.subview %[[AT]][0, 0] [%{{.*}}, %{{.*}}]
-// CHECK: memref.subview %[[BT]][0, 0] [%{{.*}}, %{{.*}}]
 // CHECK: func.call @[[TKERNEL:__quilt_host_gemm_12x32x8_r4x16_v8_f32_f32_ta_tb]](
 // CHECK: call @quilt_rt_select
 // CHECK: func.call @[[KERNEL:__quilt_host_gemm_12x32x8_r4x16_v8_f32_f32]](
 // CHECK: func.call @[[KERNEL]](
-// CHECK: func.func private @[[TKERNEL]](
+// CHECK: func.func private @[[TKERNEL]](%[[TA:.*]]: memref<?x?xf32, strided<[?, 1], offset: ?>>, %[[TB:.*]]: memref<?x?xf32, strided<[?, 1], offset: ?>>, %{{.*}}: memref<?x?xf32, strided<[?, 1], offset: ?>>, %[[TR0:.*]]: index, %[[TC0:.*]]: index, %[[TROWS:.*]]: index, %[[TCOLS:.*]]: index)
+// The region is a window of B's rows and of A's columns.
+// CHECK: memref.subview %[[TB]][%[[TC0]], %{{.*}}] [%[[TCOLS]], %{{.*}}]
+// CHECK: memref.subview %[[TA]][%{{.*}}, %[[TR0]]] [%{{.*}}, %[[TROWS]]]
 // Packing A (stored KxM) copies contiguous runs of mr elements; packing B
 // (stored NxK) transposes 8 k steps x 16 columns in registers.
 // CHECK: vector.transpose %{{.*}}, [1, 0] : vector<16x8xf32> to vector<8x16xf32>
@@ -123,24 +142,28 @@ module attributes {ukernel.target = #cpu8} {
 #cpu8 = #ukernel.target<name = "cpu8", vendor = cpu, chip = "x86-64-v3", compute_units = 1, warp_size = 1, max_threads_per_block = 1, max_registers_per_thread = 16, l1_bytes = 32768, l2_bytes = 524288, l3_bytes = 1048576, mem_bandwidth_gbs = 20.0, clock_ghz = 2.0, peak_tflops = {cpu_fma = 0.064}, vector_bits = 256, fma_units_per_core = 2>
 #big = #ukernel.config<tile = 12x32x8, threads = 1, warps = 1x1, thread_tile = 4x16, vector_width = 8, stages = 1, instruction = cpu_fma, boundary = mask>
 
-// A batch: one selection, then the kernels once per batch element on
-// rank-reduced views. An f16 accumulator is staged in f32; the bias is
+// A batch: one selection and one kernel call per region for the whole
+// batch; the kernel loops over the batch on rank-reduced views, with one
+// set of packing buffers. An f16 accumulator is staged in f32; the bias is
 // copied into a zero-padded f32 buffer; GELU's erf becomes a polynomial,
 // applied only after the last K block.
 // CHECK-LABEL: func.func @batch
 // CHECK-SAME: (%[[A:.*]]: memref<?x?x?xf16>, %[[B:.*]]: memref<?x?x?xf16>, %[[C:.*]]: memref<?x?x?xf16>, %[[BIAS:.*]]: memref<?xf16>)
-// CHECK: %[[BATCH:.*]] = memref.dim %[[C]], %c0
+// CHECK: memref.dim %[[C]], %c0
 // CHECK: call @quilt_rt_select(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[BATCH]] step
-// CHECK: memref.subview %[[A]][%[[I]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1] : memref<?x?x?xf16> to memref<?x?xf16, strided<[?, 1], offset: ?>>
-// CHECK: memref.subview %[[BIAS]]
-// CHECK: func.call @__quilt_host_gemm_12x32x8_r4x16_v8_f16_f16_bias_f16_bias_add_gelu(
-// CHECK-LABEL: func.func private @__quilt_host_gemm_12x32x8_r4x16_v8_f16_f16_bias_f16_bias_add_gelu
+// CHECK-NOT: scf.for
+// CHECK: func.call @__quilt_host_gemm_12x32x8_r4x16_v8_f16_f16_bias_f16_bias_add_gelu_batch(
+// CHECK-LABEL: func.func private @__quilt_host_gemm_12x32x8_r4x16_v8_f16_f16_bias_f16_bias_add_gelu_batch
+// CHECK-SAME: memref<?x?x?xf16, strided<[?, ?, 1], offset: ?>>
 // CHECK-SAME: memref<?xf16, strided<[?], offset: ?>>
 // CHECK-NOT: math.erf
-// CHECK: memref.alloc(%{{.*}}, %{{.*}}) {alignment = 64 : i64} : memref<?x?xf32>
+// CHECK: %[[BATCH:.*]] = memref.dim %{{.*}}, %c0
+// CHECK: memref.alloc(%{{.*}}, %{{.*}}, %{{.*}}) {alignment = 64 : i64} : memref<?x?x?xf32>
 // CHECK: arith.extf %{{.*}} : f16 to f32
 // CHECK: memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xf32>
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<96xf32>
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[BATCH]]
+// CHECK: memref.subview %{{.*}}[%[[I]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1] : memref<?x?x?xf16, strided<[?, ?, 1], offset: ?>> to memref<?x?xf16, strided<[?, 1], offset: ?>>
 // CHECK: scf.if
 // CHECK: arith.addf
 // CHECK: math.fma
@@ -170,7 +193,7 @@ module attributes {ukernel.target = #cpu8} {
 // CHECK: scf.for
 // CHECK: call @quilt_rt_select({{.*}}, %[[OUT]])
 // CHECK: func.call @__quilt_host_gemm_12x32x8_r4x16_v8_f32_f32_stridedC(
-// CHECK: func.func private @__quilt_host_gemm_12x32x8_r4x16_v8_f32_f32_stridedC(%{{.*}}: memref<?x?xf32, strided<[?, 1], offset: ?>>, %{{.*}}: memref<?x?xf32, strided<[?, 1], offset: ?>>, %{{.*}}: memref<?x?xf32, strided<[?, ?], offset: ?>>)
+// CHECK: func.func private @__quilt_host_gemm_12x32x8_r4x16_v8_f32_f32_stridedC(%{{.*}}: memref<?x?xf32, strided<[?, 1], offset: ?>>, %{{.*}}: memref<?x?xf32, strided<[?, 1], offset: ?>>, %{{.*}}: memref<?x?xf32, strided<[?, ?], offset: ?>>, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index)
 module attributes {ukernel.target = #cpu8} {
   func.func @select_in_loop(%n: index, %a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32, strided<[1, ?]>>) -> index {
     %c0 = arith.constant 0 : index
@@ -183,5 +206,78 @@ module attributes {ukernel.target = #cpu8} {
     ukernel.dispatch matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32, strided<[1, ?]>>)
       candidates [#big]
     return %sum : index
+  }
+}
+
+// -----
+
+#cpu8 = #ukernel.target<name = "cpu8", vendor = cpu, chip = "x86-64-v3", compute_units = 1, warp_size = 1, max_threads_per_block = 1, max_registers_per_thread = 16, l1_bytes = 32768, l2_bytes = 524288, l3_bytes = 1048576, mem_bandwidth_gbs = 20.0, clock_ghz = 2.0, peak_tflops = {cpu_fma = 0.064}, vector_bits = 256, fma_units_per_core = 2>
+#big = #ukernel.config<tile = 12x32x8, threads = 1, warps = 1x1, thread_tile = 4x16, vector_width = 8, stages = 1, instruction = cpu_fma, boundary = mask>
+
+// An NHWC convolution as an implicit GEMM: the selection sees M = N*OH*OW
+// (from the output), N = F and K = R*S*C (from the filter); the kernel is
+// specialized on the strides and dilations and takes the operands whole.
+// CHECK-LABEL: func.func @conv_nhwc
+// CHECK-SAME: (%[[I:.*]]: memref<?x?x?x8xf32>, %[[F:.*]]: memref<3x3x8x16xf32>, %[[O:.*]]: memref<?x?x?x16xf32>)
+// CHECK: %[[ON:.*]] = memref.dim %[[O]], %c0
+// CHECK: %[[OH:.*]] = memref.dim %[[O]], %c1
+// CHECK: %[[OW:.*]] = memref.dim %[[O]], %c2
+// CHECK: %[[PIX:.*]] = arith.muli %[[OH]], %[[OW]]
+// CHECK: %[[M:.*]] = arith.muli %[[ON]], %[[PIX]]
+// CHECK: %[[M64:.*]] = arith.index_cast %[[M]] : index to i64
+// CHECK: call @quilt_rt_select(%{{.*}}, %{{.*}}, %{{.*}}, %[[M64]], %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: func.call @[[CONV:__quilt_host_conv2d_nhwc_12x32x8_r4x16_v8_f32_f32_s2x1_d1x3]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xf32>, memref<?x?x?x?xf32>, index, index, index, index) -> ()
+// The filter is read as the K x F matrix and the output updated in place
+// as the M x F matrix; A is gathered from a flat view of the image's
+// buffer, one masked gather of mr elements per k step of a micro-panel.
+// CHECK-LABEL: func.func private @__quilt_host_conv2d_nhwc_12x32x8_r4x16_v8_f32_f32_s2x1_d1x3
+// CHECK: memref.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : memref<?x?x?x?xf32> into memref<?x?xf32>
+// CHECK: %[[BASE:.*]], %{{.*}}, %{{.*}}:4, %{{.*}}:4 = memref.extract_strided_metadata
+// CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [0], sizes: [%{{.*}}], strides: [1] : memref<f32> to memref<?xf32>
+// CHECK: memref.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : memref<?x?x?x?xf32> into memref<?x?xf32>
+// CHECK-NOT: memref.alloc(%
+// CHECK: %[[ROWOFF:.*]] = memref.alloc() {alignment = 64 : i64} : memref<12xindex>
+// CHECK: %[[KOFF:.*]] = memref.alloc() {alignment = 64 : i64} : memref<8xindex>
+// CHECK: vector.load %[[ROWOFF]][%{{.*}}] : memref<12xindex>, vector<4xindex>
+// CHECK: memref.load %[[KOFF]]
+// CHECK: vector.gather %[[FLAT]][%{{.*}}] [%{{.*}}], %{{.*}}, %{{.*}} : memref<?xf32>, vector<4xindex>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+module attributes {ukernel.target = #cpu8} {
+  func.func @conv_nhwc(%i: memref<?x?x?x8xf32>, %f: memref<3x3x8x16xf32>, %o: memref<?x?x?x16xf32>) {
+    ukernel.dispatch conv2d_nhwc ins(%i, %f : memref<?x?x?x8xf32>, memref<3x3x8x16xf32>) outs(%o : memref<?x?x?x16xf32>)
+      strides [2, 1] dilations [1, 3] candidates [#big]
+    return
+  }
+}
+
+// -----
+
+#cpu8 = #ukernel.target<name = "cpu8", vendor = cpu, chip = "x86-64-v3", compute_units = 1, warp_size = 1, max_threads_per_block = 1, max_registers_per_thread = 16, l1_bytes = 32768, l2_bytes = 524288, l3_bytes = 1048576, mem_bandwidth_gbs = 20.0, clock_ghz = 2.0, peak_tflops = {cpu_fma = 0.064}, vector_bits = 256, fma_units_per_core = 2>
+#big = #ukernel.config<tile = 12x32x8, threads = 1, warps = 1x1, thread_tile = 4x16, vector_width = 8, stages = 1, instruction = cpu_fma, boundary = mask>
+
+// An NCHW convolution with f16 operands and a filter without an identity
+// layout: the filter is copied into one (and freed after the call); the
+// F x (C*R*S) filter is B transposed; the output is accumulated in an f32
+// M x F copy read and written at (n, f, oh, ow).
+// CHECK-LABEL: func.func @conv_nchw
+// CHECK-SAME: (%[[I:.*]]: memref<?x?x?x?xf16>, %[[F:.*]]: memref<?x?x?x?xf16, strided<[?, ?, ?, 1], offset: ?>>, %[[O:.*]]: memref<?x?x?x?xf16>)
+// CHECK: %[[COPY:.*]] = memref.alloc(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {alignment = 64 : i64} : memref<?x?x?x?xf16>
+// CHECK: memref.load %[[F]]
+// CHECK: memref.store %{{.*}}, %[[COPY]]
+// CHECK: call @quilt_rt_select
+// CHECK: func.call @__quilt_host_conv2d_nchw_12x32x8_r4x16_v8_f16_f16_staged(
+// CHECK: memref.dealloc %[[COPY]]
+// CHECK-LABEL: func.func private @__quilt_host_conv2d_nchw_12x32x8_r4x16_v8_f16_f16_staged
+// CHECK-SAME: memref<?x?x?x?xf16, strided<[?, ?, ?, ?], offset: ?>>, %{{.*}}: memref<?x?x?x?xf16>, %{{.*}}: memref<?x?x?x?xf16, strided<[?, ?, ?, ?], offset: ?>>
+// CHECK: memref.collapse_shape %{{.*}} {{\[\[}}0], [1, 2, 3]] : memref<?x?x?x?xf16> into memref<?x?xf16>
+// CHECK: memref.alloc(%{{.*}}, %{{.*}}) {alignment = 64 : i64} : memref<?x?xf32>
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: vector.transpose %{{.*}}, [1, 0] : vector<16x8xf32> to vector<8x16xf32>
+// CHECK: vector.gather {{.*}} : memref<?xf16>, vector<4xindex>, vector<4xi1>, vector<4xf16> into vector<4xf16>
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+module attributes {ukernel.target = #cpu8} {
+  func.func @conv_nchw(%i: memref<?x?x?x?xf16>, %f: memref<?x?x?x?xf16, strided<[?, ?, ?, 1], offset: ?>>, %o: memref<?x?x?x?xf16>) {
+    ukernel.dispatch conv2d_nchw ins(%i, %f : memref<?x?x?x?xf16>, memref<?x?x?x?xf16, strided<[?, ?, ?, 1], offset: ?>>) outs(%o : memref<?x?x?x?xf16>)
+      candidates [#big]
+    return
   }
 }
