@@ -30,9 +30,10 @@ Operands makeOperands(const Workload &workload);
 class BenchKernel {
 public:
   /// `microKernels` false compiles the same function with upstream MLIR's
-  /// default lowering, the baseline.
+  /// default lowering, the baseline. `threads` other than 1 builds Quilt's
+  /// multi-threaded kernels (OpenMP; quilt-bench links libomp).
   static std::unique_ptr<BenchKernel> compile(const Workload &workload,
-                                              bool microKernels,
+                                              bool microKernels, int threads,
                                               const CompileOptions &base,
                                               const std::string &directory,
                                               std::string &error);

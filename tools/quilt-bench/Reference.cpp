@@ -178,4 +178,13 @@ void runOpenBlas(const Workload &, Operands &, std::vector<float> &) {}
 
 #endif
 
+#ifdef QUILT_HAVE_OPENMP
+extern "C" int omp_get_max_threads(void);
+// Referencing the runtime keeps libomp a dependency of quilt-bench, so that
+// the kernels' OpenMP calls resolve when their libraries are loaded.
+bool haveOpenMP() { return omp_get_max_threads() > 0; }
+#else
+bool haveOpenMP() { return false; }
+#endif
+
 } // namespace quilt::bench

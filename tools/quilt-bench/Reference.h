@@ -23,6 +23,9 @@ double maxRelativeError(const Workload &workload, const Operands &operands,
 bool haveOpenBlas();
 /// Sets OpenBLAS's thread count.
 void setBlasThreads(int threads);
+/// Whether LLVM's OpenMP runtime, which Quilt's multi-threaded kernels
+/// call, was found when quilt-bench was built (and is linked in).
+bool haveOpenMP();
 
 /// The same contraction with OpenBLAS's sgemm on the float values of the
 /// inputs (convolutions through im2col, which is part of the timed work),

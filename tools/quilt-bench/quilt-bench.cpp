@@ -5,7 +5,9 @@
 // workload, checks its output against an independent reference, and times
 // it against OpenBLAS and upstream MLIR's default lowering of the same
 // linalg op, measured in the same run. Optionally measures every candidate
-// on a sample of shapes to see how well the model ranks them.
+// on a sample of shapes to see how well the model ranks them, writes those
+// measurements for `quiltc calibrate`, and fits the model's calibration to
+// them (a target file the compiler then reads).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +15,7 @@
 #include "QuiltRuntime.h"
 #include "Reference.h"
 
+#include "CostModel/CalibrationFit.h"
 #include "CostModel/Candidates.h"
 #include "CostModel/Explain.h"
 #include "CostModel/Json.h"
@@ -23,7 +26,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -39,14 +44,21 @@ constexpr const char *kUsage =
     "                   [--baselines openblas,upstream|none] [--target-file F]\n"
     "                   [--policy P] [--max-candidates N] [--model-sample N]\n"
     "                   [--upstream-max-gflop G] [--min-time S]\n"
+    "                   [--measurements OUT.csv] [--calibrate OUT.db]\n"
     "  T must be a CPU target (host, host-avx512, host-avx2, host-neon).\n"
+    "  --threads N runs Quilt's multi-threaded kernels (OpenMP) and OpenBLAS\n"
+    "  on N threads; the cost model is told N of the target's cores.\n"
     "  --model-sample N runs every candidate on N workloads and reports the\n"
     "  rank correlation of predicted and measured times and the model's\n"
-    "  regret. --upstream-max-gflop skips the (slow) upstream baseline on\n"
+    "  regret. --measurements writes those times as the CSV `quiltc\n"
+    "  calibrate` reads; --calibrate fits the model's coefficients to them\n"
+    "  and writes a target file (pass it with --target-file). The upstream\n"
+    "  baseline runs single-threaded; --upstream-max-gflop skips it on\n"
     "  larger workloads (default 8).\n";
 
 struct Options {
   std::string target, workloads, targetFile, policy = "cost_model";
+  std::string measurementsPath, calibratePath;
   std::string baselines = "openblas,upstream";
   bool json = false;
   int threads = 1, maxCandidates = 16, modelSample = 0;
@@ -99,6 +111,10 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
         o.upstreamMaxGflop = std::stod(v);
       } else if (name == "--min-time") {
         o.minTime = std::stod(v);
+      } else if (name == "--measurements") {
+        o.measurementsPath = v;
+      } else if (name == "--calibrate") {
+        o.calibratePath = v;
       } else {
         error = "unknown option '" + name + "'";
         return false;
@@ -112,10 +128,14 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
     error = "--target and --workloads are required";
     return false;
   }
-  if (o.threads != 1) {
-    error = "--threads " + std::to_string(o.threads) +
-            ": Quilt's host kernels are single-threaded so far, and a "
-            "comparison against a multi-threaded baseline would mislead";
+  if (o.threads < 1) {
+    error = "--threads must be at least 1 (OpenBLAS runs on as many)";
+    return false;
+  }
+  if ((!o.measurementsPath.empty() || !o.calibratePath.empty()) &&
+      o.modelSample <= 0) {
+    error = "--measurements and --calibrate need --model-sample N: the "
+            "times of every candidate on N workloads";
     return false;
   }
   return true;
@@ -183,10 +203,54 @@ struct Result {
 
 struct ModelCheck {
   Workload workload;
-  std::vector<std::string> configs;
+  std::vector<KernelConfig> configs;
   std::vector<double> predictedUs, measuredUs;
   double spearman = 0, regret = 0;
 };
+
+/// The model's predictions for `check`'s candidates on `target`, its rank
+/// correlation with the measurements, and the regret of its pick (the
+/// measured time of the candidate it selects over the fastest one's).
+bool scoreModel(ModelCheck &check, const TargetDesc &target,
+                const ExplainOptions &options, std::string &error) {
+  ExplainReport report;
+  if (!explainCandidates(check.workload, target, check.configs, options,
+                         report, error))
+    return false;
+  check.predictedUs.clear();
+  for (const Prediction &p : report.predictions)
+    check.predictedUs.push_back(p.totalUs);
+  check.spearman = rankCorrelation(check.predictedUs, check.measuredUs);
+  double best =
+      *std::min_element(check.measuredUs.begin(), check.measuredUs.end());
+  double picked = check.measuredUs[report.selection.candidate];
+  check.regret = best > 0 ? picked / best - 1.0 : 0.0;
+  return true;
+}
+
+/// The model checks' times as the CSV `quiltc calibrate` reads.
+std::string measurementsCsv(const std::vector<ModelCheck> &checks,
+                            const TargetDesc &target, int threads) {
+  std::string csv =
+      "# quilt-bench --model-sample on " + target.name + " (" +
+      target.description + "), " + std::to_string(threads) +
+      " thread(s): the cost model sees " +
+      std::to_string(target.computeUnits) +
+      " core(s); quilt-bench --calibrate fits against that\n"
+      "op,dtype,b,m,n,k,config,measured_us\n";
+  for (const ModelCheck &c : checks)
+    for (size_t i = 0; i < c.configs.size(); ++i) {
+      const GemmShape &g = c.workload.gemm;
+      char time[32];
+      std::snprintf(time, sizeof(time), "%.3f", c.measuredUs[i]);
+      csv += std::string(stringify(c.workload.op)) + "," +
+             std::string(stringify(c.workload.elem)) + "," +
+             std::to_string(g.b) + "," + std::to_string(g.m) + "," +
+             std::to_string(g.n) + "," + std::to_string(g.k) + "," +
+             c.configs[i].str() + "," + time + "\n";
+    }
+  return csv;
+}
 
 double geomean(const std::vector<double> &v) {
   if (v.empty())
@@ -214,19 +278,28 @@ int main(int argc, char **argv) {
     return 1;
   }
   setBlasThreads(o.threads);
+  if (o.threads != 1 && !haveOpenMP()) {
+    std::cerr << "quilt-bench: error: --threads " << o.threads
+              << " needs LLVM's OpenMP runtime (libomp-22-dev), which this "
+                 "quilt-bench was built without\n";
+    return 1;
+  }
 
   TargetDatabase db = TargetDatabase::withBuiltins();
   if (!o.targetFile.empty() && !db.addFromFile(o.targetFile, error)) {
     std::cerr << "quilt-bench: error: " << error << "\n";
     return 1;
   }
-  const TargetDesc *target = db.lookup(o.target);
-  if (!target || target->isGpu()) {
+  const TargetDesc *found = db.lookup(o.target);
+  if (!found || found->isGpu()) {
     std::cerr << "quilt-bench: error: '" << o.target
               << "' is not a CPU target here (GPU benchmarks live in "
                  "bench/gpu)\n";
     return 1;
   }
+  // What the compiled selection models: the cores the kernels run on.
+  const TargetDesc benchTarget = restrictToCores(*found, o.threads);
+  const TargetDesc *target = &benchTarget;
   std::vector<Workload> workloads;
   if (!parseWorkloadFile(o.workloads, workloads, error)) {
     std::cerr << "quilt-bench: error: " << error << "\n";
@@ -239,6 +312,15 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::string directory = dirTemplate;
+  // The compiled libraries go with the directory at exit (declared before
+  // the kernels, so that they are unloaded first).
+  struct RemoveOnExit {
+    std::string path;
+    ~RemoveOnExit() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  } removeDirectory{directory};
   CompileOptions base;
   base.target = o.target;
   base.targetFile = o.targetFile;
@@ -272,8 +354,8 @@ int main(int argc, char **argv) {
     std::string key = BenchKernel::keyFor(w);
     if (!quiltKernels.count(key)) {
       std::string compileError;
-      quiltKernels[key] =
-          BenchKernel::compile(w, true, base, directory, compileError);
+      quiltKernels[key] = BenchKernel::compile(w, true, o.threads, base,
+                                               directory, compileError);
       if (!quiltKernels[key])
         std::cerr << "quilt-bench: cannot compile " << key << ":\n"
                   << compileError << "\n";
@@ -286,7 +368,12 @@ int main(int argc, char **argv) {
     }
 
     ExplainReport report;
-    if (explainWorkload(w, *target, explainOptions, report, error)) {
+    // The candidates the compiler generated (for the target as attached),
+    // priced as the compiled selection prices them (on the bench's cores).
+    std::vector<KernelConfig> candidates =
+        generateCandidates(w.op, w.elem, *found, explainOptions.candidates);
+    if (explainCandidates(w, *target, candidates, explainOptions, report,
+                          error)) {
       r.predictedUs = report.selection.predictedUs;
       const Selection &s = report.selection;
       r.chosen = report.candidates[s.candidate].str();
@@ -316,8 +403,8 @@ int main(int argc, char **argv) {
     if (wantUpstream && gflop(w) <= o.upstreamMaxGflop) {
       if (!upstreamKernels.count(key)) {
         std::string compileError;
-        upstreamKernels[key] =
-            BenchKernel::compile(w, false, base, directory, compileError);
+        upstreamKernels[key] = BenchKernel::compile(w, false, 1, base,
+                                                    directory, compileError);
         if (!upstreamKernels[key])
           std::cerr << "quilt-bench: cannot compile the upstream baseline "
                     << key << ":\n"
@@ -336,10 +423,9 @@ int main(int argc, char **argv) {
         int(modelChecks.size()) < o.modelSample && !report.candidates.empty()) {
       ModelCheck check;
       check.workload = w;
+      check.configs = report.candidates;
       for (size_t c = 0; c < report.candidates.size(); ++c) {
         quilt_rt_force_kernel(int32_t(c));
-        check.configs.push_back(report.candidates[c].str());
-        check.predictedUs.push_back(report.predictions[c].totalUs);
         check.measuredUs.push_back(medianMicros(
             [&] {
               operands.out.fillZero();
@@ -348,12 +434,11 @@ int main(int argc, char **argv) {
             o.minTime / 4));
       }
       quilt_rt_force_kernel(-1);
-      check.spearman = rankCorrelation(check.predictedUs, check.measuredUs);
-      double best = *std::min_element(check.measuredUs.begin(),
-                                      check.measuredUs.end());
-      double picked = check.measuredUs[report.selection.candidate];
-      check.regret = best > 0 ? picked / best - 1.0 : 0.0;
-      modelChecks.push_back(check);
+      if (scoreModel(check, *target, explainOptions, error))
+        modelChecks.push_back(check);
+      else
+        std::cerr << "quilt-bench: model check of " << w.str() << ": "
+                  << error << "\n";
     }
     results.push_back(r);
     if (!o.json)
@@ -375,6 +460,66 @@ int main(int argc, char **argv) {
   }
   for (const ModelCheck &c : modelChecks)
     regrets.push_back(1.0 + c.regret);
+  // With a target file that recalibrates the target, the same times scored
+  // with the built-in coefficients: a paired comparison, free of the noise
+  // between two runs.
+  std::vector<double> regretsBuiltin;
+  const TargetDesc *builtin = TargetDatabase::builtin().lookup(o.target);
+  bool recalibrated =
+      builtin && !(builtin->calibration == found->calibration);
+  if (recalibrated) {
+    TargetDesc reference = *target;
+    reference.calibration = builtin->calibration;
+    for (ModelCheck c : modelChecks)
+      if (scoreModel(c, reference, explainOptions, error))
+        regretsBuiltin.push_back(1.0 + c.regret);
+  }
+
+  // The model checks' times, for quiltc calibrate and for the fit.
+  if (!o.measurementsPath.empty()) {
+    std::ofstream out(o.measurementsPath);
+    out << measurementsCsv(modelChecks, *target, o.threads);
+    if (!out) {
+      std::cerr << "quilt-bench: error: cannot write " << o.measurementsPath
+                << "\n";
+      return 1;
+    }
+  }
+  std::optional<FitResult> fit;
+  std::vector<double> regretsAfter;
+  if (!o.calibratePath.empty()) {
+    std::vector<Measurement> measurements;
+    for (const ModelCheck &c : modelChecks)
+      for (size_t i = 0; i < c.configs.size(); ++i)
+        measurements.push_back(Measurement{c.workload.op, c.workload.elem,
+                                           c.workload.gemm, c.configs[i],
+                                           c.measuredUs[i]});
+    fit.emplace();
+    if (!fitCalibration(*target, measurements, *fit, error)) {
+      std::cerr << "quilt-bench: error: calibration: " << error << "\n";
+      return 1;
+    }
+    // The same sample scored with the fitted coefficients (in-sample: a
+    // held-out file measures how far it carries).
+    TargetDesc calibrated = *target;
+    calibrated.calibration = fit->after;
+    for (ModelCheck c : modelChecks)
+      if (scoreModel(c, calibrated, explainOptions, error))
+        regretsAfter.push_back(1.0 + c.regret);
+    std::ofstream out(o.calibratePath);
+    out << "# The cost model's coefficients for this machine, fitted by\n"
+           "# quilt-bench --calibrate to the times of every candidate on "
+        << modelChecks.size() << " workloads\n# of " << o.workloads << " ("
+        << o.threads << " thread(s), " << target->description
+        << ").\n# Pass it to quiltc, quilt-bench, quilt-opt's pipelines "
+           "(target-file=) with --target-file.\n"
+        << renderCalibrationSection(fit->after, *found);
+    if (!out) {
+      std::cerr << "quilt-bench: error: cannot write " << o.calibratePath
+                << "\n";
+      return 1;
+    }
+  }
 
   if (o.json) {
     std::string text;
@@ -430,7 +575,7 @@ int main(int argc, char **argv) {
       for (size_t i = 0; i < c.configs.size(); ++i) {
         json.beginObject();
         json.key("config");
-        json.value(c.configs[i]);
+        json.value(c.configs[i].str());
         json.key("predicted_us");
         json.value(c.predictedUs[i]);
         json.key("measured_us");
@@ -441,6 +586,16 @@ int main(int argc, char **argv) {
       json.endObject();
     }
     json.endArray();
+    if (!regretsBuiltin.empty()) {
+      json.key("model_check_regret_builtin_calibration");
+      json.value(geomean(regretsBuiltin) - 1.0);
+    }
+    if (fit) {
+      json.key("calibration");
+      writeFitJson(json, *fit, *found);
+      json.key("model_check_regret_after");
+      json.value(geomean(regretsAfter) - 1.0);
+    }
     json.endObject();
     std::cout << text << "\n";
   } else {
@@ -482,6 +637,17 @@ int main(int argc, char **argv) {
     if (!modelChecks.empty())
       std::printf("model check geomean regret: %.1f%% over %zu workloads\n",
                   100 * (geomean(regrets) - 1.0), modelChecks.size());
+    if (!regretsBuiltin.empty())
+      std::printf("model check geomean regret with the built-in "
+                  "calibration of %s, same times: %.1f%%\n",
+                  o.target.c_str(), 100 * (geomean(regretsBuiltin) - 1.0));
+  }
+  if (fit && !o.json) {
+    std::printf("\n%s", renderFitText(*fit, *found).c_str());
+    std::printf("model check geomean regret with the fitted coefficients: "
+                "%.1f%% over %zu workloads (in-sample); written to %s\n",
+                100 * (geomean(regretsAfter) - 1.0), regretsAfter.size(),
+                o.calibratePath.c_str());
   }
   return failures ? 1 : 0;
 }
