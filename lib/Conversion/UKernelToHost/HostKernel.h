@@ -155,6 +155,13 @@ SmallVector<Value> emitMicroKernel(OpBuilder &b, Location loc,
                                    Value aOffset, Value packedB, Value bOffset,
                                    Value depth);
 
+/// Prefetches (for writing) the f32 tile of `c` at (row, col) of `rows` x
+/// `cols` valid elements: issued before a micro-kernel's K loop, C's lines
+/// arrive from the outer caches while it runs instead of stalling the
+/// update after it.
+void prefetchTile(OpBuilder &b, Location loc, const KernelSpec &spec, Value c,
+                  Value row, Value col, Value rows, Value cols);
+
 /// Adds the accumulators to the f32 tile of `c` at (row, col) of `rows` x
 /// `cols` valid elements (at most mr x nr), applying the epilogue with the
 /// f32 bias buffer when `withEpilogue`.

@@ -167,6 +167,10 @@ namespace {
 /// fork and join of an idle OpenMP team.
 constexpr int64_t kParallelMinMacs = int64_t(1) << 21;
 
+/// The smallest block of C (mb * nb f32 elements, 128 KiB) whose tiles are
+/// prefetched before their micro-kernels.
+constexpr int64_t kPrefetchMinElems = int64_t(1) << 15;
+
 Value convert(OpBuilder &b, Location loc, Value v, Type to) {
   Type from = v.getType();
   if (from == to)
@@ -295,6 +299,10 @@ void emitMacroKernel(OpBuilder &b, Location loc, const KernelSpec &spec,
                      Value jc, Value mb, Value nb, Value kb, Value isLast) {
   IndexMath im{b, loc};
   Value kcV = im.c(spec.kc);
+  // A block of C past kPrefetchMinElems is not in L1/L2 when the K loop
+  // comes back to it: each tile is prefetched before its micro-kernel. A
+  // smaller one is, and prefetching it only costs instructions.
+  Value prefetchC = im.lt(im.c(kPrefetchMinElems - 1), im.mul(mb, nb));
   forLoop(b, loc, im.c(0), nb, spec.nr, [&](OpBuilder &b4, Value jr) {
     IndexMath m4{b4, loc};
     Value cols = m4.min(m4.c(spec.nr), m4.sub(nb, jr));
@@ -304,6 +312,10 @@ void emitMacroKernel(OpBuilder &b, Location loc, const KernelSpec &spec,
       IndexMath m5{b5, loc};
       Value rows = m5.min(m5.c(spec.mr), m5.sub(mb, ir));
       Value row = m5.add(ic, ir);
+      scf::IfOp::create(b5, loc, prefetchC, [&](OpBuilder &pb, Location l) {
+        prefetchTile(pb, l, spec, c, row, col, rows, cols);
+        scf::YieldOp::create(pb, l);
+      });
       SmallVector<Value> accs =
           emitMicroKernel(b5, loc, spec, buffers.packedA, m5.mul(ir, kcV),
                           buffers.packedB, bOffset, kb);

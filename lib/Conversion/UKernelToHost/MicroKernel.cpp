@@ -56,6 +56,26 @@ SmallVector<Value> mlir::ukernel::host::emitMicroKernel(
   return SmallVector<Value>(loop.getResults());
 }
 
+void mlir::ukernel::host::prefetchTile(OpBuilder &b, Location loc,
+                                       const KernelSpec &spec, Value c,
+                                       Value row, Value col, Value rows,
+                                       Value cols) {
+  IndexMath im{b, loc};
+  // One prefetch per 64-byte line of f32 (16 elements) of each row; rows
+  // and columns past the edge repeat the last valid ones.
+  constexpr int64_t kLineElems = 16;
+  Value lastRow = im.sub(rows, im.c(1)), lastCol = im.sub(cols, im.c(1));
+  for (int64_t i = 0; i < spec.mr; ++i) {
+    Value r = im.add(row, im.min(im.c(i), lastRow));
+    for (int64_t j = 0; j < spec.nr; j += kLineElems)
+      memref::PrefetchOp::create(b, loc, c,
+                                 ValueRange{r, im.add(col, im.min(im.c(j),
+                                                                  lastCol))},
+                                 b.getBoolAttr(true), b.getI32IntegerAttr(3),
+                                 b.getBoolAttr(true));
+  }
+}
+
 void mlir::ukernel::host::emitTileUpdate(OpBuilder &b, Location loc,
                                          const KernelSpec &spec,
                                          ArrayRef<Value> accs, Value c,

@@ -71,6 +71,9 @@
 // CHECK: vector.transpose %{{.*}}, [1, 0] : vector<4x8xf32> to vector<8x4xf32>
 // CHECK: memref.store %{{.*}}, %[[PA]]
 // CHECK: vector.maskedload %[[AV]]
+// The C tile is prefetched (4 rows x 1 line) before the K loop when the
+// block of C is too large to stay in L2.
+// CHECK-COUNT-4: memref.prefetch %[[CV]][%{{.*}}, %{{.*}}], write, locality<3>, data
 // CHECK: scf.for %{{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK-COUNT-2: vector.load %[[PB]]
 // CHECK: memref.load %[[PA]]
