@@ -203,6 +203,17 @@ Value packKContiguous(OpBuilder &b, Location loc, const PanelSource &src,
           }
           Value transposed = vector::TransposeOp::create(
               kb, kl, block, ArrayRef<int64_t>{1, 0});
+          if (src.group == src.width) {
+            // The whole panel: its kTransposeDepth k steps are contiguous in
+            // the packed buffer, one store of the flattened block.
+            auto flatType =
+                VectorType::get({kTransposeDepth * src.group}, f32);
+            Value flat =
+                vector::ShapeCastOp::create(kb, kl, flatType, transposed);
+            Value dst = km.add(panelBase, km.mul(kk, km.c(src.width)));
+            vector::StoreOp::create(kb, kl, flat, packed, ValueRange{dst});
+            continue;
+          }
           for (int64_t l = 0; l < kTransposeDepth; ++l) {
             Value column = vector::ExtractOp::create(kb, kl, transposed,
                                                      ArrayRef<int64_t>{l});
