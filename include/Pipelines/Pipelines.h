@@ -135,6 +135,13 @@ void buildLowerToHostPipeline(mlir::OpPassManager &pm,
 /// C interface wrappers for public functions when `cInterface`.
 void buildLowerToLLVMPipeline(mlir::OpPassManager &pm, bool cInterface);
 
+/// The start every pipeline shares: attach `target` (when not empty) from
+/// the database plus `targetFile`, turn linalg contractions into dispatches
+/// with at most `maxCandidates` candidates under `policy`, clean up.
+void buildDispatchFrontEnd(mlir::OpPassManager &pm, const std::string &target,
+                           const std::string &targetFile,
+                           const std::string &policy, int64_t maxCandidates);
+
 /// One-shot bufferization with identity-layout function boundaries (the C
 /// ABI), optionally with ownership-based deallocation.
 void buildBufferizationPipeline(mlir::OpPassManager &pm, bool deallocate);

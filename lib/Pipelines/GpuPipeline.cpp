@@ -11,7 +11,6 @@
 
 #include "Conversion/Passes.h"
 #include "CostModel/TargetDatabase.h"
-#include "Dialect/UKernel/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/AMDGPUToROCDL/AMDGPUToROCDL.h"
@@ -82,14 +81,12 @@ std::string rocmToolkit(const std::string &requested) {
   if (!requested.empty())
     return "";
 
-  std::string lld;
-  for (const char *dir : {"/usr/lib/llvm-22/bin"})
-    if (exists(llvm::Twine(dir) + "/ld.lld"))
-      lld = std::string(dir) + "/ld.lld";
-  if (lld.empty())
-    if (llvm::ErrorOr<std::string> found =
-            llvm::sys::findProgramByName("ld.lld"))
-      lld = *found;
+  // The lld of the LLVM Quilt is built with, else one on PATH.
+  std::string lld = "/usr/lib/llvm-22/bin/ld.lld";
+  if (!exists(lld)) {
+    llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName("ld.lld");
+    lld = found ? *found : "";
+  }
   if (lld.empty())
     return "";
   SmallString<128> dir;
@@ -126,19 +123,8 @@ std::string quilt::findGpuToolkit(GpuVendor vendor,
 
 void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
                                     const GpuPipelineOptions &options) {
-  // Dispatches: target, candidates, cleanup.
-  if (!options.target.empty()) {
-    ukernel::UKernelAttachTargetOptions attach;
-    attach.targetName = options.target;
-    attach.targetFile = options.targetFile;
-    pm.addPass(ukernel::createUKernelAttachTarget(attach));
-  }
-  ConvertLinalgToUKernelOptions toUKernel;
-  toUKernel.maxCandidates = options.maxCandidates;
-  toUKernel.policy = options.policy;
-  pm.addPass(createConvertLinalgToUKernel(toUKernel));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  buildDispatchFrontEnd(pm, options.target, options.targetFile,
+                        options.policy, options.maxCandidates);
 
   // Buffers, all in device memory.
   buildBufferizationPipeline(pm, options.bufferDeallocation);

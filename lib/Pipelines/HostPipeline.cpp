@@ -50,22 +50,29 @@ void quilt::buildBufferizationPipeline(OpPassManager &pm, bool deallocate) {
   pm.addPass(createConvertBufferizationToMemRefPass());
 }
 
-void quilt::buildLowerToHostPipeline(OpPassManager &pm,
-                                     const HostPipelineOptions &options) {
+void quilt::buildDispatchFrontEnd(OpPassManager &pm, const std::string &target,
+                                  const std::string &targetFile,
+                                  const std::string &policy,
+                                  int64_t maxCandidates) {
   // Dispatches: target, candidates, cleanup.
-  if (!options.target.empty()) {
+  if (!target.empty()) {
     ukernel::UKernelAttachTargetOptions attach;
-    attach.targetName = options.target;
-    attach.targetFile = options.targetFile;
+    attach.targetName = target;
+    attach.targetFile = targetFile;
     pm.addPass(ukernel::createUKernelAttachTarget(attach));
   }
   ConvertLinalgToUKernelOptions toUKernel;
-  toUKernel.maxCandidates = options.maxCandidates;
-  toUKernel.policy = options.policy;
+  toUKernel.maxCandidates = maxCandidates;
+  toUKernel.policy = policy;
   pm.addPass(createConvertLinalgToUKernel(toUKernel));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+}
 
+void quilt::buildLowerToHostPipeline(OpPassManager &pm,
+                                     const HostPipelineOptions &options) {
+  buildDispatchFrontEnd(pm, options.target, options.targetFile,
+                        options.policy, options.maxCandidates);
   buildBufferizationPipeline(pm, options.bufferDeallocation);
 
   // Micro-kernels and the run-time selection; multi-threaded kernels'

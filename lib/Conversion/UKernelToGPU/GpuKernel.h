@@ -49,8 +49,13 @@ struct GpuKernelSpec {
   /// Kernel operands: A, B, C (strided views, rank 3 when batched), the bias
   /// (1-D) when there is one, then an i32 of VectorFlags.
   SmallVector<Type> argumentTypes(MLIRContext *ctx) const;
-  /// Bytes of dynamic workgroup memory the kernel uses.
-  int64_t workgroupBytes() const;
+};
+
+/// A generated kernel and what a launch of it needs besides its operands.
+struct GpuKernel {
+  gpu::GPUFuncOp func;
+  /// Bytes of dynamic workgroup memory it uses.
+  int64_t workgroupBytes = 0;
 };
 
 /// Bits of the kernel's last operand: which operands the host found aligned
@@ -136,21 +141,22 @@ void emitStagingCopy(OpBuilder &b, Location loc, const ThreadContext &thread,
 class GpuKernelCache {
 public:
   explicit GpuKernelCache(ModuleOp module) : module(module) {}
-  /// Null (after a diagnostic at `loc`) when the spec cannot be generated.
-  /// A new kernel module is compiled for `chip`.
-  gpu::GPUFuncOp getOrCreate(const GpuKernelSpec &spec, StringRef chip,
-                             Location loc);
+  /// A null func (after a diagnostic at `loc`) when the spec cannot be
+  /// generated. A new kernel module is compiled for `chip`.
+  GpuKernel getOrCreate(const GpuKernelSpec &spec, StringRef chip,
+                        Location loc);
 
 private:
   gpu::GPUModuleOp getOrCreateModule(Vendor vendor, StringRef chip);
 
   ModuleOp module;
-  llvm::StringMap<gpu::GPUFuncOp> kernels;
+  llvm::StringMap<GpuKernel> kernels;
 };
 
 /// The body of a kernel: C = epilogue(C + A * B) over the block's tile.
-void buildKernelBody(OpBuilder &b, Location loc, const GpuKernelSpec &spec,
-                     MatrixEngine &engine, gpu::GPUFuncOp func);
+/// Returns the bytes of dynamic workgroup memory it uses.
+int64_t buildKernelBody(OpBuilder &b, Location loc, const GpuKernelSpec &spec,
+                        MatrixEngine &engine, gpu::GPUFuncOp func);
 
 /// Replaces a dispatch on memrefs by the GEMM-view sizes, a ukernel.select
 /// and per-candidate launches over the main and remainder regions. Fails

@@ -121,25 +121,14 @@ int64_t elemBytes(Type type) { return type.getIntOrFloatBitWidth() / 8; }
 
 } // namespace
 
-int64_t GpuKernelSpec::workgroupBytes() const {
-  std::string why;
-  std::unique_ptr<MatrixEngine> engine =
-      createMatrixEngine(*this, inputType.getContext(), why);
-  if (!engine)
-    return 0;
-  return SharedLayout(config, engine->kContiguous(), engine->rowPad(),
-                      elemBytes(engine->sharedType()))
-      .bytes;
-}
-
 //===----------------------------------------------------------------------===//
 // Kernel body
 //===----------------------------------------------------------------------===//
 
-void mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
-                                           const GpuKernelSpec &spec,
-                                           MatrixEngine &engine,
-                                           gpu::GPUFuncOp func) {
+int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
+                                              const GpuKernelSpec &spec,
+                                              MatrixEngine &engine,
+                                              gpu::GPUFuncOp func) {
   const quilt::KernelConfig &cfg = spec.config;
   MLIRContext *ctx = b.getContext();
   IndexMath im{b, loc};
@@ -195,43 +184,39 @@ void mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   };
   Value vectorA = flagSet(kVectorA), vectorB = flagSet(kVectorB);
 
-  // The stored slices of A and B a K step reads, in stored coordinates.
-  // Non-transposed A is M x K (K contiguous), B is K x N (N contiguous).
+  // The slice of an operand a K step reads, in stored coordinates: `outer`
+  // is its non-K dimension (M for A, N for B), starting at `outer0` with
+  // `outerSize` in the matrix and `outerTile` in the block. A stored K-major
+  // (a transposed A, a plain K x N B) has K along its rows.
+  auto stagingCopy = [&](Value global, bool kMajor, bool contiguous,
+                         Value useVectors, const SharedTile &tile,
+                         Value outer0, Value outerSize, int64_t outerTile,
+                         Value k0) {
+    StagingCopy copy;
+    copy.global = global;
+    copy.batch = batch;
+    copy.shared = tile.buffer;
+    copy.contiguous = contiguous;
+    copy.vectorWidth = cfg.vectorWidth;
+    copy.useVectors = useVectors;
+    if (kMajor) {
+      copy.row0 = k0, copy.col0 = outer0, copy.rows = k, copy.cols = outerSize;
+      copy.tileRows = cfg.tileK, copy.tileCols = outerTile;
+    } else {
+      copy.row0 = outer0, copy.col0 = k0, copy.rows = outerSize, copy.cols = k;
+      copy.tileRows = outerTile, copy.tileCols = cfg.tileK;
+    }
+    // The shared tile is K-contiguous or K-major for both operands.
+    copy.transposeIntoShared = kMajor == tile.kContiguous;
+    return copy;
+  };
   auto stageOperands = [&](OpBuilder &sb, Value k0) {
-    StagingCopy copyA;
-    copyA.global = a;
-    copyA.batch = batch;
-    copyA.shared = aTile.buffer;
-    copyA.contiguous = spec.contiguousA;
-    copyA.vectorWidth = cfg.vectorWidth;
-    copyA.useVectors = vectorA;
-    if (!spec.transposeA) {
-      copyA.row0 = row0, copyA.col0 = k0, copyA.rows = m, copyA.cols = k;
-      copyA.tileRows = cfg.tileM, copyA.tileCols = cfg.tileK;
-      copyA.transposeIntoShared = !engine.kContiguous();
-    } else {
-      copyA.row0 = k0, copyA.col0 = row0, copyA.rows = k, copyA.cols = m;
-      copyA.tileRows = cfg.tileK, copyA.tileCols = cfg.tileM;
-      copyA.transposeIntoShared = engine.kContiguous();
-    }
-    StagingCopy copyB;
-    copyB.global = bMat;
-    copyB.batch = batch;
-    copyB.shared = bTile.buffer;
-    copyB.contiguous = spec.contiguousB;
-    copyB.vectorWidth = cfg.vectorWidth;
-    copyB.useVectors = vectorB;
-    if (!spec.transposeB) {
-      copyB.row0 = k0, copyB.col0 = col0, copyB.rows = k, copyB.cols = n;
-      copyB.tileRows = cfg.tileK, copyB.tileCols = cfg.tileN;
-      copyB.transposeIntoShared = engine.kContiguous();
-    } else {
-      copyB.row0 = col0, copyB.col0 = k0, copyB.rows = n, copyB.cols = k;
-      copyB.tileRows = cfg.tileN, copyB.tileCols = cfg.tileK;
-      copyB.transposeIntoShared = !engine.kContiguous();
-    }
-    emitStagingCopy(sb, loc, thread, cfg.threads, copyA);
-    emitStagingCopy(sb, loc, thread, cfg.threads, copyB);
+    emitStagingCopy(sb, loc, thread, cfg.threads,
+                    stagingCopy(a, spec.transposeA, spec.contiguousA, vectorA,
+                                aTile, row0, m, cfg.tileM, k0));
+    emitStagingCopy(sb, loc, thread, cfg.threads,
+                    stagingCopy(bMat, !spec.transposeB, spec.contiguousB,
+                                vectorB, bTile, col0, n, cfg.tileN, k0));
   };
 
   SmallVector<Value> init = engine.initAccumulators(b, loc);
@@ -279,6 +264,7 @@ void mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
         });
       });
   gpu::ReturnOp::create(b, loc);
+  return layout.bytes;
 }
 
 //===----------------------------------------------------------------------===//
@@ -317,8 +303,8 @@ gpu::GPUModuleOp GpuKernelCache::getOrCreateModule(Vendor vendor,
   return gpu::GPUModuleOp::create(b, module.getLoc(), name, targets);
 }
 
-gpu::GPUFuncOp GpuKernelCache::getOrCreate(const GpuKernelSpec &spec,
-                                           StringRef chip, Location loc) {
+GpuKernel GpuKernelCache::getOrCreate(const GpuKernelSpec &spec,
+                                      StringRef chip, Location loc) {
   std::string name = spec.symbolName();
   auto it = kernels.find(name);
   if (it != kernels.end())
@@ -330,7 +316,7 @@ gpu::GPUFuncOp GpuKernelCache::getOrCreate(const GpuKernelSpec &spec,
   if (!engine) {
     emitError(loc) << "cannot generate a GPU kernel for "
                    << spec.config.str() << ": " << why;
-    return nullptr;
+    return {};
   }
   gpu::GPUModuleOp gpuModule = getOrCreateModule(spec.vendor, chip);
   OpBuilder b = OpBuilder::atBlockEnd(gpuModule.getBody());
@@ -340,7 +326,7 @@ gpu::GPUFuncOp GpuKernelCache::getOrCreate(const GpuKernelSpec &spec,
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
       {static_cast<int32_t>(spec.config.threads), 1, 1}));
   OpBuilder body = OpBuilder::atBlockBegin(&func.getBody().front());
-  buildKernelBody(body, loc, spec, *engine, func);
-  kernels[name] = func;
-  return func;
+  GpuKernel kernel{func, buildKernelBody(body, loc, spec, *engine, func)};
+  kernels[name] = kernel;
+  return kernel;
 }

@@ -22,6 +22,8 @@
 #include "GpuKernel.h"
 
 #include "Conversion/Utils/IndexMath.h"
+#include "Conversion/Utils/SelectLowering.h"
+#include "Conversion/Utils/Views.h"
 #include "Dialect/UKernel/IR/CostModelBridge.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -33,14 +35,6 @@ using namespace mlir::ukernel;
 using namespace mlir::ukernel::gpucg;
 
 namespace {
-
-bool hasContiguousRows(Value view) {
-  auto type = cast<MemRefType>(view.getType());
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  return succeeded(type.getStridesAndOffset(strides, offset)) &&
-         strides.back() == 1;
-}
 
 /// `view` restricted to [offsets, offsets + sizes) and cast to `type`.
 Value window(OpBuilder &b, Location loc, Value view, ArrayRef<Value> offsets,
@@ -101,25 +95,24 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
   base.accType = getElementTypeOrSelf(init.getType());
   if (bias)
     base.biasType = getElementTypeOrSelf(bias.getType());
-  for (Attribute step : op.getEpilogue())
-    base.epilogue.push_back(cast<EpilogueKindAttr>(step).getValue());
+  base.epilogue = op.getEpilogueSteps();
   base.transposeA = transposeA;
   base.transposeB = transposeB;
   base.batched = batched;
   base.contiguousA = hasContiguousRows(lhs);
   base.contiguousB = hasContiguousRows(rhs);
   SmallVector<GpuKernelSpec> specs;
-  SmallVector<gpu::GPUFuncOp> functions;
+  SmallVector<GpuKernel> functions;
   for (Attribute attr : op.getCandidates()) {
     GpuKernelSpec spec = base;
     spec.config = toKernelConfig(cast<ConfigAttr>(attr));
-    gpu::GPUFuncOp func = kernels.getOrCreate(spec, target.getChip(), loc);
-    if (!func)
+    GpuKernel kernel = kernels.getOrCreate(spec, target.getChip(), loc);
+    if (!kernel.func)
       return failure();
     specs.push_back(spec);
-    functions.push_back(func);
+    functions.push_back(kernel);
   }
-  ArrayRef<Type> argTypes = functions.front().getArgumentTypes();
+  ArrayRef<Type> argTypes = functions.front().func.getArgumentTypes();
 
   Value batch =
       batched ? Value(memref::DimOp::create(b, loc, init, 0)) : im.c(1);
@@ -165,7 +158,7 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
         cases.push_back(i);
       auto sw = scf::IndexSwitchOp::create(tb, l, TypeRange{}, which, cases,
                                            cases.size());
-      for (auto [i, func] : llvm::enumerate(functions)) {
+      for (auto [i, kernel] : llvm::enumerate(functions)) {
         const GpuKernelSpec &spec = specs[i];
         const quilt::KernelConfig &cfg = spec.config;
         OpBuilder::InsertionGuard guard(tb);
@@ -189,8 +182,9 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
                              cm.ceilDiv(cols, cm.c(cfg.tileN)), batch};
         gpu::KernelDim3 block{cm.c(cfg.threads), cm.c(1), cm.c(1)};
         Value smem = arith::ConstantIntOp::create(
-            tb, l, static_cast<int32_t>(spec.workgroupBytes()), 32);
-        gpu::LaunchFuncOp::create(tb, l, func, grid, block, smem, operands);
+            tb, l, static_cast<int32_t>(kernel.workgroupBytes), 32);
+        gpu::LaunchFuncOp::create(tb, l, kernel.func, grid, block, smem,
+                                  operands);
         scf::YieldOp::create(tb, l);
       }
       // The runtime always returns a candidate index; nothing else runs.
@@ -203,17 +197,7 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
     });
   };
 
-  Value splitM = select.getSplitM(), splitN = select.getSplitN();
-  Value zero = im.c(0);
-  emitRegion(select.getKernel(), zero, zero, splitM, splitN);
-  // The remainder: rows [split_m, m) x all columns when M is split, else
-  // all rows x columns [split_n, n). Without a patch it is empty.
-  Value patchM = im.lt(splitM, m);
-  auto pick = [&](Value ifM, Value ifN) {
-    return arith::SelectOp::create(b, loc, patchM, ifM, ifN);
-  };
-  emitRegion(select.getRemainder(), pick(splitM, zero), pick(zero, splitN),
-             pick(im.sub(m, splitM), m), pick(n, im.sub(n, splitN)));
+  forEachSelectedRegion(b, loc, select, m, n, emitRegion);
   op.erase();
   return success();
 }

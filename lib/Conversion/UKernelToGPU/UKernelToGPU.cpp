@@ -4,16 +4,17 @@
 // is either converted as a whole or left untouched with diagnostics; then
 // builds one kernel per candidate in a gpu.module per vendor
 // (KernelBuilder.cpp, MatrixEngines.cpp, Staging.cpp), replaces each
-// dispatch by run-time selection and launches (LaunchExpansion.cpp), lowers
-// every ukernel.select to the runtime call, and replaces math.erf by a
-// polynomial so kernels need no device math library.
+// dispatch by run-time selection and launches (LaunchExpansion.cpp), and
+// finishes like every code generator (Conversion/Utils/FinishLowering.cpp):
+// selects to the runtime call, math.erf to a polynomial so kernels need no
+// device math library.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Conversion/Passes.h"
 #include "GpuKernel.h"
 
-#include "Conversion/Utils/SelectLowering.h"
+#include "Conversion/Utils/FinishLowering.h"
 #include "CostModel/KernelConfig.h"
 #include "Dialect/UKernel/IR/CostModelBridge.h"
 
@@ -28,8 +29,6 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/Dialect/Math/Transforms/Passes.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace quilt {
 #define GEN_PASS_DEF_CONVERTUKERNELTOGPU
@@ -106,26 +105,7 @@ struct ConvertUKernelToGPUPass
     for (DispatchOp op : dispatches)
       if (failed(gpucg::expandDispatch(op, kernels)))
         return signalPassFailure();
-    if (failed(lowerSelectOps(module)))
-      return signalPassFailure();
-
-    // With no ukernel op left, the target attributes are dead; dropping
-    // them lets tools without the dialect read the result.
-    StringRef targetAttr = UKernelDialect::getTargetAttrName();
-    bool ukernelLeft = false;
-    module.walk([&](Operation *op) {
-      if (isa<UKernelDialect>(op->getDialect()))
-        ukernelLeft = true;
-    });
-    if (!ukernelLeft)
-      module.walk([&](Operation *op) { op->removeAttr(targetAttr); });
-
-    SmallVector<Operation *> erfs;
-    module.walk([&](math::ErfOp op) { erfs.push_back(op); });
-    RewritePatternSet patterns(&getContext());
-    populatePolynomialApproximateErfPattern(patterns);
-    if (!erfs.empty() &&
-        failed(applyOpPatternsGreedily(erfs, std::move(patterns))))
+    if (failed(finishDispatchLowering(module)))
       return signalPassFailure();
   }
 };

@@ -23,6 +23,8 @@
 
 #include "HostKernel.h"
 
+#include "Conversion/Utils/Views.h"
+
 #include "CostModel/TargetDatabase.h"
 #include "Dialect/UKernel/IR/CostModelBridge.h"
 
@@ -35,14 +37,6 @@ using namespace mlir::ukernel;
 using namespace mlir::ukernel::host;
 
 namespace {
-
-bool hasContiguousRows(Value view) {
-  auto type = cast<MemRefType>(view.getType());
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  return succeeded(type.getStridesAndOffset(strides, offset)) &&
-         strides.back() == 1;
-}
 
 bool hasIdentityLayout(Value view) {
   return cast<MemRefType>(view.getType()).getLayout().isIdentity();
@@ -92,8 +86,7 @@ void mlir::ukernel::host::expandDispatch(DispatchOp op, KernelCache &kernels,
   base.accType = getElementTypeOrSelf(init.getType());
   if (Value bias = op.getBias())
     base.biasType = getElementTypeOrSelf(bias.getType());
-  for (Attribute step : op.getEpilogue())
-    base.epilogue.push_back(cast<EpilogueKindAttr>(step).getValue());
+  base.epilogue = op.getEpilogueSteps();
   base.parallel = threads != 1;
 
   // The GEMM view's sizes, as the cost model sees them.

@@ -3,14 +3,16 @@
 // Part of the Quilt project. Checks every dispatch first, so that a module
 // is either converted as a whole or left untouched with diagnostics, then
 // expands the dispatches (DispatchExpansion.cpp; kernel functions from
-// HostKernelGen.cpp, Packing.cpp and MicroKernel.cpp), lowers every
-// ukernel.select to the runtime call (Conversion/Utils/SelectLowering.cpp),
-// and replaces math.erf by a polynomial so the kernels need no libm.
+// HostKernelGen.cpp, Packing.cpp and MicroKernel.cpp), then finishes like
+// every code generator (Conversion/Utils/FinishLowering.cpp): selects to
+// the runtime call, math.erf to a polynomial so the kernels need no libm.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Conversion/Passes.h"
 #include "HostKernel.h"
+
+#include "Conversion/Utils/FinishLowering.h"
 
 #include "CostModel/KernelConfig.h"
 #include "Dialect/UKernel/IR/CostModelBridge.h"
@@ -18,11 +20,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace quilt {
 #define GEN_PASS_DEF_CONVERTUKERNELTOHOST
@@ -101,28 +101,7 @@ struct ConvertUKernelToHostPass
     host::KernelCache kernels(module);
     for (DispatchOp op : dispatches)
       host::expandDispatch(op, kernels, threads);
-    if (failed(lowerSelectOps(module)))
-      return signalPassFailure();
-
-    // With no ukernel op left, the target attributes are dead; dropping
-    // them lets tools without the dialect (mlir-runner, mlir-translate)
-    // read the result.
-    StringRef targetAttr = UKernelDialect::getTargetAttrName();
-    bool ukernelLeft = false;
-    module.walk([&](Operation *op) {
-      if (isa<UKernelDialect>(op->getDialect()))
-        ukernelLeft = true;
-    });
-    if (!ukernelLeft)
-      module.walk([&](Operation *op) { op->removeAttr(targetAttr); });
-
-    // Only the erf ops: the rest of the module is left as it was.
-    SmallVector<Operation *> erfs;
-    module.walk([&](math::ErfOp op) { erfs.push_back(op); });
-    RewritePatternSet patterns(&getContext());
-    populatePolynomialApproximateErfPattern(patterns);
-    if (!erfs.empty() &&
-        failed(applyOpPatternsGreedily(erfs, std::move(patterns))))
+    if (failed(finishDispatchLowering(module)))
       return signalPassFailure();
   }
 };

@@ -106,6 +106,14 @@ def UKernel_DispatchOp : UKernel_Op<"dispatch", [
     Type getInputElementType() {
       return ::llvm::cast<ShapedType>(getLhs().getType()).getElementType();
     }
+
+    /// The epilogue's steps, in order.
+    ::llvm::SmallVector<EpilogueKind> getEpilogueSteps() {
+      ::llvm::SmallVector<EpilogueKind> steps;
+      for (::mlir::Attribute step : getEpilogue())
+        steps.push_back(::llvm::cast<EpilogueKindAttr>(step).getValue());
+      return steps;
+    }
   }];
 }
 
