@@ -164,6 +164,8 @@ def QuiltGpuDeviceBuffers : Pass<"quilt-gpu-device-buffers", "::mlir::ModuleOp">
     `gpu.module`s: `memref.alloc` to `gpu.alloc`, `memref.dealloc` to an
     asynchronous `gpu.dealloc` that is waited for, and `memref.copy` to
     `gpu.memcpy`, so that every buffer the kernels touch is device memory.
+    Each is issued asynchronously and waited for at once, the form
+    `gpu-to-llvm` lowers.
 
     Copies between buffers of different layouts and `memref.alloca` have no
     device counterpart here and are diagnosed.

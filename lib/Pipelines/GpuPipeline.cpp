@@ -200,6 +200,9 @@ void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
+  // gpu-to-llvm converts the functions too: ask for the C wrappers first.
+  if (options.cInterface)
+    pm.addPass(createQuiltEmitCInterface());
   pm.addPass(createGpuToLLVMConversionPass());
   buildLowerToLLVMPipeline(pm, options.cInterface);
 }

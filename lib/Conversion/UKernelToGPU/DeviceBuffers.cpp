@@ -2,9 +2,9 @@
 //
 // Part of the Quilt project. Host code of a GPU program only passes buffers
 // to kernels, so each buffer it creates must be device memory: allocations,
-// deallocations and copies become their gpu dialect counterparts.
-// Deallocations and copies are issued asynchronously and waited for at
-// once, the form gpu-to-llvm lowers.
+// deallocations and copies become their gpu dialect counterparts, each
+// issued asynchronously and waited for at once: the only form gpu-to-llvm
+// lowers (it leaves a synchronous gpu.alloc or gpu.dealloc alone).
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,10 +69,16 @@ struct QuiltGpuDeviceBuffersPass
       rewriter.setInsertionPoint(op);
       Location loc = op->getLoc();
       if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
-        auto replacement = gpu::AllocOp::create(
-            rewriter, loc, alloc.getType(), /*asyncToken=*/Type(),
-            ValueRange{}, alloc.getDynamicSizes(), alloc.getSymbolOperands());
-        rewriter.replaceOp(alloc, replacement.getMemref());
+        Value memref;
+        issueAndWait(rewriter, loc, [&](Value token) {
+          auto replacement = gpu::AllocOp::create(
+              rewriter, loc, alloc.getType(), token.getType(),
+              ValueRange{token}, alloc.getDynamicSizes(),
+              alloc.getSymbolOperands());
+          memref = replacement.getMemref();
+          return replacement.getAsyncToken();
+        });
+        rewriter.replaceOp(alloc, memref);
       } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
         issueAndWait(rewriter, loc, [&](Value token) {
           return gpu::DeallocOp::create(rewriter, loc, token.getType(),

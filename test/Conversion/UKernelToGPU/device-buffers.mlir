@@ -2,7 +2,9 @@
 
 // CHECK-LABEL: func.func @buffers(
 // CHECK-SAME:    %[[N:.*]]: index, %[[SRC:.*]]: memref<?xf32>)
-// CHECK:         %[[BUF:.*]] = gpu.alloc (%[[N]]) : memref<?xf32>
+// CHECK:         %[[A0:.*]] = gpu.wait async
+// CHECK:         %[[BUF:.*]], %[[A1:.*]] = gpu.alloc async [%[[A0]]] (%[[N]]) : memref<?xf32>
+// CHECK:         gpu.wait [%[[A1]]]
 // CHECK:         %[[T0:.*]] = gpu.wait async
 // CHECK:         %[[T1:.*]] = gpu.memcpy async [%[[T0]]] %[[BUF]], %[[SRC]] : memref<?xf32>, memref<?xf32>
 // CHECK:         gpu.wait [%[[T1]]]
