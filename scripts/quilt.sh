@@ -3,6 +3,12 @@
 #   scripts/quilt.sh demo    install what is missing, build, run the main job
 #   scripts/quilt.sh test    install what is missing, build, run every test
 #   scripts/quilt.sh build   install what is missing and build
+#   scripts/quilt.sh gpu-bench [TARGET]
+#                            build, and prepare the GPU benchmark of every
+#                            workload file for TARGET (default h100) in
+#                            bench/gpu/bundles/TARGET; runs it when this
+#                            machine has an NVIDIA GPU and PyTorch, else says
+#                            how to run it on one
 #
 # Installs missing Debian packages non-interactively (idempotent: nothing is
 # installed when everything is present), configures once with Ninja against
@@ -125,12 +131,36 @@ demo() {
   "$out/bert-ffn-driver" "$out/bert-ffn.so"
 }
 
+gpu_bench() {
+  local target=${1:-h100}
+  local workloads=${QUILT_WORKLOADS:-$ROOT/../shared/workloads}
+  local bundles=$ROOT/bench/gpu/bundles/$target
+  build
+  local run=(python3 bench/gpu/run.py --model-sample 2)
+  rm -rf "$bundles"
+  for file in "$workloads"/*.txt; do
+    local name
+    name=$(basename "$file" .txt)
+    "$BUILD_DIR/bin/quilt-bench" --target "$target" --workloads "$file" \
+      --bundle "$bundles/$name"
+    run+=("bench/gpu/bundles/$target/$name")
+  done
+  if nvidia-smi -L >/dev/null 2>&1 && python3 -c 'import torch' 2>/dev/null; then
+    (cd "$ROOT" && "${run[@]}")
+  else
+    log "no NVIDIA GPU with PyTorch here: copy the repository (bench/gpu/bundles"
+    log "included) to a machine with the GPU and run, in its root:"
+    log "  ${run[*]}"
+  fi
+}
+
 case ${1:-} in
   build) build ;;
+  gpu-bench) shift; gpu_bench "$@" ;;
   test) run_tests ;;
   demo) demo ;;
   *)
-    echo "usage: $0 {demo|test|build}" >&2
+    echo "usage: $0 {demo|test|build|gpu-bench [TARGET]}" >&2
     exit 2
     ;;
 esac

@@ -65,16 +65,13 @@ std::string linalgSource(const Workload &w) {
 
 } // namespace
 
-Operands makeOperands(const Workload &w) {
+OperandShapes operandShapes(const Workload &w) {
   const GemmShape &g = w.gemm;
   switch (w.op) {
   case OpKind::Matmul:
-    return {HostTensor(w.elem, {g.m, g.k}), HostTensor(w.elem, {g.k, g.n}),
-            HostTensor(ElemType::F32, {g.m, g.n})};
+    return {{g.m, g.k}, {g.k, g.n}, {g.m, g.n}};
   case OpKind::BatchMatmul:
-    return {HostTensor(w.elem, {g.b, g.m, g.k}),
-            HostTensor(w.elem, {g.b, g.k, g.n}),
-            HostTensor(ElemType::F32, {g.b, g.m, g.n})};
+    return {{g.b, g.m, g.k}, {g.b, g.k, g.n}, {g.b, g.m, g.n}};
   case OpKind::Conv2dNhwcHwcf:
   case OpKind::Conv2dNchwFchw: {
     const ConvParams &c = *w.conv;
@@ -82,16 +79,17 @@ Operands makeOperands(const Workload &w) {
     int64_t h = c.h + 2 * c.pad, wd = c.w + 2 * c.pad;
     int64_t oh = (h - c.r) / c.stride + 1, ow = (wd - c.s) / c.stride + 1;
     if (w.op == OpKind::Conv2dNhwcHwcf)
-      return {HostTensor(w.elem, {c.n, h, wd, c.c}),
-              HostTensor(w.elem, {c.r, c.s, c.c, c.f}),
-              HostTensor(ElemType::F32, {c.n, oh, ow, c.f})};
-    return {HostTensor(w.elem, {c.n, c.c, h, wd}),
-            HostTensor(w.elem, {c.f, c.c, c.r, c.s}),
-            HostTensor(ElemType::F32, {c.n, c.f, oh, ow})};
+      return {{c.n, h, wd, c.c}, {c.r, c.s, c.c, c.f}, {c.n, oh, ow, c.f}};
+    return {{c.n, c.c, h, wd}, {c.f, c.c, c.r, c.s}, {c.n, c.f, oh, ow}};
   }
   }
-  return {HostTensor(w.elem, {0}), HostTensor(w.elem, {0}),
-          HostTensor(ElemType::F32, {0})};
+  return {{0}, {0}, {0}};
+}
+
+Operands makeOperands(const Workload &w) {
+  OperandShapes shapes = operandShapes(w);
+  return {HostTensor(w.elem, shapes.lhs), HostTensor(w.elem, shapes.rhs),
+          HostTensor(ElemType::F32, shapes.out)};
 }
 
 std::string BenchKernel::keyFor(const Workload &w) {
@@ -118,22 +116,15 @@ std::string hostPipeline(const CompileOptions &o, int threads) {
 
 } // namespace
 
-std::unique_ptr<BenchKernel> BenchKernel::compile(const Workload &workload,
-                                                  bool microKernels,
-                                                  int threads,
-                                                  const CompileOptions &base,
-                                                  const std::string &directory,
-                                                  std::string &error) {
-  std::unique_ptr<BenchKernel> kernel(new BenchKernel());
-  kernel->text = linalgSource(workload);
-  kernel->rank = rankOf(workload.op);
+bool compileBenchLibrary(const Workload &workload, bool microKernels,
+                         int threads, const CompileOptions &base,
+                         const std::string &outputPath, std::string &error) {
   CompileOptions options = base;
   options.emit = EmitKind::Shared;
   options.useMicroKernels = microKernels;
-  options.outputPath = directory + "/" + keyFor(workload) +
-                       (microKernels ? "-quilt.so" : "-upstream.so");
-  std::string name = keyFor(workload) + ".mlir";
-  std::string source = kernel->text;
+  options.outputPath = outputPath;
+  std::string name = BenchKernel::keyFor(workload) + ".mlir";
+  std::string source = linalgSource(workload);
   if (microKernels && threads != 1) {
     // compileSource has no thread count: lower with the pipeline's
     // `threads` option here, and let compileSource only translate, optimize
@@ -144,7 +135,7 @@ std::unique_ptr<BenchKernel> BenchKernel::compile(const Workload &workload,
         runPipelineOnSource(source, name, hostPipeline(base, threads));
     if (!lowered.ok()) {
       error = lowered.error;
-      return nullptr;
+      return false;
     }
     source = lowered.artifact;
     options.useMicroKernels = false;
@@ -152,18 +143,33 @@ std::unique_ptr<BenchKernel> BenchKernel::compile(const Workload &workload,
   CompileResult result = compileSource(source, name, options);
   if (!result.ok()) {
     error = result.error;
-    return nullptr;
+    return false;
   }
-  kernel->handle = dlopen(options.outputPath.c_str(), RTLD_NOW | RTLD_LOCAL);
+  return true;
+}
+
+std::unique_ptr<BenchKernel> BenchKernel::compile(const Workload &workload,
+                                                  bool microKernels,
+                                                  int threads,
+                                                  const CompileOptions &base,
+                                                  const std::string &directory,
+                                                  std::string &error) {
+  std::unique_ptr<BenchKernel> kernel(new BenchKernel());
+  kernel->text = linalgSource(workload);
+  kernel->rank = rankOf(workload.op);
+  std::string path = directory + "/" + keyFor(workload) +
+                     (microKernels ? "-quilt.so" : "-upstream.so");
+  if (!compileBenchLibrary(workload, microKernels, threads, base, path, error))
+    return nullptr;
+  kernel->handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!kernel->handle) {
-    error = std::string("cannot load ") + options.outputPath + ": " +
-            dlerror();
+    error = std::string("cannot load ") + path + ": " + dlerror();
     return nullptr;
   }
   kernel->entry = reinterpret_cast<void (*)(void *, void *, void *)>(
       dlsym(kernel->handle, "_mlir_ciface_quilt_bench"));
   if (!kernel->entry) {
-    error = options.outputPath + " has no _mlir_ciface_quilt_bench";
+    error = path + " has no _mlir_ciface_quilt_bench";
     return nullptr;
   }
   return kernel;

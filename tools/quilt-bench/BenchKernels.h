@@ -16,12 +16,27 @@
 
 namespace quilt::bench {
 
-/// The operands of one workload, shaped as the linalg op reads them
-/// (convolution inputs already padded) with an f32 output.
+/// The shapes of one workload's operands as the linalg op reads them
+/// (convolution inputs already padded); the output is f32.
+struct OperandShapes {
+  std::vector<int64_t> lhs, rhs, out;
+};
+OperandShapes operandShapes(const Workload &workload);
+
+/// The operands of one workload, shaped by operandShapes.
 struct Operands {
   HostTensor lhs, rhs, out;
 };
 Operands makeOperands(const Workload &workload);
+
+/// Compiles the dynamic-shape function for `workload`'s kind (see
+/// BenchKernel::keyFor) into the shared library `outputPath`, for `base`'s
+/// target. Its C entry is `_mlir_ciface_quilt_bench(lhs, rhs, out)` over
+/// memref descriptors, computing out += lhs * rhs. `microKernels` and
+/// `threads` as for BenchKernel::compile.
+bool compileBenchLibrary(const Workload &workload, bool microKernels,
+                         int threads, const CompileOptions &base,
+                         const std::string &outputPath, std::string &error);
 
 /// A shared library compiled from one dynamic-shape linalg function per
 /// (op, element type, convolution stride), loaded into the process. Built

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BenchKernels.h"
+#include "GpuBundle.h"
 #include "QuiltRuntime.h"
 #include "Reference.h"
 
@@ -45,7 +46,11 @@ constexpr const char *kUsage =
     "                   [--policy P] [--max-candidates N] [--model-sample N]\n"
     "                   [--upstream-max-gflop G] [--min-time S]\n"
     "                   [--measurements OUT.csv] [--calibrate OUT.db]\n"
-    "  T must be a CPU target (host, host-avx512, host-avx2, host-neon).\n"
+    "       quilt-bench --target GPU --workloads FILE --bundle DIR\n"
+    "  With a CPU target (host, host-avx512, host-avx2, host-neon) it runs\n"
+    "  here. With a GPU target (h100, a100, mi300x, ...) it prepares DIR for\n"
+    "  bench/gpu/run.py on a machine with that GPU: the compiled libraries,\n"
+    "  the runtime and a manifest of the workloads with the model's picks.\n"
     "  --threads N runs Quilt's multi-threaded kernels (OpenMP) and OpenBLAS\n"
     "  on N threads; the cost model is told N of the target's cores.\n"
     "  --model-sample N runs every candidate on N workloads and reports the\n"
@@ -58,7 +63,7 @@ constexpr const char *kUsage =
 
 struct Options {
   std::string target, workloads, targetFile, policy = "cost_model";
-  std::string measurementsPath, calibratePath;
+  std::string measurementsPath, calibratePath, bundle;
   std::string baselines = "openblas,upstream";
   bool json = false;
   int threads = 1, maxCandidates = 16, modelSample = 0;
@@ -115,6 +120,8 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
         o.measurementsPath = v;
       } else if (name == "--calibrate") {
         o.calibratePath = v;
+      } else if (name == "--bundle") {
+        o.bundle = v;
       } else {
         error = "unknown option '" + name + "'";
         return false;
@@ -272,7 +279,7 @@ int main(int argc, char **argv) {
   }
   bool wantBlas = o.baselines.find("openblas") != std::string::npos;
   bool wantUpstream = o.baselines.find("upstream") != std::string::npos;
-  if (wantBlas && !haveOpenBlas()) {
+  if (wantBlas && !haveOpenBlas() && o.bundle.empty()) {
     std::cerr << "quilt-bench: error: built without OpenBLAS "
                  "(libopenblas-dev); use --baselines upstream or none\n";
     return 1;
@@ -291,10 +298,20 @@ int main(int argc, char **argv) {
     return 1;
   }
   const TargetDesc *found = db.lookup(o.target);
-  if (!found || found->isGpu()) {
-    std::cerr << "quilt-bench: error: '" << o.target
-              << "' is not a CPU target here (GPU benchmarks live in "
-                 "bench/gpu)\n";
+  if (!found) {
+    std::cerr << "quilt-bench: error: unknown target '" << o.target
+              << "' (quiltc targets lists them)\n";
+    return 1;
+  }
+  if (found->isGpu() != !o.bundle.empty()) {
+    std::cerr << "quilt-bench: error: "
+              << (found->isGpu()
+                      ? "'" + o.target +
+                            "' is a GPU target: prepare its benchmark with "
+                            "--bundle DIR and run bench/gpu/run.py DIR on a "
+                            "machine with the GPU"
+                      : std::string("--bundle needs a GPU target"))
+              << "\n";
     return 1;
   }
   // What the compiled selection models: the cores the kernels run on.
@@ -335,6 +352,20 @@ int main(int argc, char **argv) {
                             explainOptions.fixedIndex)) {
     std::cerr << "quilt-bench: error: unknown policy '" << o.policy << "'\n";
     return 2;
+  }
+
+  if (!o.bundle.empty()) {
+    if (!writeGpuBundle(workloads, *found, base, explainOptions, o.bundle,
+                        error)) {
+      std::cerr << "quilt-bench: error: " << error << "\n";
+      return 1;
+    }
+    std::cout << "quilt-bench: wrote " << o.bundle << " for " << o.target
+              << " (" << workloads.size()
+              << " workloads); run on a machine with the GPU: python3 "
+                 "bench/gpu/run.py "
+              << o.bundle << "\n";
+    return 0;
   }
 
   std::map<std::string, std::unique_ptr<BenchKernel>> quiltKernels,
