@@ -66,8 +66,87 @@ void quilt_rt_set_device_facts(int32_t vendor, int64_t compute_units,
                                double clock_ghz, int64_t shared_mem_per_block,
                                int64_t shared_mem_per_cu);
 
-/* The message of the last failed call on this thread, or "" when none. */
+/* The message of the last failed call on this thread, or "" when none.
+   After a failed operand check (below) it is that check's message until
+   quilt_rt_clear_status. */
 const char *quilt_rt_last_error(void);
+
+/*===----------------------------------------------------------------------===*
+ * Operand checks
+ *
+ * Every compiled dispatch checks its operands before it selects a kernel:
+ * the sizes that must agree (a matmul's K in A and B, C's M and N, batch
+ * sizes, the bias's length, a convolution's images, channels, filters and
+ * output size for its strides and dilations) and, for every operand with
+ * elements, a non-null data pointer (a null pointer with a size-0 dimension
+ * is valid). When a check fails the dispatch does nothing: no kernel runs
+ * and its output is left as it was. The generated code compares and, on
+ * the first failed check, calls quilt_rt_report_operand_error, which sets
+ * the calling thread's status. Compiled functions return nothing extra, so
+ * a caller reads the status after a call:
+ *
+ *   _mlir_ciface_matmul(&a, &b, &c);
+ *   if (quilt_rt_status() != 0) {
+ *     fprintf(stderr, "%s\n", quilt_rt_last_error());
+ *     quilt_rt_clear_status();
+ *   }
+ *===----------------------------------------------------------------------===*/
+
+/* quilt_rt_status() after a failed operand check. */
+#define QUILT_RT_STATUS_BAD_OPERAND 101
+
+/* What failed (quilt_rt_report_operand_error's `check`); `got` is the
+   offending size, `expected` the size it must equal. A, B, C are the GEMM
+   operands (lhs, rhs, init); a convolution's are its input, filter and
+   output. */
+enum quilt_rt_operand_check {
+  QUILT_RT_CHECK_NULL_A = 1, /* expected: A's element count (got: 0) */
+  QUILT_RT_CHECK_NULL_B = 2,
+  QUILT_RT_CHECK_NULL_C = 3,
+  QUILT_RT_CHECK_NULL_BIAS = 4,
+  QUILT_RT_CHECK_BATCH_B = 5,     /* B's batch size vs A's */
+  QUILT_RT_CHECK_BATCH_C = 6,     /* C's batch size vs A's */
+  QUILT_RT_CHECK_K = 7,           /* B's K (rows) vs A's K (columns) */
+  QUILT_RT_CHECK_M = 8,           /* C's rows vs A's M (rows) */
+  QUILT_RT_CHECK_N = 9,           /* C's columns vs B's N (columns) */
+  QUILT_RT_CHECK_BIAS = 10,       /* the bias's length vs C's columns */
+  QUILT_RT_CHECK_CONV_IMAGES = 11,   /* the output's images vs the input's */
+  QUILT_RT_CHECK_CONV_CHANNELS = 12, /* the filter's channels vs the input's */
+  QUILT_RT_CHECK_CONV_FILTERS = 13,  /* the output's channels vs the filters */
+  QUILT_RT_CHECK_CONV_HEIGHT = 14,   /* the output's height vs the one the
+                                        input, filter, stride and dilation
+                                        give: floor((H - d*(R-1) - 1)/s) + 1,
+                                        0 when negative */
+  QUILT_RT_CHECK_CONV_WIDTH = 15,    /* likewise for the width */
+  QUILT_RT_CHECK_NULL_INPUT = 16,    /* a convolution's null operands */
+  QUILT_RT_CHECK_NULL_FILTER = 17,
+  QUILT_RT_CHECK_NULL_OUTPUT = 18,
+  QUILT_RT_CHECK_CONV_BIAS = 19      /* the bias's length vs the output's
+                                        channels */
+};
+/* Flags or'ed into the K, M and N checks: A is stored K x M, B N x K. */
+#define QUILT_RT_CHECK_TRANSPOSED_A 0x100
+#define QUILT_RT_CHECK_TRANSPOSED_B 0x200
+
+/* Called by generated code when an operand check fails. `dispatch` is the
+   NUL-terminated description the compiler embeds per dispatch ("@f
+   dispatch 0 (matmul f32)"); the runtime formats the message from it and
+   the check, e.g. "quilt: @f dispatch 0 (matmul f32): B has 31 rows, A has
+   32 columns (K)". Unless the thread's status is already set (the first
+   failure is kept: later ones are usually its consequences), sets it to
+   QUILT_RT_STATUS_BAD_OPERAND and the message to quilt_rt_last_error's.
+   Returns QUILT_RT_STATUS_BAD_OPERAND. Never aborts; an unknown check
+   still gives a message with both sizes. */
+int32_t quilt_rt_report_operand_error(const char *dispatch, int32_t check,
+                                      int64_t got, int64_t expected);
+
+/* The calling thread's status: 0, or QUILT_RT_STATUS_BAD_OPERAND after a
+   failed operand check since the thread started or last cleared it
+   (sticky: later successful calls leave it set). */
+int32_t quilt_rt_status(void);
+
+/* Clears the calling thread's status and last error. */
+void quilt_rt_clear_status(void);
 
 #ifdef __cplusplus
 } /* extern "C" */

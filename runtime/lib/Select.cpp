@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuiltRuntime.h"
+#include "Status.h"
 
 #include "CostModel/CostModel.h"
 #include "CostModel/DeviceFacts.h"
@@ -20,11 +21,7 @@
 #include <optional>
 #include <string>
 
-#define QUILT_RT_EXPORT __attribute__((visibility("default")))
-
 namespace {
-
-thread_local std::string lastError;
 
 /// quilt_rt_force_kernel's choice, -1 when selection is normal.
 int32_t forcedKernel = -1;
@@ -74,7 +71,8 @@ const quilt::PreparedTable *tableFor(const char *spec, void **cache) {
   quilt::PreparedTable *published = kUnusableSpec;
   if (!quilt::parseSelectionSpec(spec, parsed, error) ||
       !prepare(parsed, *prepared, error)) {
-    lastError = "quilt_rt_select: unusable selection spec: " + error;
+    quilt::rt::setLastError("quilt_rt_select: unusable selection spec: " +
+                             error);
   } else {
     prepared->policy = parsed.policy;
     prepared->fixedIndex = parsed.fixedIndex;
@@ -97,7 +95,7 @@ extern "C" QUILT_RT_EXPORT int32_t quilt_rt_select(const char *spec,
                                                    int64_t m, int64_t n,
                                                    int64_t k, int64_t *out) {
   if (!out) {
-    lastError = "quilt_rt_select: null output array";
+    quilt::rt::setLastError("quilt_rt_select: null output array");
     return QUILT_STATUS_NULL_ARGUMENT;
   }
   // Whatever happens below, leave a choice that computes the right result.
@@ -106,7 +104,7 @@ extern "C" QUILT_RT_EXPORT int32_t quilt_rt_select(const char *spec,
   out[2] = m;
   out[3] = n;
   if (!spec || !cache) {
-    lastError = "quilt_rt_select: null spec or cache";
+    quilt::rt::setLastError("quilt_rt_select: null spec or cache");
     return QUILT_STATUS_NULL_ARGUMENT;
   }
   const quilt::PreparedTable *table = tableFor(spec, cache);
@@ -124,8 +122,8 @@ extern "C" QUILT_RT_EXPORT int32_t quilt_rt_select(const char *spec,
   quilt::SelectStatus status =
       quilt::selectKernel(*table, quilt::GemmShape{b, m, n, k}, selection);
   if (status != quilt::SelectStatus::Ok) {
-    lastError = std::string("quilt_rt_select: ") +
-                quilt_status_string(static_cast<int>(status));
+    quilt::rt::setLastError(std::string("quilt_rt_select: ") +
+                            quilt_status_string(static_cast<int>(status)));
     return static_cast<int32_t>(status);
   }
   out[0] = selection.candidate;
@@ -164,8 +162,4 @@ quilt_rt_set_device_facts(int32_t vendor, int64_t compute_units,
   facts.sharedMemPerBlock = shared_mem_per_block;
   facts.sharedMemPerCU = shared_mem_per_cu;
   deviceFacts = facts;
-}
-
-extern "C" QUILT_RT_EXPORT const char *quilt_rt_last_error(void) {
-  return lastError.c_str();
 }

@@ -1,0 +1,111 @@
+//===- OperandChecks.cpp - Messages of failed operand checks --------------===//
+//
+// Part of the Quilt project. Generated code compares a dispatch's sizes and
+// pointers itself and passes what failed as a check number and two sizes
+// (QuiltRuntime.h); the words are here, once, rather than a format string
+// per dispatch in every compiled program.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Status.h"
+
+#include "QuiltRuntime.h"
+
+using namespace quilt::rt;
+
+namespace {
+
+/// "1 row", "31 rows".
+std::string count(int64_t n, const char *noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+const char *rowsOrColumns(bool rows) { return rows ? "row" : "column"; }
+
+std::string nullMessage(const char *operand, int64_t elements) {
+  return std::string(operand) + " is a null pointer but has " +
+         count(elements, "element");
+}
+
+/// The operand check's words, without the dispatch; empty for an unknown
+/// check.
+std::string describeCheck(int32_t check, int64_t got, int64_t expected) {
+  bool ta = check & QUILT_RT_CHECK_TRANSPOSED_A;
+  bool tb = check & QUILT_RT_CHECK_TRANSPOSED_B;
+  switch (check & 0xff) {
+  case QUILT_RT_CHECK_NULL_A:
+    return nullMessage("A", expected);
+  case QUILT_RT_CHECK_NULL_B:
+    return nullMessage("B", expected);
+  case QUILT_RT_CHECK_NULL_C:
+    return nullMessage("C", expected);
+  case QUILT_RT_CHECK_NULL_BIAS:
+    return nullMessage("the bias", expected);
+  case QUILT_RT_CHECK_NULL_INPUT:
+    return nullMessage("the input", expected);
+  case QUILT_RT_CHECK_NULL_FILTER:
+    return nullMessage("the filter", expected);
+  case QUILT_RT_CHECK_NULL_OUTPUT:
+    return nullMessage("the output", expected);
+  case QUILT_RT_CHECK_BATCH_B:
+    return "B has a batch of " + std::to_string(got) + ", A of " +
+           std::to_string(expected);
+  case QUILT_RT_CHECK_BATCH_C:
+    return "C has a batch of " + std::to_string(got) + ", A of " +
+           std::to_string(expected);
+  case QUILT_RT_CHECK_K:
+    return "B has " + count(got, rowsOrColumns(!tb)) + ", A has " +
+           count(expected, rowsOrColumns(ta)) + " (K)";
+  case QUILT_RT_CHECK_M:
+    return "C has " + count(got, "row") + ", A has " +
+           count(expected, rowsOrColumns(!ta)) + " (M)";
+  case QUILT_RT_CHECK_N:
+    return "C has " + count(got, "column") + ", B has " +
+           count(expected, rowsOrColumns(tb)) + " (N)";
+  case QUILT_RT_CHECK_BIAS:
+    return "the bias has " + count(got, "element") + ", C has " +
+           count(expected, "column") + " (N)";
+  case QUILT_RT_CHECK_CONV_BIAS:
+    return "the bias has " + count(got, "element") + ", the output has " +
+           count(expected, "channel");
+  case QUILT_RT_CHECK_CONV_IMAGES:
+    return "the output has " + count(got, "image") + ", the input has " +
+           std::to_string(expected);
+  case QUILT_RT_CHECK_CONV_CHANNELS:
+    return "the filter has " + count(got, "channel") + ", the input has " +
+           std::to_string(expected);
+  case QUILT_RT_CHECK_CONV_FILTERS:
+    return "the output has " + count(got, "channel") + ", the filter has " +
+           count(expected, "filter");
+  case QUILT_RT_CHECK_CONV_HEIGHT:
+  case QUILT_RT_CHECK_CONV_WIDTH: {
+    const char *what =
+        (check & 0xff) == QUILT_RT_CHECK_CONV_HEIGHT ? "height" : "width";
+    return std::string("the output's ") + what + " is " + std::to_string(got) +
+           ", but the input's " + what + ", the filter's, the stride and " +
+           "the dilation give " + std::to_string(expected);
+  }
+  default:
+    return "";
+  }
+}
+
+} // namespace
+
+std::string quilt::rt::formatOperandError(const char *dispatch, int32_t check,
+                                          int64_t got, int64_t expected) {
+  std::string words = describeCheck(check, got, expected);
+  if (words.empty())
+    words = "operand check " + std::to_string(check) + " failed (got " +
+            std::to_string(got) + ", expected " + std::to_string(expected) +
+            "; is the runtime older than the compiler?)";
+  return std::string("quilt: ") + (dispatch ? dispatch : "a dispatch") + ": " +
+         words;
+}
+
+extern "C" QUILT_RT_EXPORT int32_t quilt_rt_report_operand_error(
+    const char *dispatch, int32_t check, int64_t got, int64_t expected) {
+  recordStatus(QUILT_RT_STATUS_BAD_OPERAND,
+               formatOperandError(dispatch, check, got, expected));
+  return QUILT_RT_STATUS_BAD_OPERAND;
+}
