@@ -252,6 +252,17 @@ func.func @f(%a: tensor<1x17x17x8xf32>, %b: tensor<3x3x8x4xf32>, %c: tensor<1x15
 
 // -----
 
+// A filter taller than the input gives no output rows (no row of a strided
+// window fits: the size rounds down, not towards zero).
+#simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+func.func @f(%a: tensor<1x2x3x8xf32>, %b: tensor<3x3x8x4xf32>, %c: tensor<1x1x1x4xf32>) {
+  // expected-error @below {{output height mismatch: the convolution has 0 but the output has 1}}
+  %r = ukernel.dispatch conv2d_nhwc ins(%a, %b : tensor<1x2x3x8xf32>, tensor<3x3x8x4xf32>) outs(%c : tensor<1x1x1x4xf32>) strides [2, 2] candidates [#simt] -> tensor<1x1x1x4xf32>
+  return
+}
+
+// -----
+
 // Convolution batch mismatch.
 #simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
 func.func @f(%a: tensor<2x?x?x?xf32>, %b: tensor<?x?x?x?xf32>, %c: tensor<3x?x?x?xf32>) {

@@ -11,6 +11,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
 
 using namespace mlir;
 using namespace mlir::ukernel;
@@ -223,12 +226,17 @@ static int64_t expectedRank(ContractionKind kind) {
   llvm_unreachable("unknown contraction kind");
 }
 
-/// Output size of a convolution along one spatial dimension, or dynamic.
+/// Output size of a convolution along one spatial dimension, or dynamic:
+/// floor((input - dilation * (filter - 1) - 1) / stride) + 1, and 0 when the
+/// filter's extent exceeds the input (the run-time check's rule, from
+/// Conversion/Utils/OperandChecks.cpp).
 static int64_t convOutputSize(int64_t input, int64_t filter, int64_t stride,
                               int64_t dilation) {
   if (ShapedType::isDynamic(input) || ShapedType::isDynamic(filter))
     return ShapedType::kDynamic;
-  return (input - dilation * (filter - 1) - 1) / stride + 1;
+  int64_t extent = dilation * (filter - 1) + 1;
+  return std::max<int64_t>(
+      0, llvm::divideFloorSigned(input - extent, stride) + 1);
 }
 
 static LogicalResult verifyConvShapes(DispatchOp op, ShapedType input,
