@@ -85,6 +85,14 @@ def ConvertUKernelToHost : Pass<"convert-ukernel-to-host", "::mlir::ModuleOp"> {
     and a per-select cache slot, so the program evaluates the same cost model
     as `quiltc explain`.
 
+    Before any of that, each dispatch checks its operands at run time: the
+    sizes that must agree (K of A and B, C's M and N, batch sizes, the
+    bias's length, a convolution's images, channels, filters and output
+    size) and a non-null data pointer for every operand with elements. On
+    the first failed check it calls `quilt_rt_report_operand_error` (the
+    message is then `quilt_rt_last_error()`, the status `quilt_rt_status()`)
+    and does nothing else.
+
     Dispatches on tensors, for non-CPU targets, with candidates that are not
     `cpu_fma` or operands that are not strided are diagnosed.
   }];
@@ -134,6 +142,10 @@ def ConvertUKernelToGPU : Pass<"convert-ukernel-to-gpu", "::mlir::ModuleOp"> {
     GEMM-view sizes, a `ukernel.select` (lowered to `quilt_rt_select`, the
     cost model at run time) and one `gpu.launch_func` per candidate in an
     `scf.index_switch`, for the main region and a patch's remainder.
+
+    Each dispatch first checks its operands' sizes and (device) pointers
+    as `convert-ukernel-to-host` does, and on a failed check reports it
+    through `quilt_rt_report_operand_error` instead of launching.
 
     Dispatches on tensors, for CPU targets, convolutions and candidates with
     split-K are diagnosed.

@@ -1,6 +1,7 @@
 //===- LaunchExpansion.cpp - ukernel.dispatch to select + launches --------===//
 //
-// Part of the Quilt project. On the host, a dispatch becomes:
+// Part of the Quilt project. On the host, a dispatch (already guarded by
+// its run-time operand checks, Conversion/Utils/OperandChecks.cpp) becomes:
 //
 //   (b, m, n, k) = GEMM-view sizes (memref.dim, transposes respected)
 //   kernel, remainder, split_m, split_n = ukernel.select b, m, n, k ...

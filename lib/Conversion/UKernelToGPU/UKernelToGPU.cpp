@@ -1,10 +1,11 @@
 //===- UKernelToGPU.cpp - The convert-ukernel-to-gpu pass -----------------===//
 //
 // Part of the Quilt project. Checks every dispatch first, so that a module
-// is either converted as a whole or left untouched with diagnostics; then
-// builds one kernel per candidate in a gpu.module per vendor
-// (KernelBuilder.cpp, MatrixEngines.cpp, Staging.cpp), replaces each
-// dispatch by run-time selection and launches (LaunchExpansion.cpp), and
+// is either converted as a whole or left untouched with diagnostics; guards
+// each with run-time checks of its operands (Conversion/Utils/
+// OperandChecks.cpp); then builds one kernel per candidate in a gpu.module
+// per vendor (KernelBuilder.cpp, MatrixEngines.cpp, Staging.cpp), replaces
+// each dispatch by run-time selection and launches (LaunchExpansion.cpp), and
 // finishes like every code generator (Conversion/Utils/FinishLowering.cpp):
 // selects to the runtime call, math.erf to a polynomial so kernels need no
 // device math library.
@@ -15,6 +16,7 @@
 #include "GpuKernel.h"
 
 #include "Conversion/Utils/FinishLowering.h"
+#include "Conversion/Utils/OperandChecks.h"
 #include "CostModel/KernelConfig.h"
 #include "Dialect/UKernel/IR/CostModelBridge.h"
 
@@ -98,7 +100,7 @@ struct ConvertUKernelToGPUPass
         ok = false;
       dispatches.push_back(op);
     });
-    if (!ok)
+    if (!ok || failed(guardDispatchOperands(module)))
       return signalPassFailure();
 
     gpucg::GpuKernelCache kernels(module);

@@ -1,6 +1,7 @@
 //===- DispatchExpansion.cpp - ukernel.dispatch to select + kernel calls --===//
 //
-// Part of the Quilt project. A dispatch becomes:
+// Part of the Quilt project. A dispatch (already guarded by its run-time
+// operand checks, Conversion/Utils/OperandChecks.cpp) becomes:
 //
 //   (b, m, n, k) = GEMM-view sizes (memref.dim; transposes respected; a
 //                  convolution's M = N*OH*OW, N = F, K = R*S*C)

@@ -1,11 +1,13 @@
 //===- UKernelToHost.cpp - The convert-ukernel-to-host pass ---------------===//
 //
 // Part of the Quilt project. Checks every dispatch first, so that a module
-// is either converted as a whole or left untouched with diagnostics, then
-// expands the dispatches (DispatchExpansion.cpp; kernel functions from
-// HostKernelGen.cpp, Packing.cpp and MicroKernel.cpp), then finishes like
-// every code generator (Conversion/Utils/FinishLowering.cpp): selects to
-// the runtime call, math.erf to a polynomial so the kernels need no libm.
+// is either converted as a whole or left untouched with diagnostics, guards
+// each with run-time checks of its operands (Conversion/Utils/
+// OperandChecks.cpp), then expands the dispatches (DispatchExpansion.cpp;
+// kernel functions from HostKernelGen.cpp, Packing.cpp and MicroKernel.cpp),
+// then finishes like every code generator (Conversion/Utils/
+// FinishLowering.cpp): selects to the runtime call, math.erf to a
+// polynomial so the kernels need no libm.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +15,7 @@
 #include "HostKernel.h"
 
 #include "Conversion/Utils/FinishLowering.h"
+#include "Conversion/Utils/OperandChecks.h"
 
 #include "CostModel/KernelConfig.h"
 #include "Dialect/UKernel/IR/CostModelBridge.h"
@@ -95,7 +98,7 @@ struct ConvertUKernelToHostPass
         ok = false;
       dispatches.push_back(op);
     });
-    if (!ok)
+    if (!ok || failed(guardDispatchOperands(module)))
       return signalPassFailure();
 
     host::KernelCache kernels(module);

@@ -2,19 +2,34 @@
 // RUN: quilt-opt %s --ukernel-attach-target=target=mi300x --convert-linalg-to-ukernel=max-candidates=1 --convert-ukernel-to-gpu | FileCheck %s --check-prefix=MI300
 // RUN: quilt-opt %s --ukernel-attach-target=target=rx7900xtx --convert-linalg-to-ukernel=max-candidates=1 --convert-ukernel-to-gpu | FileCheck %s --check-prefix=RDNA3
 
-// Host side: the cost model at run time picks the kernel and a patch's
-// remainder; each region launches its candidate with a grid from the
-// region's dynamic size and the candidate's dynamic workgroup memory.
+// Host side: the operands' device pointers and sizes are checked first
+// (Conversion/Utils/OperandChecks.cpp, as on the host): a failed check is
+// reported and launches nothing. Then the cost model at run time picks the
+// kernel and a patch's remainder; each region launches its candidate with a
+// grid from the region's dynamic size and the candidate's dynamic workgroup
+// memory.
 // A100-LABEL: func.func @mm_f16(
+// A100-SAME:    %[[A:[^:]+]]: memref<?x?xf16>, %[[B:[^:]+]]: memref<?x?xf16>, %[[C:[^:]+]]: memref<?x?xf32>
+// A100-DAG:     memref.extract_aligned_pointer_as_index %[[A]]
+// A100-DAG:     memref.extract_aligned_pointer_as_index %[[B]]
+// A100-DAG:     memref.extract_aligned_pointer_as_index %[[C]]
+// A100:         %[[CHECK:.*]] = arith.select %{{.*}}, %c1_i32, %{{.*}} : i32
+// A100:         %[[FAILED:.*]] = arith.cmpi ne, %[[CHECK]], %c0_i32
+// A100:         scf.if %[[FAILED]] {
+// A100-NEXT:      %[[DESC:.*]] = llvm.mlir.addressof @__quilt_dispatch_description
+// A100-NEXT:      func.call @quilt_rt_report_operand_error(%[[DESC]], %[[CHECK]],
+// A100-NEXT:    } else {
+// A100-NOT:       gpu.launch_func
 // A100:         call @quilt_rt_select(
 // A100:         scf.index_switch
 // A100:         memref.extract_aligned_pointer_as_index
-// A100:         gpu.launch_func @quilt_nvidia_kernels::@quilt_mma_sync_f16_[[MMA:[0-9x_a-z]+]]_f16_f32 blocks in (%{{.*}}, %{{.*}}, %c1) threads in (%c{{[0-9]+}}, %c1{{.*}}, %c1{{.*}}) dynamic_shared_memory_size %c{{[0-9]+}}_i32 args(%{{.*}} : memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}} : memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}} : memref<?x?xf32, strided<[?, ?], offset: ?>>, %{{.*}} : i32)
+// A100:         gpu.launch_func @quilt_nvidia_kernels::@quilt_mma_sync_f16_[[MMA:[0-9x_a-z]+]]_f16_f32 blocks in (%{{.*}}, %{{.*}}, %c1{{(_[0-9]+)?}}) threads in (%c{{[0-9]+}}, %c1{{.*}}, %c1{{.*}}) dynamic_shared_memory_size %c{{[0-9]+}}_i32 args(%{{.*}} : memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}} : memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}} : memref<?x?xf32, strided<[?, ?], offset: ?>>, %{{.*}} : i32)
 // A100:         scf.index_switch
 // A100:         gpu.launch_func @quilt_nvidia_kernels::@quilt_mma_sync_f16_[[MMA]]_f16_f32
 
 // A batch walks grid z.
 // A100-LABEL: func.func @bmm_f32(
+// A100:         } else {
 // A100:         %[[B:.*]] = memref.dim %arg2, %c0
 // A100:         gpu.launch_func @quilt_nvidia_kernels::@quilt_simt_fma_{{.*}}_f32_f32_batch blocks in (%{{.*}}, %{{.*}}, %[[B]])
 

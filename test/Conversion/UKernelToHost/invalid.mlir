@@ -110,3 +110,18 @@ module attributes {ukernel.target = #cpu8} {
     return
   }
 }
+
+// -----
+
+// The operand checks' runtime entry point is reserved too.
+// expected-error @+1 {{'quilt_rt_report_operand_error' is reserved for Quilt's runtime and must be declared as '(!llvm.ptr, i32, i64, i64) -> i32'}}
+func.func private @quilt_rt_report_operand_error(i32) -> i32
+
+#cpu8 = #ukernel.target<name = "cpu8", vendor = cpu, chip = "x86-64-v3", compute_units = 1, warp_size = 1, max_threads_per_block = 1, max_registers_per_thread = 16, l1_bytes = 32768, l2_bytes = 524288, l3_bytes = 1048576, mem_bandwidth_gbs = 20.0, clock_ghz = 2.0, peak_tflops = {cpu_fma = 0.064}, vector_bits = 256, fma_units_per_core = 2>
+#cfg = #ukernel.config<tile = 12x32x8, threads = 1, warps = 1x1, thread_tile = 4x16, vector_width = 8, stages = 1, instruction = cpu_fma, boundary = mask>
+
+func.func @matmul(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) attributes {ukernel.target = #cpu8} {
+  ukernel.dispatch matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
+    candidates [#cfg]
+  return
+}

@@ -219,9 +219,12 @@ module attributes {ukernel.target = #cpu8} {
 
 // An NHWC convolution as an implicit GEMM: the selection sees M = N*OH*OW
 // (from the output), N = F and K = R*S*C (from the filter); the kernel is
-// specialized on the strides and dilations and takes the operands whole.
+// specialized on the strides and dilations and takes the operands whole
+// (after the operand checks, operand-checks.mlir).
 // CHECK-LABEL: func.func @conv_nhwc
 // CHECK-SAME: (%[[I:.*]]: memref<?x?x?x8xf32>, %[[F:.*]]: memref<3x3x8x16xf32>, %[[O:.*]]: memref<?x?x?x16xf32>)
+// CHECK: call @quilt_rt_report_operand_error
+// CHECK-NEXT: } else {
 // CHECK: %[[ON:.*]] = memref.dim %[[O]], %c0
 // CHECK: %[[OH:.*]] = memref.dim %[[O]], %c1
 // CHECK: %[[OW:.*]] = memref.dim %[[O]], %c2

@@ -1,0 +1,305 @@
+//===- OperandChecks.cpp - Run-time checks of a dispatch's operands -------===//
+//
+// Part of the Quilt project. Dynamic sizes are only known when the compiled
+// code is called; a caller's mismatched sizes or null buffer would make the
+// kernels read and write out of bounds. So each dispatch compares what it
+// reads anyway (memref.dim, the aligned pointer) and, on the first failed
+// check, calls the runtime with a check number and the two sizes instead
+// of running: the runtime owns the words of the message (QuiltRuntime.h),
+// the program only embeds one short description per dispatch. Checks of
+// static sizes fold away (the verifier has already compared them).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Conversion/Utils/OperandChecks.h"
+#include "Conversion/Utils/IndexMath.h"
+
+#include "Dialect/UKernel/IR/UKernelOps.h"
+
+#include "QuiltRuntime.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::ukernel;
+
+static constexpr llvm::StringLiteral kReportFunction =
+    "quilt_rt_report_operand_error";
+
+namespace {
+
+/// One comparison: `failed` (i1) with the runtime's check number and the
+/// sizes its message names.
+struct Check {
+  int32_t code;
+  Value failed, got, expected;
+};
+
+/// The checks of one dispatch, emitted at its position.
+class CheckBuilder {
+public:
+  CheckBuilder(OpBuilder &b, Location loc)
+      : b(b), loc(loc), im{b, loc}, zero(im.c(0)) {}
+
+  /// `view`'s size `d`, read once.
+  Value dim(Value view, int64_t d) {
+    Value &size = sizes[{view, d}];
+    if (!size)
+      size = memref::DimOp::create(b, loc, view, d);
+    return size;
+  }
+
+  /// `got` must equal `expected`.
+  void equal(int32_t code, Value got, Value expected) {
+    Value differ = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                         got, expected);
+    checks.push_back({code, differ, got, expected});
+  }
+
+  /// `view`'s data pointer may only be null when it has no elements.
+  void nonNull(int32_t code, Value view) {
+    auto type = cast<MemRefType>(view.getType());
+    Value pointer =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view);
+    Value failed = im.eq(pointer, zero);
+    Value elements;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      Value size = dim(view, d);
+      // Every size nonzero (not the product, which could wrap to 0).
+      Value nonEmpty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                             size, zero);
+      failed = arith::AndIOp::create(b, loc, failed, nonEmpty);
+      elements = elements ? im.mul(elements, size) : size;
+    }
+    checks.push_back({code, failed, zero, elements ? elements : im.c(1)});
+  }
+
+  /// i32 check number of the first failed check (0 when all pass) and its
+  /// sizes as i64.
+  std::tuple<Value, Value, Value> firstFailure() {
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    Value code = arith::ConstantIntOp::create(b, loc, 0, 32);
+    Value got = arith::ConstantIntOp::create(b, loc, 0, 64);
+    Value expected = got;
+    for (const Check &check : llvm::reverse(checks)) {
+      auto pick = [&](Value ifFailed, Value otherwise) -> Value {
+        return arith::SelectOp::create(b, loc, check.failed, ifFailed,
+                                       otherwise);
+      };
+      code = pick(arith::ConstantIntOp::create(b, loc, i32, check.code), code);
+      got = pick(arith::IndexCastOp::create(b, loc, i64, check.got), got);
+      expected = pick(
+          arith::IndexCastOp::create(b, loc, i64, check.expected), expected);
+    }
+    return {code, got, expected};
+  }
+
+  OpBuilder &b;
+  Location loc;
+  IndexMath im;
+  Value zero;
+  SmallVector<Check> checks;
+  llvm::DenseMap<std::pair<Value, int64_t>, Value> sizes;
+};
+
+/// The output size of a convolution along one dimension:
+/// floor((input - dilation * (filter - 1) - 1) / stride) + 1, and 0 when
+/// the filter's extent exceeds the input.
+Value convOutputSize(IndexMath &im, Value input, Value filter, int64_t stride,
+                     int64_t dilation) {
+  Value extent =
+      im.add(im.mul(im.sub(filter, im.c(1)), im.c(dilation)), im.c(1));
+  Value quotient = arith::FloorDivSIOp::create(
+      im.b, im.loc, im.sub(input, extent), im.c(stride));
+  return arith::MaxSIOp::create(im.b, im.loc, im.add(quotient, im.c(1)),
+                                im.c(0));
+}
+
+void addGemmChecks(CheckBuilder &cb, DispatchOp op) {
+  Value a = op.getLhs(), b = op.getRhs(), c = op.getInit();
+  bool batched = op.getKind() == ContractionKind::batch_matmul;
+  int64_t first = batched ? 1 : 0;
+  bool ta = op.getTransposeLhs(), tb = op.getTransposeRhs();
+  int32_t flagA = ta ? QUILT_RT_CHECK_TRANSPOSED_A : 0;
+  int32_t flagB = tb ? QUILT_RT_CHECK_TRANSPOSED_B : 0;
+  if (batched) {
+    Value batch = cb.dim(a, 0);
+    cb.equal(QUILT_RT_CHECK_BATCH_B, cb.dim(b, 0), batch);
+    cb.equal(QUILT_RT_CHECK_BATCH_C, cb.dim(c, 0), batch);
+  }
+  Value aM = cb.dim(a, first + (ta ? 1 : 0));
+  Value aK = cb.dim(a, first + (ta ? 0 : 1));
+  Value bK = cb.dim(b, first + (tb ? 1 : 0));
+  Value bN = cb.dim(b, first + (tb ? 0 : 1));
+  Value cN = cb.dim(c, first + 1);
+  cb.equal(QUILT_RT_CHECK_K | flagA | flagB, bK, aK);
+  cb.equal(QUILT_RT_CHECK_M | flagA, cb.dim(c, first), aM);
+  cb.equal(QUILT_RT_CHECK_N | flagB, cN, bN);
+  if (Value bias = op.getBias())
+    cb.equal(QUILT_RT_CHECK_BIAS, cb.dim(bias, 0), cN);
+}
+
+void addConvChecks(CheckBuilder &cb, DispatchOp op) {
+  Value input = op.getLhs(), filter = op.getRhs(), output = op.getInit();
+  bool nhwc = op.getKind() == ContractionKind::conv2d_nhwc;
+  // Positions of (N, H, W, C) in the images and of (R, S, C, F) in the
+  // filter (as in the dispatch's verifier).
+  int64_t iH = nhwc ? 1 : 2, iW = nhwc ? 2 : 3, iC = nhwc ? 3 : 1;
+  int64_t fR = nhwc ? 0 : 2, fS = nhwc ? 1 : 3, fC = nhwc ? 2 : 1,
+          fF = nhwc ? 3 : 0;
+  int64_t oH = iH, oW = iW, oF = iC;
+  static constexpr int64_t kUnit[] = {1, 1};
+  ArrayRef<int64_t> strides = op.getStrides().value_or(kUnit);
+  ArrayRef<int64_t> dilations = op.getDilations().value_or(kUnit);
+
+  Value outF = cb.dim(output, oF);
+  cb.equal(QUILT_RT_CHECK_CONV_IMAGES, cb.dim(output, 0), cb.dim(input, 0));
+  cb.equal(QUILT_RT_CHECK_CONV_CHANNELS, cb.dim(filter, fC),
+           cb.dim(input, iC));
+  cb.equal(QUILT_RT_CHECK_CONV_FILTERS, outF, cb.dim(filter, fF));
+  cb.equal(QUILT_RT_CHECK_CONV_HEIGHT, cb.dim(output, oH),
+           convOutputSize(cb.im, cb.dim(input, iH), cb.dim(filter, fR),
+                          strides[0], dilations[0]));
+  cb.equal(QUILT_RT_CHECK_CONV_WIDTH, cb.dim(output, oW),
+           convOutputSize(cb.im, cb.dim(input, iW), cb.dim(filter, fS),
+                          strides[1], dilations[1]));
+  if (Value bias = op.getBias())
+    cb.equal(QUILT_RT_CHECK_CONV_BIAS, cb.dim(bias, 0), outF);
+}
+
+/// "@f dispatch 0 (matmul f32)", with transposes, strides and dilations.
+std::string describe(DispatchOp op, int64_t index) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto function = op->getParentOfType<FunctionOpInterface>())
+    os << "@" << function.getName() << " ";
+  os << "dispatch " << index << " (" << stringifyContractionKind(op.getKind())
+     << " " << op.getInputElementType();
+  if (op.getTransposeLhs())
+    os << ", A transposed";
+  if (op.getTransposeRhs())
+    os << ", B transposed";
+  auto pair = [&](StringRef name, std::optional<ArrayRef<int64_t>> values) {
+    if (values && llvm::any_of(*values, [](int64_t v) { return v != 1; }))
+      os << ", " << name << " " << (*values)[0] << "x" << (*values)[1];
+  };
+  pair("strides", op.getStrides());
+  pair("dilations", op.getDilations());
+  os << ")";
+  return text;
+}
+
+class OperandGuard {
+public:
+  explicit OperandGuard(ModuleOp module)
+      : module(module), symbols(module), ctx(module.getContext()),
+        ptrType(LLVM::LLVMPointerType::get(ctx)) {}
+
+  LogicalResult run() {
+    SmallVector<DispatchOp> dispatches;
+    module.walk([&](DispatchOp op) {
+      if (isa<MemRefType>(op.getInit().getType()))
+        dispatches.push_back(op);
+    });
+    if (dispatches.empty())
+      return success();
+    FailureOr<func::FuncOp> report = getOrDeclareReportFunction();
+    if (failed(report))
+      return failure();
+    llvm::DenseMap<Operation *, int64_t> perParent;
+    for (DispatchOp op : dispatches) {
+      Operation *parent = op->getParentOfType<FunctionOpInterface>();
+      guard(op, *report, describe(op, perParent[parent]++));
+    }
+    return success();
+  }
+
+private:
+  FunctionType reportFunctionType() {
+    Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
+    return FunctionType::get(ctx, {ptrType, i32, i64, i64}, {i32});
+  }
+
+  FailureOr<func::FuncOp> getOrDeclareReportFunction() {
+    if (Operation *existing = symbols.lookup(kReportFunction)) {
+      auto func = dyn_cast<func::FuncOp>(existing);
+      if (!func || func.getFunctionType() != reportFunctionType())
+        return existing->emitError()
+               << "'" << kReportFunction
+               << "' is reserved for Quilt's runtime and must be declared as "
+               << reportFunctionType();
+      return func;
+    }
+    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+    auto func = func::FuncOp::create(b, module.getLoc(), kReportFunction,
+                                     reportFunctionType());
+    func.setPrivate();
+    symbols.insert(func);
+    return func;
+  }
+
+  /// An internal constant holding `text`, NUL-terminated.
+  LLVM::GlobalOp stringGlobal(Location loc, std::string text) {
+    text.push_back('\0');
+    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+    auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), text.size());
+    auto global = LLVM::GlobalOp::create(
+        b, loc, type, /*isConstant=*/true, LLVM::Linkage::Internal,
+        "__quilt_dispatch_description", b.getStringAttr(text));
+    symbols.insert(global);
+    return global;
+  }
+
+  void guard(DispatchOp op, func::FuncOp report, const std::string &text) {
+    Location loc = op.getLoc();
+    OpBuilder b(op);
+    CheckBuilder cb(b, loc);
+    bool conv = op.getKind() == ContractionKind::conv2d_nhwc ||
+                op.getKind() == ContractionKind::conv2d_nchw;
+    if (conv) {
+      cb.nonNull(QUILT_RT_CHECK_NULL_INPUT, op.getLhs());
+      cb.nonNull(QUILT_RT_CHECK_NULL_FILTER, op.getRhs());
+      cb.nonNull(QUILT_RT_CHECK_NULL_OUTPUT, op.getInit());
+    } else {
+      cb.nonNull(QUILT_RT_CHECK_NULL_A, op.getLhs());
+      cb.nonNull(QUILT_RT_CHECK_NULL_B, op.getRhs());
+      cb.nonNull(QUILT_RT_CHECK_NULL_C, op.getInit());
+    }
+    if (Value bias = op.getBias())
+      cb.nonNull(QUILT_RT_CHECK_NULL_BIAS, bias);
+    if (conv)
+      addConvChecks(cb, op);
+    else
+      addGemmChecks(cb, op);
+
+    auto [code, got, expected] = cb.firstFailure();
+    Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
+    Value failed = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                         code, zero);
+    LLVM::GlobalOp description = stringGlobal(loc, text);
+    auto ifOp = scf::IfOp::create(b, loc, failed, /*withElseRegion=*/true);
+    OpBuilder then = ifOp.getThenBodyBuilder();
+    Value address = LLVM::AddressOfOp::create(then, loc, description);
+    func::CallOp::create(then, loc, report,
+                         ValueRange{address, code, got, expected});
+    op->moveBefore(ifOp.elseBlock()->getTerminator());
+  }
+
+  ModuleOp module;
+  SymbolTable symbols;
+  MLIRContext *ctx;
+  Type ptrType;
+};
+
+} // namespace
+
+LogicalResult mlir::ukernel::guardDispatchOperands(ModuleOp module) {
+  return OperandGuard(module).run();
+}
