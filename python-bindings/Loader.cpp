@@ -5,7 +5,9 @@
 // buffers: the caller's own for memref arguments, private copies for tensor
 // arguments. A returned memref or tensor comes back as a new numpy array:
 // the buffer the compiled code allocated is copied, then released with C
-// free (see MemRef.h).
+// free (see MemRef.h). A call whose operands failed the compiled code's
+// checks (quilt_rt_status() != 0 after it) raises quilt.Error with the
+// runtime's message.
 //
 //===----------------------------------------------------------------------===//
 
@@ -92,6 +94,15 @@ public:
       throw Error("no function _mlir_ciface_" + this->name + " in " +
                   this->library->path + " (is @" + this->name +
                   " a public func.func of the compiled module?)");
+    // The runtime the library's code reports failed operand checks to
+    // (libquilt_runtime.so, a dependency of the library: dlsym searches
+    // it through the handle). Absent from libraries not built by Quilt.
+    status = reinterpret_cast<int32_t (*)()>(
+        this->library->lookup("quilt_rt_status"));
+    lastError = reinterpret_cast<const char *(*)()>(
+        this->library->lookup("quilt_rt_last_error"));
+    clearStatus = reinterpret_cast<void (*)()>(
+        this->library->lookup("quilt_rt_clear_status"));
   }
 
   py::object call(const py::args &args) const {
@@ -125,13 +136,27 @@ public:
     for (MemRefDescriptor &d : descriptors)
       pointerArgs.push_back(d.data());
 
+    std::optional<std::string> failure;
     {
       py::gil_scoped_release release;
+      // The status is per thread: a failure left by an earlier call on this
+      // thread (from C code, say) is not this call's.
+      if (status && clearStatus && status() != 0)
+        clearStatus();
       kCallers[pointerArgs.size()](entry, pointerArgs.data());
+      if (status && status() != 0) {
+        failure = lastError ? lastError() : "quilt: an operand check failed";
+        if (clearStatus)
+          clearStatus();
+      }
     }
-    if (!result)
-      return py::none();
-    return takeResult(*result, signature->result->dtype, ranges);
+    py::object value = py::none();
+    if (result)
+      // Released even when a check failed (the code still allocated it).
+      value = takeResult(*result, signature->result->dtype, ranges);
+    if (failure)
+      throw Error(*failure);
+    return value;
   }
 
   std::string repr() const {
@@ -145,6 +170,11 @@ public:
   std::optional<Signature> signature;
 
 private:
+  /// QuiltRuntime.h's status functions, null when the library lacks them.
+  int32_t (*status)() = nullptr;
+  const char *(*lastError)() = nullptr;
+  void (*clearStatus)() = nullptr;
+
   /// The array to pass for argument `i`, after checking it against the
   /// signature: dtype, rank, static sizes, layout.
   py::array checkArgument(size_t i, py::handle value) const {
@@ -287,7 +317,9 @@ The function's type comes from `signature` (an MLIR function type such as
 as `library`. Arguments are numpy arrays: float32, float64, float16, uint16
 for bf16, int8-int64. Memref arguments are passed in place (C-contiguous,
 writable; the function's writes land in them); tensor arguments are copied
-first, so the caller's arrays never change.
+first, so the caller's arrays never change. Sizes that disagree (a matmul's
+K) or a null buffer make the call raise quilt.Error with the runtime's
+message; the compiled code then computed nothing.
 A returned memref/tensor comes back as a new numpy array the caller owns
 (the buffer the compiled code allocated is copied and freed). Without any
 type information every argument is passed as a memref of the array's

@@ -1,6 +1,7 @@
 """quilt.load: compiled host functions called on numpy arrays."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -158,6 +159,40 @@ def test_argument_errors(matmul_memref_library):
     frozen.flags.writeable = False
     with pytest.raises(quilt.Error, match="writable"):
         in_place(a, a.T.copy(), frozen)
+
+
+def exactly(message):
+    """A pytest.raises pattern matching `message` and nothing more."""
+    return "^" + re.escape(message) + "$"
+
+
+def test_operand_checks_raise(matmul_memref_library, rng):
+    matmul = quilt.load(matmul_memref_library, "matmul")
+    a, b = random_matrix(rng, 17, 32), random_matrix(rng, 31, 64)
+    c = random_matrix(rng, 17, 64)
+    before = c.copy()
+    with pytest.raises(quilt.Error, match=exactly(
+            "quilt: @matmul dispatch 0 (matmul f32): B has 31 rows, "
+            "A has 32 columns (K)")):
+        matmul(a, b, c)
+    np.testing.assert_array_equal(c, before)
+    with pytest.raises(quilt.Error, match=exactly(
+            "quilt: @matmul dispatch 0 (matmul f32): C has 63 columns, "
+            "B has 64 columns (N)")):
+        matmul(a, random_matrix(rng, 32, 64), np.zeros((17, 63), np.float32))
+    # The status was cleared: a valid call right after runs.
+    b = random_matrix(rng, 32, 64)
+    assert matmul(a, b, c) is None
+    np.testing.assert_allclose(c, before + a @ b, **TOLERANCE)
+
+    # A function returning a tensor raises too (its result is released).
+    bias_gelu = quilt.load(BIAS_GELU, "bias_gelu")
+    x, w = random_matrix(rng, 4, 3), random_matrix(rng, 3, 6)
+    with pytest.raises(quilt.Error, match=exactly(
+            "quilt: @bias_gelu dispatch 0 (matmul f32): the bias has 5 "
+            "elements, C has 6 columns (N)")):
+        bias_gelu(x, w, np.ones(5, np.float32))
+    assert bias_gelu(x, w, np.ones(6, np.float32)).shape == (4, 6)
 
 
 def test_load_errors(matmul_memref_library, tmp_path):
