@@ -43,6 +43,14 @@ struct GpuKernelSpec {
   /// The stored operand's inner stride is statically 1, so its rows can be
   /// read with vector loads.
   bool contiguousA = true, contiguousB = true;
+  /// Global-to-workgroup copies can run asynchronously (cp.async, sm_80 and
+  /// later), so the kernel keeps `config.stages` tiles in flight; without
+  /// them it stages one tile at a time.
+  bool asyncCopies = false;
+  /// The dynamic workgroup memory a block may use: a kernel builds fewer
+  /// stages than its configuration asks for when the padded tiles of all of
+  /// them would not fit.
+  int64_t maxWorkgroupBytes = 0;
 
   /// A symbol name that is unique per spec.
   std::string symbolName() const;
@@ -72,7 +80,7 @@ struct ThreadContext {
 
 /// Where a staged tile lives in workgroup memory and how it is laid out:
 /// `kContiguous` tiles are [rows][K + pad] (rows are M for A, N for B),
-/// the others [K][rows].
+/// the others [K][rows + pad].
 struct SharedTile {
   Value buffer; ///< 2-D memref in workgroup memory
   bool kContiguous = true;
@@ -85,10 +93,12 @@ class MatrixEngine {
 public:
   virtual ~MatrixEngine();
 
-  /// Layout of both staged tiles (see SharedTile).
-  virtual bool kContiguous() const = 0;
-  /// Elements of padding after each K-contiguous row, to spread rows over
-  /// the banks.
+  /// Layout of a staged tile (see SharedTile) for an operand stored
+  /// K-contiguous or not. An engine that reads either layout keeps the
+  /// stored one, so that staging copies rows as they are (cp.async).
+  virtual bool sharedKContiguous(bool storedKContiguous) const = 0;
+  /// Elements of padding after each row of a staged tile, to spread rows
+  /// over the banks.
   virtual int64_t rowPad() const { return 0; }
   /// Element type of the staged tiles.
   virtual Type sharedType() const = 0;
@@ -102,12 +112,20 @@ public:
                                         const SharedTile &a,
                                         const SharedTile &bTile, Value kk,
                                         ValueRange accs) = 0;
-  /// Calls `fn` with every accumulator element of this thread (f32) and
-  /// its row and column in the block tile.
-  virtual void
-  forEachElement(OpBuilder &b, Location loc, const ThreadContext &thread,
-                 ValueRange accs,
-                 function_ref<void(Value value, Value row, Value col)> fn) = 0;
+  /// Calls `fn` with every accumulator element of this thread: the index of
+  /// its accumulator value, its position in that vector, and its row and
+  /// column in the block tile.
+  virtual void forEachElementPosition(
+      OpBuilder &b, Location loc, const ThreadContext &thread,
+      function_ref<void(unsigned acc, ArrayRef<int64_t> position, Value row,
+                        Value col)>
+          fn) = 0;
+
+  /// Calls `fn` with every accumulator element of `accs` (f32) and its row
+  /// and column in the block tile.
+  void forEachElement(OpBuilder &b, Location loc, const ThreadContext &thread,
+                      ValueRange accs,
+                      function_ref<void(Value value, Value row, Value col)> fn);
 };
 
 /// The engine for the spec's instruction; null (and a reason in `why`) for
@@ -132,6 +150,9 @@ struct StagingCopy {
   bool contiguous = true; ///< the stored inner stride is 1 (static)
   int64_t vectorWidth = 1;
   Value useVectors; ///< i1
+  /// Aligned 16-byte runs move with cp.async (zero-filling what lies outside
+  /// the matrix) instead of through registers; the caller commits and waits.
+  bool async = false;
 };
 void emitStagingCopy(OpBuilder &b, Location loc, const ThreadContext &thread,
                      int64_t threads, const StagingCopy &copy);

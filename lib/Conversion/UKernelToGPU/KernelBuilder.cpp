@@ -13,6 +13,20 @@
 //     barrier
 //   C[r, c] = epilogue(C[r, c] + acc) for (r, c) inside C
 //
+// With asynchronous copies (cp.async) and S = `stages` > 1, S pairs of
+// tiles rotate, and the copies of S - 1 future K steps are in flight while
+// one is multiplied:
+//
+//   for s in [0, S - 1): stage K step s into buffer s; commit a copy group
+//   for k0 in [0, K) step TK (step i):
+//     wait until at most S - 2 groups are pending  (step i has landed)
+//     barrier     (everyone's copies of step i landed; step i - 1 is done)
+//     stage K step i + S - 1 into buffer (i + S - 1) % S; commit
+//     accumulators += the tiles in buffer i % S
+//
+// Every thread commits a group per step, empty or not, so the count of
+// pending groups means the same in every thread.
+//
 // The staged tiles are zero outside the matrix, so only global accesses are
 // masked: loads while staging and the final read-modify-write of C.
 //
@@ -28,6 +42,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -104,16 +119,20 @@ struct SharedLayout {
   SmallVector<int64_t, 2> aShape, bShape;
   int64_t bOffset = 0, bytes = 0;
 
-  SharedLayout(const quilt::KernelConfig &c, bool kContiguous, int64_t pad,
-               int64_t elemBytes) {
-    int64_t rowK = c.tileK + pad;
-    aShape = kContiguous ? SmallVector<int64_t, 2>{c.tileM, rowK}
-                         : SmallVector<int64_t, 2>{c.tileK, c.tileM};
-    bShape = kContiguous ? SmallVector<int64_t, 2>{c.tileN, rowK}
-                         : SmallVector<int64_t, 2>{c.tileK, c.tileN};
+  SharedLayout(const quilt::KernelConfig &c, bool aKContiguous,
+               bool bKContiguous, int64_t pad, int64_t elemBytes) {
+    aShape = shape(c.tileM, c.tileK, aKContiguous, pad);
+    bShape = shape(c.tileN, c.tileK, bKContiguous, pad);
     int64_t aBytes = aShape[0] * aShape[1] * elemBytes;
     bOffset = (aBytes + 15) / 16 * 16;
     bytes = bOffset + bShape[0] * bShape[1] * elemBytes;
+  }
+
+private:
+  static SmallVector<int64_t, 2> shape(int64_t rows, int64_t tileK,
+                                       bool kContiguous, int64_t pad) {
+    return kContiguous ? SmallVector<int64_t, 2>{rows, tileK + pad}
+                       : SmallVector<int64_t, 2>{tileK, rows + pad};
   }
 };
 
@@ -159,7 +178,10 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
 
   // Workgroup memory: the A tile, then the B tile at a 16-byte boundary.
   Type sharedElem = engine.sharedType();
-  SharedLayout layout(cfg, engine.kContiguous(), engine.rowPad(),
+  // A is stored K-contiguous unless transposed, B only when transposed.
+  bool aKContiguous = engine.sharedKContiguous(!spec.transposeA);
+  bool bKContiguous = engine.sharedKContiguous(spec.transposeB);
+  SharedLayout layout(cfg, aKContiguous, bKContiguous, engine.rowPad(),
                       elemBytes(sharedElem));
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -167,14 +189,25 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
       b, loc,
       MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                       MemRefLayoutAttrInterface(), workgroup));
-  auto view = [&](ArrayRef<int64_t> shape, int64_t offset) -> Value {
-    auto type = MemRefType::get(shape, sharedElem, MemRefLayoutAttrInterface(),
-                                workgroup);
-    return memref::ViewOp::create(b, loc, type, smem, im.c(offset),
-                                  ValueRange{});
+  // One stage's pair of tiles starts at a 16-byte boundary (cp.async's).
+  int64_t stageBytes = (layout.bytes + 15) / 16 * 16;
+  int64_t stages = spec.asyncCopies ? std::max<int64_t>(cfg.stages, 1) : 1;
+  if (spec.maxWorkgroupBytes > 0)
+    stages = std::max<int64_t>(
+        1, std::min(stages, spec.maxWorkgroupBytes / stageBytes));
+  // The tiles of the stage at byte `offset`.
+  auto tilesAt = [&](OpBuilder &vb, Value offset) {
+    IndexMath vm{vb, loc};
+    auto view = [&](ArrayRef<int64_t> shape, Value at) -> Value {
+      auto type = MemRefType::get(shape, sharedElem,
+                                  MemRefLayoutAttrInterface(), workgroup);
+      return memref::ViewOp::create(vb, loc, type, smem, at, ValueRange{});
+    };
+    return std::make_pair(
+        SharedTile{view(layout.aShape, offset), aKContiguous},
+        SharedTile{view(layout.bShape, vm.add(offset, vm.c(layout.bOffset))),
+                   bKContiguous});
   };
-  SharedTile aTile{view(layout.aShape, 0), engine.kContiguous()};
-  SharedTile bTile{view(layout.bShape, layout.bOffset), engine.kContiguous()};
 
   auto flagSet = [&](int32_t bit) -> Value {
     Value bitValue = arith::ConstantIntOp::create(b, loc, bit, 32);
@@ -206,34 +239,79 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
       copy.row0 = outer0, copy.col0 = k0, copy.rows = outerSize, copy.cols = k;
       copy.tileRows = outerTile, copy.tileCols = cfg.tileK;
     }
-    // The shared tile is K-contiguous or K-major for both operands.
+    // A K-major operand into a K-contiguous tile, or the other way round.
     copy.transposeIntoShared = kMajor == tile.kContiguous;
     return copy;
   };
-  auto stageOperands = [&](OpBuilder &sb, Value k0) {
-    emitStagingCopy(sb, loc, thread, cfg.threads,
-                    stagingCopy(a, spec.transposeA, spec.contiguousA, vectorA,
-                                aTile, row0, m, cfg.tileM, k0));
-    emitStagingCopy(sb, loc, thread, cfg.threads,
-                    stagingCopy(bMat, !spec.transposeB, spec.contiguousB,
-                                vectorB, bTile, col0, n, cfg.tileN, k0));
+  auto stageOperands = [&](OpBuilder &sb, Value k0, const SharedTile &aTile,
+                           const SharedTile &bTile) {
+    StagingCopy copyA = stagingCopy(a, spec.transposeA, spec.contiguousA,
+                                    vectorA, aTile, row0, m, cfg.tileM, k0);
+    StagingCopy copyB = stagingCopy(bMat, !spec.transposeB, spec.contiguousB,
+                                    vectorB, bTile, col0, n, cfg.tileN, k0);
+    copyA.async = copyB.async = stages > 1;
+    emitStagingCopy(sb, loc, thread, cfg.threads, copyA);
+    emitStagingCopy(sb, loc, thread, cfg.threads, copyB);
+  };
+  auto multiplyTiles = [&](OpBuilder &mb, Location l, const SharedTile &aTile,
+                           const SharedTile &bTile, ValueRange accs) {
+    IndexMath mm{mb, l};
+    SmallVector<Value> current(accs.begin(), accs.end());
+    for (int64_t kk = 0; kk < cfg.tileK; kk += engine.kStep())
+      current = engine.accumulate(mb, l, thread, aTile, bTile, mm.c(kk),
+                                  current);
+    return current;
   };
 
   SmallVector<Value> init = engine.initAccumulators(b, loc);
-  auto kLoop = scf::ForOp::create(
-      b, loc, im.c(0), k, im.c(cfg.tileK), init,
-      [&](OpBuilder &lb, Location l, Value k0, ValueRange accs) {
-        IndexMath lm{lb, l};
-        stageOperands(lb, k0);
-        gpu::BarrierOp::create(lb, l);
-        SmallVector<Value> current(accs.begin(), accs.end());
-        for (int64_t kk = 0; kk < cfg.tileK; kk += engine.kStep())
-          current = engine.accumulate(lb, l, thread, aTile, bTile, lm.c(kk),
-                                      current);
-        // The next step overwrites the tiles this one reads.
-        gpu::BarrierOp::create(lb, l);
-        scf::YieldOp::create(lb, l, current);
+  scf::ForOp kLoop;
+  if (stages == 1) {
+    auto [aTile, bTile] = tilesAt(b, im.c(0));
+    kLoop = scf::ForOp::create(
+        b, loc, im.c(0), k, im.c(cfg.tileK), init,
+        [&](OpBuilder &lb, Location l, Value k0, ValueRange accs) {
+          stageOperands(lb, k0, aTile, bTile);
+          gpu::BarrierOp::create(lb, l);
+          SmallVector<Value> current = multiplyTiles(lb, l, aTile, bTile, accs);
+          // The next step overwrites the tiles this one reads.
+          gpu::BarrierOp::create(lb, l);
+          scf::YieldOp::create(lb, l, current);
+        });
+  } else {
+    auto tokenType = nvgpu::DeviceAsyncTokenType::get(ctx);
+    // Stages the K step at `k0` into buffer `stage` when it is inside K,
+    // then commits the thread's copies as one group (empty or not).
+    auto stageStep = [&](OpBuilder &sb, Value k0, Value stage) -> Value {
+      IndexMath sm{sb, loc};
+      scf::IfOp::create(sb, loc, sm.lt(k0, k), [&](OpBuilder &tb, Location) {
+        IndexMath tm{tb, loc};
+        auto [aTile, bTile] = tilesAt(tb, tm.mul(stage, tm.c(stageBytes)));
+        stageOperands(tb, k0, aTile, bTile);
+        scf::YieldOp::create(tb, loc);
       });
+      return nvgpu::DeviceAsyncCreateGroupOp::create(sb, loc, tokenType,
+                                                     ValueRange{});
+    };
+    Value group;
+    for (int64_t s = 0; s + 1 < stages; ++s)
+      group = stageStep(b, im.c(s * cfg.tileK), im.c(s));
+    kLoop = scf::ForOp::create(
+        b, loc, im.c(0), k, im.c(cfg.tileK), init,
+        [&](OpBuilder &lb, Location l, Value k0, ValueRange accs) {
+          IndexMath lm{lb, l};
+          Value step = arith::DivUIOp::create(lb, l, k0, lm.c(cfg.tileK));
+          nvgpu::DeviceAsyncWaitOp::create(lb, l, group,
+                                           lb.getI32IntegerAttr(stages - 2));
+          gpu::BarrierOp::create(lb, l);
+          Value ahead = lm.add(step, lm.c(stages - 1));
+          stageStep(lb, lm.mul(ahead, lm.c(cfg.tileK)),
+                    arith::RemUIOp::create(lb, l, ahead, lm.c(stages)));
+          Value current = arith::RemUIOp::create(lb, l, step, lm.c(stages));
+          auto [aTile, bTile] = tilesAt(lb, lm.mul(current, lm.c(stageBytes)));
+          scf::YieldOp::create(lb, l,
+                               multiplyTiles(lb, l, aTile, bTile, accs));
+        });
+  }
 
   // C = epilogue(C + acc) inside the matrix.
   Type f32 = b.getF32Type();
@@ -264,7 +342,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
         });
       });
   gpu::ReturnOp::create(b, loc);
-  return layout.bytes;
+  return stages == 1 ? layout.bytes : stages * stageBytes;
 }
 
 //===----------------------------------------------------------------------===//

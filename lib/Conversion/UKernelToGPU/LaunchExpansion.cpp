@@ -72,6 +72,13 @@ Value vectorAligned(OpBuilder &b, Location loc, Value view, int64_t width) {
   return ok;
 }
 
+/// cp.async (global to shared without registers) exists from sm_80 on.
+bool hasAsyncCopies(Vendor vendor, StringRef chip) {
+  unsigned sm = 0;
+  return vendor == Vendor::nvidia && chip.consume_front("sm_") &&
+         !chip.take_while(llvm::isDigit).getAsInteger(10, sm) && sm >= 80;
+}
+
 } // namespace
 
 LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
@@ -102,6 +109,8 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
   base.batched = batched;
   base.contiguousA = hasContiguousRows(lhs);
   base.contiguousB = hasContiguousRows(rhs);
+  base.asyncCopies = hasAsyncCopies(base.vendor, target.getChip());
+  base.maxWorkgroupBytes = desc.sharedMemPerBlock;
   SmallVector<GpuKernelSpec> specs;
   SmallVector<GpuKernel> functions;
   for (Attribute attr : op.getCandidates()) {

@@ -30,6 +30,7 @@
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -38,6 +39,16 @@ using namespace mlir::ukernel;
 using namespace mlir::ukernel::gpucg;
 
 MatrixEngine::~MatrixEngine() = default;
+
+void MatrixEngine::forEachElement(
+    OpBuilder &b, Location loc, const ThreadContext &thread, ValueRange accs,
+    function_ref<void(Value, Value, Value)> fn) {
+  forEachElementPosition(
+      b, loc, thread,
+      [&](unsigned acc, ArrayRef<int64_t> position, Value row, Value col) {
+        fn(vector::ExtractOp::create(b, loc, accs[acc], position), row, col);
+      });
+}
 
 namespace {
 
@@ -55,6 +66,26 @@ Value loadRun(OpBuilder &b, Location loc, Value tile, Value row, Value col,
                                 ValueRange{row, col});
 }
 
+/// `count` K-consecutive elements of row (A) or column (B) `outer` from
+/// depth `k` on, as a vector: one vector load from a K-contiguous tile,
+/// `count` element loads down a K-major one.
+Value loadKRun(OpBuilder &b, Location loc, const SharedTile &tile, Value outer,
+               Value k, int64_t count) {
+  if (tile.kContiguous)
+    return loadRun(b, loc, tile.buffer, outer, k, count);
+  IndexMath im{b, loc};
+  auto elem = cast<MemRefType>(tile.buffer.getType()).getElementType();
+  auto type = VectorType::get({count}, elem);
+  Value run = arith::ConstantOp::create(
+      b, loc, type, DenseElementsAttr::get(type, b.getZeroAttr(elem)));
+  for (int64_t i = 0; i < count; ++i) {
+    Value v = memref::LoadOp::create(b, loc, tile.buffer,
+                                     ValueRange{im.add(k, im.c(i)), outer});
+    run = vector::InsertOp::create(b, loc, v, run, i);
+  }
+  return run;
+}
+
 //===----------------------------------------------------------------------===//
 // SIMT FMA
 //===----------------------------------------------------------------------===//
@@ -69,7 +100,8 @@ public:
       : cfg(spec.config), f32(Float32Type::get(ctx)),
         row(VectorType::get({cfg.threadTileN}, f32)) {}
 
-  bool kContiguous() const override { return false; }
+  // Columns of A and rows of B are vectors only in K-major tiles.
+  bool sharedKContiguous(bool) const override { return false; }
   Type sharedType() const override { return f32; }
   int64_t kStep() const override { return 1; }
 
@@ -96,17 +128,17 @@ public:
     return result;
   }
 
-  void forEachElement(
-      OpBuilder &b, Location loc, const ThreadContext &thread, ValueRange accs,
-      function_ref<void(Value, Value, Value)> fn) override {
+  void forEachElementPosition(
+      OpBuilder &b, Location loc, const ThreadContext &thread,
+      function_ref<void(unsigned, ArrayRef<int64_t>, Value, Value)> fn)
+      override {
     IndexMath im{b, loc};
     auto [ty, tx] = coordinates(im, thread);
     Value row0 = im.mul(ty, im.c(cfg.threadTileM));
     Value col0 = im.mul(tx, im.c(cfg.threadTileN));
     for (int64_t i = 0; i < cfg.threadTileM; ++i)
       for (int64_t j = 0; j < cfg.threadTileN; ++j)
-        fn(vector::ExtractOp::create(b, loc, accs[i], j),
-           im.add(row0, im.c(i)), im.add(col0, im.c(j)));
+        fn(i, {j}, im.add(row0, im.c(i)), im.add(col0, im.c(j)));
   }
 
 private:
@@ -137,7 +169,7 @@ public:
       : cfg(spec.config), instM(instM), instN(instN), instK(instK),
         tilesM(cfg.warpTileM() / instM), tilesN(cfg.warpTileN() / instN) {}
 
-  bool kContiguous() const override { return true; }
+  bool sharedKContiguous(bool stored) const override { return stored; }
   int64_t kStep() const override { return instK; }
 
   SmallVector<Value> accumulate(OpBuilder &b, Location loc,
@@ -146,34 +178,38 @@ public:
                                 Value kk, ValueRange accs) override {
     IndexMath im{b, loc};
     auto [rowBase, colBase] = warpOrigin(im, thread);
-    // All B fragments, then one A fragment per row of instruction tiles:
-    // an A fragment is live for one row only, which keeps the largest
-    // register tiles from spilling.
-    SmallVector<Value> bFrags;
-    for (int64_t j = 0; j < tilesN; ++j)
-      bFrags.push_back(loadB(b, loc, thread, bTile.buffer,
-                             im.add(colBase, im.c(j * instN)), kk));
-    SmallVector<Value> result;
-    for (int64_t i = 0; i < tilesM; ++i) {
-      Value aFrag = loadA(b, loc, thread, a.buffer,
-                          im.add(rowBase, im.c(i * instM)), kk);
-      for (int64_t j = 0; j < tilesN; ++j)
-        result.push_back(
-            multiply(b, loc, aFrag, bFrags[j], accs[i * tilesN + j]));
+    // All A fragments, then one B fragment per column of instruction
+    // tiles, used at once: a B fragment (2 registers on NVIDIA) is live for
+    // one column only.
+    SmallVector<Value> aFrags;
+    for (int64_t i = 0; i < tilesM; ++i)
+      aFrags.push_back(
+          loadA(b, loc, thread, a, im.add(rowBase, im.c(i * instM)), kk));
+    SmallVector<Value> result(accs.begin(), accs.end());
+    for (int64_t j = 0; j < tilesN; ++j) {
+      Value bFrag =
+          loadB(b, loc, thread, bTile, im.add(colBase, im.c(j * instN)), kk);
+      for (int64_t i = 0; i < tilesM; ++i)
+        result[i * tilesN + j] =
+            multiply(b, loc, aFrags[i], bFrag, accs[i * tilesN + j]);
     }
     return result;
   }
 
-  void forEachElement(
-      OpBuilder &b, Location loc, const ThreadContext &thread, ValueRange accs,
-      function_ref<void(Value, Value, Value)> fn) override {
+  void forEachElementPosition(
+      OpBuilder &b, Location loc, const ThreadContext &thread,
+      function_ref<void(unsigned, ArrayRef<int64_t>, Value, Value)> fn)
+      override {
     IndexMath im{b, loc};
     auto [rowBase, colBase] = warpOrigin(im, thread);
     for (int64_t i = 0; i < tilesM; ++i)
       for (int64_t j = 0; j < tilesN; ++j)
-        forEachTileElement(b, loc, thread, accs[i * tilesN + j],
-                           im.add(rowBase, im.c(i * instM)),
-                           im.add(colBase, im.c(j * instN)), fn);
+        forEachTileElement(
+            b, loc, thread, im.add(rowBase, im.c(i * instM)),
+            im.add(colBase, im.c(j * instN)),
+            [&](ArrayRef<int64_t> position, Value row, Value col) {
+              fn(i * tilesN + j, position, row, col);
+            });
   }
 
 protected:
@@ -182,15 +218,17 @@ protected:
   /// The A fragment of the instruction tile at rows [row, row + instM),
   /// depth [kk, kk + instK); B likewise at columns [col, col + instN).
   virtual Value loadA(OpBuilder &b, Location loc, const ThreadContext &thread,
-                      Value tile, Value row, Value kk) = 0;
+                      const SharedTile &tile, Value row, Value kk) = 0;
   virtual Value loadB(OpBuilder &b, Location loc, const ThreadContext &thread,
-                      Value tile, Value col, Value kk) = 0;
+                      const SharedTile &tile, Value col, Value kk) = 0;
   virtual Value multiply(OpBuilder &b, Location loc, Value a, Value bFrag,
                          Value acc) = 0;
+  /// Calls `fn` with the position of each element of an instruction tile's
+  /// accumulator and its row and column, for the tile at (row, col).
   virtual void
   forEachTileElement(OpBuilder &b, Location loc, const ThreadContext &thread,
-                     Value acc, Value row, Value col,
-                     function_ref<void(Value, Value, Value)> fn) = 0;
+                     Value row, Value col,
+                     function_ref<void(ArrayRef<int64_t>, Value, Value)> fn) = 0;
 
   quilt::KernelConfig cfg;
   int64_t instM, instN, instK, tilesM, tilesN;
@@ -228,7 +266,7 @@ public:
 
 protected:
   Value loadA(OpBuilder &b, Location loc, const ThreadContext &thread,
-              Value tile, Value row, Value kk) override {
+              const SharedTile &tile, Value row, Value kk) override {
     IndexMath im{b, loc};
     auto [g, t] = groupAndThread(im, thread);
     Value r = im.add(row, g);
@@ -239,13 +277,13 @@ protected:
     std::pair<int64_t, int64_t> parts[4] = {
         {0, 0}, {8, 0}, {0, half}, {8, half}};
     return assemble(b, loc, 4, per, [&](int64_t i) {
-      return loadRun(b, loc, tile, im.add(r, im.c(parts[i].first)),
-                     im.add(k, im.c(parts[i].second)), per);
+      return loadKRun(b, loc, tile, im.add(r, im.c(parts[i].first)),
+                      im.add(k, im.c(parts[i].second)), per);
     });
   }
 
   Value loadB(OpBuilder &b, Location loc, const ThreadContext &thread,
-              Value tile, Value col, Value kk) override {
+              const SharedTile &tile, Value col, Value kk) override {
     IndexMath im{b, loc};
     auto [g, t] = groupAndThread(im, thread);
     Value n = im.add(col, g);
@@ -253,7 +291,7 @@ protected:
     Value k = im.add(kk, im.mul(t, im.c(per)));
     int64_t half = tf32 ? 4 : 8;
     return assemble(b, loc, 2, per, [&](int64_t i) {
-      return loadRun(b, loc, tile, n, im.add(k, im.c(i * half)), per);
+      return loadKRun(b, loc, tile, n, im.add(k, im.c(i * half)), per);
     });
   }
 
@@ -265,17 +303,16 @@ protected:
   }
 
   void forEachTileElement(
-      OpBuilder &b, Location loc, const ThreadContext &thread, Value acc,
-      Value row, Value col,
-      function_ref<void(Value, Value, Value)> fn) override {
+      OpBuilder &b, Location loc, const ThreadContext &thread, Value row,
+      Value col,
+      function_ref<void(ArrayRef<int64_t>, Value, Value)> fn) override {
     IndexMath im{b, loc};
     auto [g, t] = groupAndThread(im, thread);
     Value r = im.add(row, g);
     Value c = im.add(col, im.mul(t, im.c(2)));
     for (int64_t half = 0; half < 2; ++half)
       for (int64_t j = 0; j < 2; ++j)
-        fn(vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{half, j}),
-           im.add(r, im.c(half * 8)), im.add(c, im.c(j)));
+        fn({half, j}, im.add(r, im.c(half * 8)), im.add(c, im.c(j)));
   }
 
 private:
@@ -329,11 +366,11 @@ public:
 
 protected:
   Value loadA(OpBuilder &b, Location loc, const ThreadContext &thread,
-              Value tile, Value row, Value kk) override {
+              const SharedTile &tile, Value row, Value kk) override {
     return loadOperand(b, loc, thread, tile, row, kk);
   }
   Value loadB(OpBuilder &b, Location loc, const ThreadContext &thread,
-              Value tile, Value col, Value kk) override {
+              const SharedTile &tile, Value col, Value kk) override {
     return loadOperand(b, loc, thread, tile, col, kk);
   }
 
@@ -347,9 +384,9 @@ protected:
   }
 
   void forEachTileElement(
-      OpBuilder &b, Location loc, const ThreadContext &thread, Value acc,
-      Value row, Value col,
-      function_ref<void(Value, Value, Value)> fn) override {
+      OpBuilder &b, Location loc, const ThreadContext &thread, Value row,
+      Value col,
+      function_ref<void(ArrayRef<int64_t>, Value, Value)> fn) override {
     IndexMath im{b, loc};
     Value lane = thread.laneId;
     Value c = im.add(col, arith::RemUIOp::create(b, loc, lane, im.c(instN)));
@@ -368,7 +405,7 @@ protected:
         r = im.add(im.c(2 * v), group);
         break;
       }
-      fn(vector::ExtractOp::create(b, loc, acc, v), im.add(row, r), c);
+      fn({v}, im.add(row, r), c);
     }
   }
 
@@ -376,7 +413,7 @@ private:
   /// Row (A) or column (B) `base + lane % inst`, K run starting at
   /// `kk + run * (lane / inst)` (WMMA: every lane reads the whole K).
   Value loadOperand(OpBuilder &b, Location loc, const ThreadContext &thread,
-                    Value tile, Value base, Value kk) {
+                    const SharedTile &tile, Value base, Value kk) {
     IndexMath im{b, loc};
     Value lane = thread.laneId;
     Value r = im.add(base, arith::RemUIOp::create(b, loc, lane, im.c(instM)));
@@ -384,7 +421,7 @@ private:
     if (kind != Kind::Wmma16x16x16)
       k = im.add(kk, im.mul(arith::DivUIOp::create(b, loc, lane, im.c(instM)),
                             im.c(run)));
-    return loadRun(b, loc, tile, r, k, run);
+    return loadKRun(b, loc, tile, r, k, run);
   }
 
   Kind kind;

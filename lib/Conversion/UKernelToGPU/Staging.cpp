@@ -5,7 +5,10 @@
 // copy them round-robin. A run that lies inside the matrix on an operand the
 // host found aligned moves as one vector load (ld.global.v4 / v8 bytes,
 // global_load_dwordx4); any other run goes element by element, with zeros
-// outside the matrix, so the matrix engines never need masks.
+// outside the matrix, so the matrix engines never need masks. With
+// asynchronous copies (cp.async), an aligned 16-byte run goes straight from
+// global to workgroup memory, the part outside the matrix zero-filled by the
+// instruction itself (its source size), and registers hold nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +18,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -77,28 +81,13 @@ public:
     IndexMath im{rb, loc};
     Value gr = im.add(copy.row0, r), gc = im.add(copy.col0, c);
     Value rowIn = im.lt(gr, copy.rows);
-    auto elementwise = [&](OpBuilder &eb) {
-      IndexMath em{eb, loc};
-      for (int64_t i = 0; i < width; ++i) {
-        Value col = em.add(gc, em.c(i));
-        Value in = arith::AndIOp::create(eb, loc, rowIn, em.lt(col, copy.cols));
-        auto ifOp = scf::IfOp::create(
-            eb, loc, in,
-            [&](OpBuilder &tb, Location l) {
-              Value v = memref::LoadOp::create(tb, l, copy.global,
-                                               globalIndices(gr, col));
-              scf::YieldOp::create(tb, l, v);
-            },
-            [&](OpBuilder &fb, Location l) {
-              Value zero = arith::ConstantOp::create(
-                  fb, l, storedElem, fb.getZeroAttr(storedElem));
-              scf::YieldOp::create(fb, l, zero);
-            });
-        storeShared(eb, ifOp.getResult(0), r, em.add(c, em.c(i)));
-      }
-    };
     if (width == 1) {
-      elementwise(rb);
+      copyElements(rb, r, c, gr, gc, rowIn, width);
+      return;
+    }
+    int64_t bytes = width * storedElem.getIntOrFloatBitWidth() / 8;
+    if (copiesAsync(bytes)) {
+      copyRunAsync(rb, r, c, gr, gc, rowIn, width);
       return;
     }
     // A whole run inside the matrix, on an aligned operand: one load.
@@ -107,7 +96,6 @@ public:
                                               im.add(gc, im.c(width)),
                                               copy.cols));
     Value vectorOk = arith::AndIOp::create(rb, loc, runIn, copy.useVectors);
-    int64_t bytes = width * storedElem.getIntOrFloatBitWidth() / 8;
     scf::IfOp::create(
         rb, loc, vectorOk,
         [&](OpBuilder &tb, Location l) {
@@ -119,12 +107,73 @@ public:
           scf::YieldOp::create(tb, l);
         },
         [&](OpBuilder &fb, Location l) {
-          elementwise(fb);
+          copyElements(fb, r, c, gr, gc, rowIn, width);
           scf::YieldOp::create(fb, l);
         });
   }
 
 private:
+  /// The run (r, c) at stored (gr, gc) one element at a time, zero outside
+  /// the matrix.
+  void copyElements(OpBuilder &eb, Value r, Value c, Value gr, Value gc,
+                    Value rowIn, int64_t width) {
+    IndexMath em{eb, loc};
+    for (int64_t i = 0; i < width; ++i) {
+      Value col = em.add(gc, em.c(i));
+      Value in = arith::AndIOp::create(eb, loc, rowIn, em.lt(col, copy.cols));
+      auto ifOp = scf::IfOp::create(
+          eb, loc, in,
+          [&](OpBuilder &tb, Location l) {
+            Value v = memref::LoadOp::create(tb, l, copy.global,
+                                             globalIndices(gr, col));
+            scf::YieldOp::create(tb, l, v);
+          },
+          [&](OpBuilder &fb, Location l) {
+            Value zero = arith::ConstantOp::create(
+                fb, l, storedElem, fb.getZeroAttr(storedElem));
+            scf::YieldOp::create(fb, l, zero);
+          });
+      storeShared(eb, ifOp.getResult(0), r, em.add(c, em.c(i)));
+    }
+  }
+
+  /// cp.async moves 16-byte runs of unconverted elements into rows.
+  bool copiesAsync(int64_t runBytes) const {
+    return copy.async && runBytes == 16 && !copy.transposeIntoShared &&
+           sharedElem == storedElem;
+  }
+
+  /// On an aligned operand, the run (r, c) at stored (gr, gc) as one
+  /// cp.async that reads the part inside the matrix and zero-fills the rest;
+  /// element by element otherwise. The source address stays inside the
+  /// matrix even when nothing is read from it.
+  void copyRunAsync(OpBuilder &rb, Value r, Value c, Value gr, Value gc,
+                    Value rowIn, int64_t width) {
+    scf::IfOp::create(
+        rb, loc, copy.useVectors,
+        [&](OpBuilder &tb, Location l) {
+          IndexMath tm{tb, l};
+          Value zero = tm.c(0);
+          Value colIn = tm.lt(gc, copy.cols);
+          Value left = arith::SubIOp::create(tb, l, copy.cols, gc);
+          Value inside = arith::MinSIOp::create(
+              tb, l, arith::MaxSIOp::create(tb, l, left, zero), tm.c(width));
+          inside = arith::SelectOp::create(tb, l, rowIn, inside, zero);
+          Value srcRow = arith::SelectOp::create(tb, l, rowIn, gr, zero);
+          Value srcCol = arith::SelectOp::create(tb, l, colIn, gc, zero);
+          nvgpu::DeviceAsyncCopyOp::create(
+              tb, l, nvgpu::DeviceAsyncTokenType::get(tb.getContext()),
+              copy.shared, ValueRange{r, c}, copy.global,
+              globalIndices(srcRow, srcCol), tb.getIndexAttr(width), inside,
+              tb.getUnitAttr());
+          scf::YieldOp::create(tb, l);
+        },
+        [&](OpBuilder &fb, Location l) {
+          copyElements(fb, r, c, gr, gc, rowIn, width);
+          scf::YieldOp::create(fb, l);
+        });
+  }
+
   void store(OpBuilder &sb, Value value, Value r, Value c) {
     SmallVector<Value> idx = copy.transposeIntoShared ? SmallVector<Value>{c, r}
                                                       : SmallVector<Value>{r, c};

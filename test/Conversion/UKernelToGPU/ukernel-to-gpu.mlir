@@ -33,20 +33,29 @@
 // A100:         %[[B:.*]] = memref.dim %arg2, %c0
 // A100:         gpu.launch_func @quilt_nvidia_kernels::@quilt_simt_fma_{{.*}}_f32_f32_batch blocks in (%{{.*}}, %{{.*}}, %[[B]])
 
-// Device side: dynamic workgroup memory holds the A and B tiles, vector
-// global loads where the host found the operand aligned, mma.sync on
-// fragments read from the tiles, barriers around each K step.
+// Device side (sm_80: cp.async): dynamic workgroup memory holds `stages`
+// pairs of A and B tiles, each in its stored layout (A 16 x (64 + 8),
+// B 64 x (32 + 8) for this 16x32x64 candidate); the first stages - 1 K steps
+// are copied ahead with cp.async (zero-filling past the matrix; element
+// copies when the host found the operand unaligned), then each step waits
+// for its group, synchronizes, copies a later step and multiplies.
 // A100:       gpu.module @quilt_nvidia_kernels [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">]
-// A100-LABEL:   gpu.func @quilt_mma_sync_f16_
+// A100-LABEL:   gpu.func @quilt_mma_sync_f16_16x32x64_t64_w1x2_tt2x4_v8_f16_f32(
 // A100-SAME:      kernel
-// A100-SAME:      known_block_size = array<i32: {{[0-9]+}}, 1, 1>
+// A100-SAME:      known_block_size = array<i32: 64, 1, 1>
 // A100:           gpu.dynamic_shared_memory
-// A100:           memref.view {{.*}} to memref<{{[0-9]+}}x{{[0-9]+}}xf16, #gpu.address_space<workgroup>>
+// A100:           memref.view {{.*}} to memref<64x40xf16, #gpu.address_space<workgroup>>
+// A100:           memref.view {{.*}} to memref<16x72xf16, #gpu.address_space<workgroup>>
+// A100:           nvgpu.device_async_copy %arg0[{{.*}}], %{{.*}}[{{.*}}], 8, %{{.*}} {bypassL1} : memref<?x?xf16, strided<[?, 1], offset: ?>> to memref<16x72xf16, #gpu.address_space<workgroup>>
+// A100:           nvgpu.device_async_copy %arg1[{{.*}}], %{{.*}}[{{.*}}], 8, %{{.*}} {bypassL1} : memref<?x?xf16, strided<[?, 1], offset: ?>> to memref<64x40xf16, #gpu.address_space<workgroup>>
+// A100:           nvgpu.device_async_create_group
 // A100:           scf.for
-// A100:           vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<?x?xf16, strided<[?, 1], offset: ?>>, vector<8xf16>
-// A100:           gpu.barrier
-// A100:           nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
-// A100:           gpu.barrier
+// A100:             nvgpu.device_async_wait %{{.*}} {numGroups = {{[0-9]+}} : i32}
+// A100-NEXT:        gpu.barrier
+// A100:             nvgpu.device_async_copy %arg0
+// A100:             nvgpu.device_async_create_group
+// A100:             nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// A100:             scf.yield
 // A100:           memref.load %arg2
 // A100:           arith.addf
 // A100:           memref.store
