@@ -149,11 +149,13 @@ void packB(OpBuilder &b, Location loc, const KernelSpec &spec, Value bmat,
 
 /// The register-blocked product of one packed A micro-panel (at `aOffset`)
 /// and one packed B micro-panel (at `bOffset`) over `depth` k steps: mr x
-/// (nr / lanes) vector accumulators, row-major.
+/// (nr / lanes) vector accumulators, row-major. Only the first `vectors`
+/// vectors of each row are computed (a panel at the N edge that holds fewer
+/// columns); the others are zero.
 SmallVector<Value> emitMicroKernel(OpBuilder &b, Location loc,
                                    const KernelSpec &spec, Value packedA,
                                    Value aOffset, Value packedB, Value bOffset,
-                                   Value depth);
+                                   Value depth, int64_t vectors);
 
 /// Prefetches (for writing) the f32 tile of `c` at (row, col) of `rows` x
 /// `cols` valid elements: issued before a micro-kernel's K loop, C's lines

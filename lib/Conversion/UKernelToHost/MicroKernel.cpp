@@ -23,9 +23,10 @@ using namespace mlir::ukernel::host;
 
 SmallVector<Value> mlir::ukernel::host::emitMicroKernel(
     OpBuilder &b, Location loc, const KernelSpec &spec, Value packedA,
-    Value aOffset, Value packedB, Value bOffset, Value depth) {
+    Value aOffset, Value packedB, Value bOffset, Value depth,
+    int64_t vectors) {
   IndexMath im{b, loc};
-  int64_t nv = spec.numVectors();
+  int64_t nv = vectors;
   auto vecType = VectorType::get({spec.lanes}, b.getF32Type());
   Value zeroVec = arith::ConstantOp::create(
       b, loc, vecType, DenseElementsAttr::get(vecType, b.getF32FloatAttr(0)));
@@ -53,7 +54,12 @@ SmallVector<Value> mlir::ukernel::host::emitMicroKernel(
         }
         scf::YieldOp::create(kb, l, next);
       });
-  return SmallVector<Value>(loop.getResults());
+  // Rows of spec.numVectors() vectors, zero past the ones computed.
+  SmallVector<Value> accs;
+  for (int64_t i = 0; i < spec.mr; ++i)
+    for (int64_t j = 0; j < spec.numVectors(); ++j)
+      accs.push_back(j < nv ? loop.getResult(i * nv + j) : zeroVec);
+  return accs;
 }
 
 void mlir::ukernel::host::prefetchTile(OpBuilder &b, Location loc,
