@@ -11,6 +11,7 @@
 #ifndef QUILT_LIB_CONVERSION_UKERNELTOGPU_GPUKERNEL_H
 #define QUILT_LIB_CONVERSION_UKERNELTOGPU_GPUKERNEL_H
 
+#include "Conversion/Utils/ConvIndex.h"
 #include "CostModel/KernelConfig.h"
 #include "Dialect/UKernel/IR/UKernelOps.h"
 
@@ -40,6 +41,12 @@ struct GpuKernelSpec {
   bool transposeA = false, transposeB = false;
   /// Operands are rank 3 and block z walks the batch.
   bool batched = false;
+  /// A convolution (conv2d_nhwc / conv2d_nchw; matmul otherwise) as an
+  /// implicit GEMM: A is the image, read through the maps of
+  /// Conversion/Utils/ConvIndex.h; B the filter collapsed to K x F (nhwc)
+  /// or F x K (nchw, transposeB); C the 4-D output.
+  ContractionKind kind = ContractionKind::matmul;
+  int64_t strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
   /// The stored operand's inner stride is statically 1, so its rows can be
   /// read with vector loads.
   bool contiguousA = true, contiguousB = true;
@@ -52,11 +59,22 @@ struct GpuKernelSpec {
   /// them would not fit.
   int64_t maxWorkgroupBytes = 0;
 
+  bool isConv() const {
+    return kind == ContractionKind::conv2d_nhwc ||
+           kind == ContractionKind::conv2d_nchw;
+  }
+
   /// A symbol name that is unique per spec.
   std::string symbolName() const;
   /// Kernel operands: A, B, C (strided views, rank 3 when batched), the bias
-  /// (1-D) when there is one, then an i32 of VectorFlags.
+  /// (1-D) when there is one, then an i32 of VectorFlags. A convolution's
+  /// are the image (rank 4), the filter matrix (rank 2), the output window
+  /// (rank 4, its F dimension starting at the region's first column), the
+  /// bias, then (index) the region's first GEMM row, its row count and the
+  /// filter's R and S, then the flags.
   SmallVector<Type> argumentTypes(MLIRContext *ctx) const;
+  /// Index operands of a convolution kernel between the bias and the flags.
+  static constexpr unsigned kConvIndexOperands = 4;
 };
 
 /// A generated kernel and what a launch of it needs besides its operands.
@@ -143,6 +161,11 @@ std::unique_ptr<MatrixEngine> createMatrixEngine(const GpuKernelSpec &spec,
 /// true at run time, in-bounds rows move `vectorWidth` elements at a time.
 struct StagingCopy {
   Value global, batch;
+  /// A convolution's A: `global` is the image and stored element (row, col)
+  /// is A(rowOrigin + row, col) of the implicit GEMM, read one element at a
+  /// time (`contiguous` false).
+  const ConvGeometry *conv = nullptr;
+  Value rowOrigin;
   Value row0, col0, rows, cols;
   int64_t tileRows = 0, tileCols = 0;
   Value shared;

@@ -80,6 +80,12 @@ std::string GpuKernelSpec::symbolName() const {
     os << "_tb";
   if (batched)
     os << "_batch";
+  if (isConv()) {
+    os << "_" << stringifyContractionKind(kind) << "_s" << strideH << "x"
+       << strideW;
+    if (dilationH != 1 || dilationW != 1)
+      os << "_d" << dilationH << "x" << dilationW;
+  }
   if (!contiguousA)
     os << "_sa";
   if (!contiguousB)
@@ -102,12 +108,19 @@ static MemRefType stridedView(MLIRContext *ctx, int64_t rank, Type elem,
 
 SmallVector<Type> GpuKernelSpec::argumentTypes(MLIRContext *ctx) const {
   int64_t rank = batched ? 3 : 2;
-  SmallVector<Type> types = {
-      stridedView(ctx, rank, inputType, contiguousA),
-      stridedView(ctx, rank, inputType, contiguousB),
-      stridedView(ctx, rank, accType, /*contiguous=*/false)};
+  SmallVector<Type> types;
+  if (isConv())
+    types = {stridedView(ctx, 4, inputType, /*contiguous=*/false),
+             stridedView(ctx, 2, inputType, contiguousB),
+             stridedView(ctx, 4, accType, /*contiguous=*/false)};
+  else
+    types = {stridedView(ctx, rank, inputType, contiguousA),
+             stridedView(ctx, rank, inputType, contiguousB),
+             stridedView(ctx, rank, accType, /*contiguous=*/false)};
   if (biasType)
     types.push_back(stridedView(ctx, 1, biasType, /*contiguous=*/false));
+  if (isConv())
+    types.append(kConvIndexOperands, IndexType::get(ctx));
   types.push_back(IntegerType::get(ctx, 32));
   return types;
 }
@@ -171,10 +184,33 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
                       im.c(cfg.tileM));
   Value col0 = im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y),
                       im.c(cfg.tileN));
-  Value m = memref::DimOp::create(b, loc, c, first);
-  Value n = memref::DimOp::create(b, loc, c, first + 1);
-  Value k = memref::DimOp::create(b, loc, a,
-                                  spec.transposeA ? first : first + 1);
+  // The GEMM view: M x N of C, K of A. A convolution's region has `rows`
+  // GEMM rows from `rowOrigin` (its image is passed whole), its output
+  // window's F dimension as N, and its filter matrix's K.
+  Value m, n, k, rowOrigin;
+  ConvGeometry conv;
+  if (spec.isConv()) {
+    unsigned next = spec.biasType ? 4 : 3;
+    conv.kind = spec.kind;
+    conv.strideH = spec.strideH, conv.strideW = spec.strideW;
+    conv.dilationH = spec.dilationH, conv.dilationW = spec.dilationW;
+    bool nhwc = conv.nhwc();
+    conv.images = memref::DimOp::create(b, loc, c, 0);
+    conv.outH = memref::DimOp::create(b, loc, c, nhwc ? 1 : 2);
+    conv.outW = memref::DimOp::create(b, loc, c, nhwc ? 2 : 3);
+    conv.filters = memref::DimOp::create(b, loc, c, nhwc ? 3 : 1);
+    conv.channels = memref::DimOp::create(b, loc, a, nhwc ? 3 : 1);
+    rowOrigin = entry.getArgument(next);
+    m = entry.getArgument(next + 1);
+    conv.filterR = entry.getArgument(next + 2);
+    conv.filterS = entry.getArgument(next + 3);
+    n = conv.filters;
+    k = memref::DimOp::create(b, loc, bMat, spec.transposeB ? 1 : 0);
+  } else {
+    m = memref::DimOp::create(b, loc, c, first);
+    n = memref::DimOp::create(b, loc, c, first + 1);
+    k = memref::DimOp::create(b, loc, a, spec.transposeA ? first : first + 1);
+  }
 
   // Workgroup memory: the A tile, then the B tile at a 16-byte boundary.
   Type sharedElem = engine.sharedType();
@@ -247,6 +283,12 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
                            const SharedTile &bTile) {
     StagingCopy copyA = stagingCopy(a, spec.transposeA, spec.contiguousA,
                                     vectorA, aTile, row0, m, cfg.tileM, k0);
+    if (spec.isConv()) {
+      copyA.batch = Value();
+      copyA.conv = &conv;
+      copyA.rowOrigin = rowOrigin;
+      copyA.contiguous = false;
+    }
     StagingCopy copyB = stagingCopy(bMat, !spec.transposeB, spec.contiguousB,
                                     vectorB, bTile, col0, n, cfg.tileN, k0);
     copyA.async = copyB.async = stages > 1;
@@ -324,6 +366,12 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
           SmallVector<Value> idx = {gr, gc};
           if (batch)
             idx.insert(idx.begin(), batch);
+          if (spec.isConv()) {
+            // C(m, f) is output pixel m's element of filter f.
+            IndexMath om{tb, l};
+            idx = llvm::to_vector(conv.outputIndex(
+                conv.pixel(om, om.add(rowOrigin, gr)), gc));
+          }
           Value old = memref::LoadOp::create(tb, l, c, idx);
           if (old.getType() != f32)
             old = arith::ExtFOp::create(tb, l, f32, old);

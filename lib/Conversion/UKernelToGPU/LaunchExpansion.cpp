@@ -14,6 +14,13 @@
 //     }
 //   remainder region (the rest; a patch splits one dimension): likewise
 //
+// A convolution is launched as its implicit GEMM (Conversion/Utils/
+// ConvIndex.h): M = N*OH*OW, N = F, K = R*S*C, no batch. Its filter (an
+// identity layout, checked by the pass) collapses to the K x F (nhwc) or
+// F x K (nchw, B transposed) matrix and is windowed like B; the image goes
+// whole, the output is windowed along F only, and the region's first row,
+// its row count and the filter's R and S follow as index operands.
+//
 // The vector flags tell a kernel which operands it may read with vector
 // loads of its width: decided per launch from the window's address and
 // strides, since dynamic shapes give no static alignment.
@@ -22,6 +29,7 @@
 
 #include "GpuKernel.h"
 
+#include "Conversion/Utils/ConvIndex.h"
 #include "Conversion/Utils/IndexMath.h"
 #include "Conversion/Utils/SelectLowering.h"
 #include "Conversion/Utils/Views.h"
@@ -86,7 +94,10 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
   OpBuilder b(op);
   Location loc = op.getLoc();
   IndexMath im{b, loc};
-  bool batched = op.getKind() == ContractionKind::batch_matmul;
+  ContractionKind kind = op.getKind();
+  bool batched = kind == ContractionKind::batch_matmul;
+  bool isConv = kind == ContractionKind::conv2d_nhwc ||
+                kind == ContractionKind::conv2d_nchw;
   unsigned first = batched ? 1 : 0;
   bool transposeA = op.getTransposeLhs(), transposeB = op.getTransposeRhs();
   TargetAttr target = op.getEffectiveTarget();
@@ -94,6 +105,18 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
 
   Value lhs = op.getLhs(), rhs = op.getRhs(), init = op.getInit();
   Value bias = op.getBias();
+  ConvGeometry conv;
+  if (isConv) {
+    conv = ConvGeometry::fromOperands(b, loc, op, lhs, rhs, init);
+    // B is the filter as a matrix: HWCF collapses to (R*S*C) x F, FCHW to
+    // F x (C*R*S), which is B transposed.
+    transposeA = false;
+    transposeB = !conv.nhwc();
+    rhs = memref::CollapseShapeOp::create(
+        b, loc, rhs,
+        conv.nhwc() ? ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}}
+                    : ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+  }
 
   // One kernel per candidate.
   GpuKernelSpec base;
@@ -107,7 +130,11 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
   base.transposeA = transposeA;
   base.transposeB = transposeB;
   base.batched = batched;
-  base.contiguousA = hasContiguousRows(lhs);
+  base.kind = kind;
+  base.strideH = conv.strideH, base.strideW = conv.strideW;
+  base.dilationH = conv.dilationH, base.dilationW = conv.dilationW;
+  // A convolution's A is read element by element (Staging.cpp).
+  base.contiguousA = !isConv && hasContiguousRows(lhs);
   base.contiguousB = hasContiguousRows(rhs);
   base.asyncCopies = hasAsyncCopies(base.vendor, target.getChip());
   base.maxWorkgroupBytes = desc.sharedMemPerBlock;
@@ -126,9 +153,16 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
 
   Value batch =
       batched ? Value(memref::DimOp::create(b, loc, init, 0)) : im.c(1);
-  Value m = memref::DimOp::create(b, loc, init, first);
-  Value n = memref::DimOp::create(b, loc, init, first + 1);
-  Value k = memref::DimOp::create(b, loc, lhs, transposeA ? first : first + 1);
+  Value m, n, k;
+  if (isConv) {
+    m = conv.gemmM(im);
+    n = conv.filters;
+    k = memref::DimOp::create(b, loc, rhs, transposeB ? 1 : 0);
+  } else {
+    m = memref::DimOp::create(b, loc, init, first);
+    n = memref::DimOp::create(b, loc, init, first + 1);
+    k = memref::DimOp::create(b, loc, lhs, transposeA ? first : first + 1);
+  }
   Type indexType = b.getIndexType();
   auto select = SelectOp::create(
       b, loc, TypeRange{indexType, indexType, indexType, indexType}, batch, m,
@@ -154,14 +188,31 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
         }
         return window(tb, l, view, offsets, sizes, type);
       };
-      SmallVector<Value> args = {
-          transposeA ? win(lhs, zero, r0, k, rows, argTypes[0])
-                     : win(lhs, r0, zero, rows, k, argTypes[0]),
-          transposeB ? win(rhs, c0, zero, cols, k, argTypes[1])
-                     : win(rhs, zero, c0, k, cols, argTypes[1]),
-          win(init, r0, c0, rows, cols, argTypes[2])};
+      Value bWindow = transposeB ? win(rhs, c0, zero, cols, k, argTypes[1])
+                                 : win(rhs, zero, c0, k, cols, argTypes[1]);
+      SmallVector<Value> args;
+      if (isConv) {
+        // The image whole; the output's filters [c0, c0 + cols).
+        Value image = lhs;
+        if (image.getType() != argTypes[0])
+          image = memref::CastOp::create(tb, l, argTypes[0], image);
+        SmallVector<Value> offsets = {zero, zero, zero, c0};
+        SmallVector<Value> sizes = {conv.images, conv.outH, conv.outW, cols};
+        if (!conv.nhwc()) {
+          offsets = {zero, c0, zero, zero};
+          sizes = {conv.images, cols, conv.outH, conv.outW};
+        }
+        args = {image, bWindow,
+                window(tb, l, init, offsets, sizes, argTypes[2])};
+      } else {
+        args = {transposeA ? win(lhs, zero, r0, k, rows, argTypes[0])
+                           : win(lhs, r0, zero, rows, k, argTypes[0]),
+                bWindow, win(init, r0, c0, rows, cols, argTypes[2])};
+      }
       if (bias)
         args.push_back(window(tb, l, bias, {c0}, {cols}, argTypes[3]));
+      if (isConv)
+        args.append({r0, rows, conv.filterR, conv.filterS});
 
       SmallVector<int64_t> cases;
       for (int64_t i = 0, e = functions.size(); i < e; ++i)

@@ -9,6 +9,9 @@
 // asynchronous copies (cp.async), an aligned 16-byte run goes straight from
 // global to workgroup memory, the part outside the matrix zero-filled by the
 // instruction itself (its source size), and registers hold nothing.
+// A convolution's A (the image read as its im2col matrix, never
+// materialized) goes element by element through the maps of
+// Conversion/Utils/ConvIndex.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,6 +79,19 @@ public:
     return {row, col};
   }
 
+  /// Where stored element (row, col) is: in the matrix, or for a
+  /// convolution's A, in the image (ConvIndex.h: row is GEMM row
+  /// rowOrigin + row, col is GEMM column k).
+  SmallVector<Value> elementIndices(OpBuilder &eb, Location l, Value row,
+                                    Value col) const {
+    if (!copy.conv)
+      return globalIndices(row, col);
+    IndexMath em{eb, l};
+    const ConvGeometry &conv = *copy.conv;
+    return llvm::to_vector(conv.imageIndex(
+        em, conv.pixel(em, em.add(copy.rowOrigin, row)), conv.tap(em, col)));
+  }
+
   /// The run of `width` elements at slice position (r, c).
   void copyRun(OpBuilder &rb, Value r, Value c, int64_t width) {
     IndexMath im{rb, loc};
@@ -125,7 +141,7 @@ private:
           eb, loc, in,
           [&](OpBuilder &tb, Location l) {
             Value v = memref::LoadOp::create(tb, l, copy.global,
-                                             globalIndices(gr, col));
+                                             elementIndices(tb, l, gr, col));
             scf::YieldOp::create(tb, l, v);
           },
           [&](OpBuilder &fb, Location l) {

@@ -59,26 +59,23 @@ LogicalResult checkDispatch(DispatchOp op) {
     return op.emitOpError("convert-ukernel-to-gpu generates GPU code, but "
                           "the target '")
            << target.getName() << "' is a CPU: use quilt-lower-to-host";
-  ContractionKind kind = op.getKind();
-  if (kind != ContractionKind::matmul && kind != ContractionKind::batch_matmul)
-    return op.emitOpError("'")
-           << stringifyContractionKind(kind)
-           << "' dispatches are not yet supported on GPU targets";
   for (Value operand : op->getOperands())
     if (!hasStridedLayout(operand.getType()))
       return op.emitOpError("operand layouts must be strided, got ")
              << operand.getType();
-  bool bf16 = op.getInputElementType().isBF16();
+  ContractionKind kind = op.getKind();
+  bool conv = kind == ContractionKind::conv2d_nhwc ||
+              kind == ContractionKind::conv2d_nchw;
+  // The kernels read a convolution's filter as a matrix, collapsed on the
+  // host (memref.collapse_shape needs a contiguous buffer); copying it into
+  // one on the device is left to the caller.
+  if (conv && !cast<MemRefType>(op.getRhs().getType()).getLayout().isIdentity())
+    return op.emitOpError("the filter of a convolution must be a contiguous "
+                          "buffer (identity layout) on GPU targets, where "
+                          "it is read as a matrix; got ")
+           << op.getRhs().getType();
   for (auto [index, attr] : llvm::enumerate(op.getCandidates())) {
     quilt::KernelConfig cfg = toKernelConfig(cast<ConfigAttr>(attr));
-    // nvgpu.mma.sync lowers f16 and tf32 operands only.
-    bool nvidiaTensorCore = cfg.inst == quilt::InstKind::MmaSyncF16 ||
-                            cfg.inst == quilt::InstKind::Wgmma;
-    if (bf16 && nvidiaTensorCore)
-      return op.emitOpError("candidate #")
-             << index << " (" << cfg.str()
-             << "): bf16 on NVIDIA tensor cores is not generated yet; "
-                "compute in f16, or keep simt_fma candidates only";
     if (cfg.splitK != 1)
       return op.emitOpError("candidate #")
              << index << " (" << cfg.str()

@@ -42,10 +42,12 @@ module attributes {ukernel.target = #cpu8} {
 #a100 = #ukernel.target<name = "a100", vendor = nvidia, chip = "sm_80", compute_units = 108, warp_size = 32, sub_partitions = 4, max_threads_per_block = 1024, max_threads_per_cu = 2048, max_blocks_per_cu = 32, registers_per_block = 65536, registers_per_cu = 65536, max_registers_per_thread = 255, shared_mem_per_block = 166912, shared_mem_per_cu = 167936, l1_bytes = 196608, l2_bytes = 41943040, mem_bandwidth_gbs = 2039.0, clock_ghz = 1.41, onchip_bytes_per_clock = 128.0, peak_tflops = {simt_fma = 19.5, mma_sync_f16 = 312.0, mma_sync_tf32 = 156.0}>
 #simt = #ukernel.config<tile = 64x64x8, threads = 64, warps = 1x2, thread_tile = 8x8, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
 
+#strided4 = strided<[?, ?, ?, ?], offset: ?>
+
 module attributes {ukernel.target = #a100} {
-  func.func @conv(%i: memref<?x?x?x?xf32>, %f: memref<?x?x?x?xf32>, %o: memref<?x?x?x?xf32>) {
-    // expected-error @+1 {{'conv2d_nhwc' dispatches are not yet supported on GPU targets}}
-    ukernel.dispatch conv2d_nhwc ins(%i, %f : memref<?x?x?x?xf32>, memref<?x?x?x?xf32>) outs(%o : memref<?x?x?x?xf32>)
+  func.func @conv_strided_filter(%i: memref<?x?x?x?xf32>, %f: memref<?x?x?x?xf32, #strided4>, %o: memref<?x?x?x?xf32>) {
+    // expected-error @+1 {{the filter of a convolution must be a contiguous buffer (identity layout) on GPU targets, where it is read as a matrix; got 'memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>'}}
+    ukernel.dispatch conv2d_nhwc ins(%i, %f : memref<?x?x?x?xf32>, memref<?x?x?x?xf32, #strided4>) outs(%o : memref<?x?x?x?xf32>)
       candidates [#simt]
     return
   }

@@ -1,0 +1,105 @@
+//===- ConvIndex.cpp - A convolution as an implicit GEMM ------------------===//
+//
+// Part of the Quilt project. See ConvIndex.h for the maps.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Conversion/Utils/ConvIndex.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::ukernel;
+
+ConvPixel mlir::ukernel::convOutputPixel(IndexMath &im, Value m, Value outH,
+                                         Value outW) {
+  Value pixels = im.mul(outH, outW);
+  Value q = im.rem(m, pixels);
+  return {im.div(m, pixels), im.div(q, outW), im.rem(q, outW)};
+}
+
+SmallVector<Value, 4> mlir::ukernel::convOutputIndex(ContractionKind kind,
+                                                     const ConvPixel &pixel,
+                                                     Value f) {
+  if (kind == ContractionKind::conv2d_nhwc)
+    return {pixel.n, pixel.oh, pixel.ow, f};
+  return {pixel.n, f, pixel.oh, pixel.ow};
+}
+
+ConvGeometry ConvGeometry::fromAttributes(DispatchOp op) {
+  ConvGeometry g;
+  g.kind = op.getKind();
+  if (std::optional<ArrayRef<int64_t>> strides = op.getStrides()) {
+    g.strideH = (*strides)[0];
+    g.strideW = (*strides)[1];
+  }
+  if (std::optional<ArrayRef<int64_t>> dilations = op.getDilations()) {
+    g.dilationH = (*dilations)[0];
+    g.dilationW = (*dilations)[1];
+  }
+  return g;
+}
+
+ConvGeometry ConvGeometry::fromOperands(OpBuilder &b, Location loc,
+                                        DispatchOp op, Value image,
+                                        Value filter, Value output) {
+  ConvGeometry g = fromAttributes(op);
+  bool nhwc = g.nhwc();
+  auto dim = [&](Value v, int64_t d) -> Value {
+    return memref::DimOp::create(b, loc, v, d);
+  };
+  // image NHWC / NCHW, filter RSCF (HWCF) / FCRS, output NHWF / NFHW.
+  g.images = dim(output, 0);
+  g.outH = dim(output, nhwc ? 1 : 2);
+  g.outW = dim(output, nhwc ? 2 : 3);
+  g.filters = dim(output, nhwc ? 3 : 1);
+  g.channels = dim(image, nhwc ? 3 : 1);
+  g.filterR = dim(filter, nhwc ? 0 : 2);
+  g.filterS = dim(filter, nhwc ? 1 : 3);
+  return g;
+}
+
+Value ConvGeometry::gemmM(IndexMath &im) const {
+  return im.mul(images, im.mul(outH, outW));
+}
+
+Value ConvGeometry::gemmK(IndexMath &im) const {
+  return im.mul(im.mul(filterR, filterS), channels);
+}
+
+ConvPixel ConvGeometry::pixel(IndexMath &im, Value m) const {
+  return convOutputPixel(im, m, outH, outW);
+}
+
+ConvTap ConvGeometry::tap(IndexMath &im, Value k) const {
+  ConvTap t;
+  if (nhwc()) { // k = (r * S + s) * C + c
+    t.c = im.rem(k, channels);
+    Value rs = im.div(k, channels);
+    t.s = im.rem(rs, filterS);
+    t.r = im.div(rs, filterS);
+  } else { // k = (c * R + r) * S + s
+    t.s = im.rem(k, filterS);
+    Value cr = im.div(k, filterS);
+    t.r = im.rem(cr, filterR);
+    t.c = im.div(cr, filterR);
+  }
+  return t;
+}
+
+SmallVector<Value, 4> ConvGeometry::imageIndex(IndexMath &im,
+                                               const ConvPixel &pixel,
+                                               const ConvTap &tap) const {
+  Value h = im.add(im.mul(pixel.oh, im.c(strideH)),
+                   im.mul(tap.r, im.c(dilationH)));
+  Value w = im.add(im.mul(pixel.ow, im.c(strideW)),
+                   im.mul(tap.s, im.c(dilationW)));
+  if (nhwc())
+    return {pixel.n, h, w, tap.c};
+  return {pixel.n, tap.c, h, w};
+}
+
+SmallVector<Value, 4> ConvGeometry::outputIndex(const ConvPixel &pixel,
+                                                Value f) const {
+  return convOutputIndex(kind, pixel, f);
+}

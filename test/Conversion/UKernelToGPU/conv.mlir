@@ -1,0 +1,155 @@
+// RUN: quilt-opt %s -split-input-file --ukernel-attach-target=target=a100 --convert-linalg-to-ukernel=max-candidates=1 --convert-ukernel-to-gpu | FileCheck %s --check-prefix=A100
+// RUN: quilt-opt %s -split-input-file --ukernel-attach-target=target=mi300x --convert-linalg-to-ukernel=max-candidates=1 --convert-ukernel-to-gpu | FileCheck %s --check-prefix=MI300
+
+// Convolutions run as implicit GEMMs (Conversion/Utils/ConvIndex.h):
+// M = N*OH*OW, N = F, K = R*S*C. On the host the filter collapses to a
+// matrix and is windowed like B, the image goes whole, the output is
+// windowed along F, and the region's first GEMM row, its row count and the
+// filter's R and S follow as index operands. Strides and dilations are in
+// the kernel's name.
+
+// nhwc, strides 2x3, dilations 1x2: HWCF collapses to (R*S*C) x F.
+// A100-LABEL: func.func @conv_nhwc(
+// A100-SAME:    %[[I:[^:]+]]: memref<?x?x?x?xf16>, %[[F:[^:]+]]: memref<?x?x?x?xf16>, %[[O:[^:]+]]: memref<?x?x?x?xf32>
+// A100:         } else {
+// A100:         %[[R:.*]] = memref.dim %[[F]], %c0
+// A100-NEXT:    %{{.*}} = arith.constant 1 : index
+// A100-NEXT:    %[[S:.*]] = memref.dim %[[F]], %c1
+// A100-NEXT:    %[[FM:.*]] = memref.collapse_shape %[[F]] {{\[}}[0, 1, 2], [3]] : memref<?x?x?x?xf16> into memref<?x?xf16>
+// A100:         call @quilt_rt_select(
+// A100:         memref.subview %[[FM]][0, 0]
+// A100:         %[[IMG:.*]] = memref.cast %[[I]] : memref<?x?x?x?xf16> to memref<?x?x?x?xf16, strided<[?, ?, ?, ?], offset: ?>>
+// A100:         memref.subview %[[O]][0, 0, 0, 0]
+// A100:         gpu.launch_func @quilt_nvidia_kernels::@[[K:quilt_mma_sync_f16_.*_f16_f32_conv2d_nhwc_s2x3_d1x2_sa]] blocks in (%{{.*}}, %{{.*}}, %c1{{.*}}) {{.*}} args(%[[IMG]] : {{.*}}, %{{.*}} : memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}} : memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, %c0{{.*}} : index, %{{.*}} : index, %[[R]] : index, %[[S]] : index, %{{.*}} : i32)
+// The remainder region: the filter matrix's and the output's columns from c0.
+// A100:         memref.subview %[[FM]][0, %[[C0:[0-9a-z_]+]]] [
+// A100:         memref.subview %[[O]][0, 0, 0, %[[C0]]] [
+// A100:         gpu.launch_func @quilt_nvidia_kernels::@[[K]]
+
+// The kernel reads A(m, k) = image[n, oh*2 + r, ow*3 + s*2, c] with
+// m = rowOrigin + row = (n*OH + oh)*OW + ow and k = (r*S + s)*C + c, and
+// writes C(m, f) to output[n, oh, ow, f].
+// A100:       gpu.module @quilt_nvidia_kernels
+// A100-LABEL:   gpu.func @quilt_mma_sync_f16_{{.*}}_conv2d_nhwc_s2x3_d1x2_sa(
+// A100-SAME:      %[[IMAGE:[^:]+]]: memref<?x?x?x?xf16, strided<[?, ?, ?, ?], offset: ?>>, %[[BM:[^:]+]]: memref<?x?xf16, strided<[?, 1], offset: ?>>, %[[OUT:[^:]+]]: memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, %[[ROW0:[^:]+]]: index, %[[ROWS:[^:]+]]: index, %[[FR:[^:]+]]: index, %[[FS:[^:]+]]: index, %{{.*}}: i32)
+// A100-DAG:       %[[OH:.*]] = memref.dim %[[OUT]], %c1
+// A100-DAG:       %[[OW:.*]] = memref.dim %[[OUT]], %c2
+// A100-DAG:       %[[CH:.*]] = memref.dim %[[IMAGE]], %c3
+// A100-DAG:       %[[K:.*]] = memref.dim %[[BM]], %c0
+// A100:           scf.if
+// A100:             %[[CC:.*]] = arith.remui %[[KK:.*]], %[[CH]] : index
+// A100-NEXT:        %[[RS:.*]] = arith.divui %[[KK]], %[[CH]] : index
+// A100-NEXT:        %[[SS:.*]] = arith.remui %[[RS]], %[[FS]] : index
+// A100-NEXT:        %[[RR:.*]] = arith.divui %[[RS]], %[[FS]] : index
+// A100-NEXT:        %[[M:.*]] = arith.addi %[[ROW0]], %{{.*}} : index
+// A100-NEXT:        %[[PIX:.*]] = arith.muli %[[OH]], %[[OW]] : index
+// A100-NEXT:        %[[Q:.*]] = arith.remui %[[M]], %[[PIX]] : index
+// A100-NEXT:        %[[N:.*]] = arith.divui %[[M]], %[[PIX]] : index
+// A100-NEXT:        %[[OHI:.*]] = arith.divui %[[Q]], %[[OW]] : index
+// A100-NEXT:        %[[OWI:.*]] = arith.remui %[[Q]], %[[OW]] : index
+// A100-NEXT:        %[[DH:.*]] = arith.constant 1 : index
+// A100-NEXT:        %[[RD:.*]] = arith.muli %[[RR]], %[[DH]] : index
+// A100-NEXT:        %[[SH:.*]] = arith.constant 2 : index
+// A100-NEXT:        %[[OHS:.*]] = arith.muli %[[OHI]], %[[SH]] : index
+// A100-NEXT:        %[[H:.*]] = arith.addi %[[OHS]], %[[RD]] : index
+// A100-NEXT:        %[[DW:.*]] = arith.constant 2 : index
+// A100-NEXT:        %[[SD:.*]] = arith.muli %[[SS]], %[[DW]] : index
+// A100-NEXT:        %[[SW:.*]] = arith.constant 3 : index
+// A100-NEXT:        %[[OWS:.*]] = arith.muli %[[OWI]], %[[SW]] : index
+// A100-NEXT:        %[[W:.*]] = arith.addi %[[OWS]], %[[SD]] : index
+// A100-NEXT:        memref.load %[[IMAGE]][%[[N]], %[[H]], %[[W]], %[[CC]]]
+// The filter matrix keeps the vector path (cp.async on sm_80).
+// A100:           nvgpu.device_async_copy %[[BM]]
+// A100:           nvgpu.mma.sync
+// A100:           %[[EM:.*]] = arith.addi %[[ROW0]], %{{.*}} : index
+// A100-NEXT:      %[[EP:.*]] = arith.muli %[[OH]], %[[OW]] : index
+// A100-NEXT:      %[[EQ:.*]] = arith.remui %[[EM]], %[[EP]] : index
+// A100-NEXT:      %[[EN:.*]] = arith.divui %[[EM]], %[[EP]] : index
+// A100-NEXT:      %[[EOH:.*]] = arith.divui %[[EQ]], %[[OW]] : index
+// A100-NEXT:      %[[EOW:.*]] = arith.remui %[[EQ]], %[[OW]] : index
+// A100-NEXT:      %[[OLD:.*]] = memref.load %[[OUT]][%[[EN]], %[[EOH]], %[[EOW]], %[[EF:.*]]] :
+// A100:           memref.store %{{.*}}, %[[OUT]][%[[EN]], %[[EOH]], %[[EOW]], %[[EF]]] :
+
+// MI300-LABEL: func.func @conv_nhwc(
+// MI300:         memref.collapse_shape %{{.*}} {{\[}}[0, 1, 2], [3]]
+// MI300:         gpu.launch_func @quilt_amdgpu_kernels::@quilt_mfma_{{.*}}_conv2d_nhwc_s2x3_d1x2_sa
+// MI300:       gpu.module @quilt_amdgpu_kernels [#rocdl.target<O = 3, chip = "gfx942">]
+// MI300-LABEL:   gpu.func @quilt_mfma_{{.*}}_conv2d_nhwc_s2x3_d1x2_sa(
+// MI300:           memref.load %arg0[{{.*}}] : memref<?x?x?x?xf16
+// MI300:           amdgpu.mfma
+// MI300:           memref.store %{{.*}}, %arg2[{{.*}}] : memref<?x?x?x?xf32
+
+func.func @conv_nhwc(%i: memref<?x?x?x?xf16>, %f: memref<?x?x?x?xf16>, %o: memref<?x?x?x?xf32>) {
+  linalg.conv_2d_nhwc_hwcf {strides = dense<[2, 3]> : tensor<2xi64>, dilations = dense<[1, 2]> : tensor<2xi64>}
+    ins(%i, %f : memref<?x?x?x?xf16>, memref<?x?x?x?xf16>) outs(%o : memref<?x?x?x?xf32>)
+  return
+}
+
+// -----
+
+// nchw, strides 1x2, dilations 3x1: FCHW collapses to F x (C*R*S), B
+// transposed; the output is windowed along its dimension 1.
+// A100-LABEL: func.func @conv_nchw(
+// A100-SAME:    %[[I:[^:]+]]: memref<?x?x?x?xf32>, %[[F:[^:]+]]: memref<?x?x?x?xf32>, %[[O:[^:]+]]: memref<?x?x?x?xf32>
+// A100:         } else {
+// A100:         %[[R:.*]] = memref.dim %[[F]], %c2
+// A100-NEXT:    %{{.*}} = arith.constant 3 : index
+// A100-NEXT:    %[[S:.*]] = memref.dim %[[F]], %c3
+// A100-NEXT:    %[[FM:.*]] = memref.collapse_shape %[[F]] {{\[}}[0], [1, 2, 3]] : memref<?x?x?x?xf32> into memref<?x?xf32>
+// A100:         call @quilt_rt_select(
+// A100:         gpu.launch_func @quilt_nvidia_kernels::@[[K:quilt_simt_fma_.*_f32_f32_tb_conv2d_nchw_s1x2_d3x1_sa]] blocks in (%{{.*}}, %{{.*}}, %c1{{.*}}) {{.*}} %[[R]] : index, %[[S]] : index, %{{.*}} : i32)
+// A100:         memref.subview %[[FM]][%[[C0:[0-9a-z_]+]], 0] [
+// A100:         memref.subview %[[O]][0, %[[C0]], 0, 0] [
+// A100:         gpu.launch_func @quilt_nvidia_kernels::@[[K]]
+
+// A(m, k) = image[n, c, oh + r*3, ow*2 + s] with k = (c*R + r)*S + s;
+// C(m, f) = output[n, f, oh, ow].
+// A100-LABEL:   gpu.func @quilt_simt_fma_{{.*}}_tb_conv2d_nchw_s1x2_d3x1_sa(
+// A100-SAME:      %[[IMAGE:[^:]+]]: memref<?x?x?x?xf32, {{.*}}>, %[[BM:[^:]+]]: memref<?x?xf32, {{.*}}>, %[[OUT:[^:]+]]: memref<?x?x?x?xf32, {{.*}}>, %[[ROW0:[^:]+]]: index, %[[ROWS:[^:]+]]: index, %[[FR:[^:]+]]: index, %[[FS:[^:]+]]: index, %{{.*}}: i32)
+// A100-DAG:       %[[OH:.*]] = memref.dim %[[OUT]], %c2
+// A100-DAG:       %[[OW:.*]] = memref.dim %[[OUT]], %c3
+// A100-DAG:       %[[K:.*]] = memref.dim %[[BM]], %c1
+// A100:           scf.if
+// A100:             %[[SS:.*]] = arith.remui %[[KK:.*]], %[[FS]] : index
+// A100-NEXT:        %[[CR:.*]] = arith.divui %[[KK]], %[[FS]] : index
+// A100-NEXT:        %[[RR:.*]] = arith.remui %[[CR]], %[[FR]] : index
+// A100-NEXT:        %[[CC:.*]] = arith.divui %[[CR]], %[[FR]] : index
+// A100-NEXT:        %[[M:.*]] = arith.addi %[[ROW0]], %{{.*}} : index
+// A100-NEXT:        %[[PIX:.*]] = arith.muli %[[OH]], %[[OW]] : index
+// A100-NEXT:        %[[Q:.*]] = arith.remui %[[M]], %[[PIX]] : index
+// A100-NEXT:        %[[N:.*]] = arith.divui %[[M]], %[[PIX]] : index
+// A100-NEXT:        %[[OHI:.*]] = arith.divui %[[Q]], %[[OW]] : index
+// A100-NEXT:        %[[OWI:.*]] = arith.remui %[[Q]], %[[OW]] : index
+// A100-NEXT:        %[[DH:.*]] = arith.constant 3 : index
+// A100-NEXT:        %[[RD:.*]] = arith.muli %[[RR]], %[[DH]] : index
+// A100-NEXT:        %[[SH:.*]] = arith.constant 1 : index
+// A100-NEXT:        %[[OHS:.*]] = arith.muli %[[OHI]], %[[SH]] : index
+// A100-NEXT:        %[[H:.*]] = arith.addi %[[OHS]], %[[RD]] : index
+// A100-NEXT:        %[[DW:.*]] = arith.constant 1 : index
+// A100-NEXT:        %[[SD:.*]] = arith.muli %[[SS]], %[[DW]] : index
+// A100-NEXT:        %[[SW:.*]] = arith.constant 2 : index
+// A100-NEXT:        %[[OWS:.*]] = arith.muli %[[OWI]], %[[SW]] : index
+// A100-NEXT:        %[[W:.*]] = arith.addi %[[OWS]], %[[SD]] : index
+// A100-NEXT:        memref.load %[[IMAGE]][%[[N]], %[[CC]], %[[H]], %[[W]]]
+// A100:           vector.fma
+// A100:           %[[EM:.*]] = arith.addi %[[ROW0]], %{{.*}} : index
+// A100-NEXT:      %[[EP:.*]] = arith.muli %[[OH]], %[[OW]] : index
+// A100-NEXT:      %[[EQ:.*]] = arith.remui %[[EM]], %[[EP]] : index
+// A100-NEXT:      %[[EN:.*]] = arith.divui %[[EM]], %[[EP]] : index
+// A100-NEXT:      %[[EOH:.*]] = arith.divui %[[EQ]], %[[OW]] : index
+// A100-NEXT:      %[[EOW:.*]] = arith.remui %[[EQ]], %[[OW]] : index
+// A100-NEXT:      %[[OLD:.*]] = memref.load %[[OUT]][%[[EN]], %[[EF:.*]], %[[EOH]], %[[EOW]]] :
+// A100:           memref.store %{{.*}}, %[[OUT]][%[[EN]], %[[EF]], %[[EOH]], %[[EOW]]] :
+
+// MI300-LABEL: func.func @conv_nchw(
+// MI300:         memref.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3]]
+// MI300:         gpu.launch_func @quilt_amdgpu_kernels::@{{.*}}_conv2d_nchw_s1x2_d3x1_sa
+// MI300:       gpu.module @quilt_amdgpu_kernels
+// MI300-LABEL:   gpu.func @{{.*}}_conv2d_nchw_s1x2_d3x1_sa(
+// MI300:           memref.load %arg0[{{.*}}] : memref<?x?x?x?xf32
+
+func.func @conv_nchw(%i: memref<?x?x?x?xf32>, %f: memref<?x?x?x?xf32>, %o: memref<?x?x?x?xf32>) {
+  linalg.conv_2d_nchw_fchw {strides = dense<[1, 2]> : tensor<2xi64>, dilations = dense<[3, 1]> : tensor<2xi64>}
+    ins(%i, %f : memref<?x?x?x?xf32>, memref<?x?x?x?xf32>) outs(%o : memref<?x?x?x?xf32>)
+  return
+}
