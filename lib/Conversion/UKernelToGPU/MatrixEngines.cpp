@@ -30,6 +30,8 @@
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -245,9 +247,9 @@ private:
 };
 
 /// NVIDIA mma.sync: m16n8k16 on f16/bf16 (pairs of K-adjacent elements per
-/// register) or m16n8k8 on tf32 (single elements). Also serves wgmma
-/// configurations (see docs/gpu-codegen.md): same block and warp tiles,
-/// issued as mma.sync.
+/// register; bf16 through nvvm.mma.sync directly) or m16n8k8 on tf32
+/// (single elements). Also serves wgmma configurations (see
+/// docs/gpu-codegen.md): same block and warp tiles, issued as mma.sync.
 class MmaSyncEngine : public WarpEngine {
 public:
   MmaSyncEngine(const GpuKernelSpec &spec, MLIRContext *ctx, bool tf32)
@@ -297,6 +299,8 @@ protected:
 
   Value multiply(OpBuilder &b, Location loc, Value a, Value bFrag,
                  Value acc) override {
+    if (elem.isBF16())
+      return multiplyBf16(b, loc, a, bFrag, acc);
     return nvgpu::MmaSyncOp::create(b, loc, a, bFrag, acc,
                                     ArrayRef<int64_t>{instM, instN, instK},
                                     tf32);
@@ -321,6 +325,41 @@ private:
     Value four = im.c(4);
     return {arith::DivUIOp::create(im.b, im.loc, thread.laneId, four),
             arith::RemUIOp::create(im.b, im.loc, thread.laneId, four)};
+  }
+
+  /// m16n8k16 on bf16, which nvgpu.mma.sync does not lower: nvvm.mma.sync
+  /// takes each register's pair of bf16 as an i32 and returns the four f32
+  /// of C (c0, c1 at row g, c2, c3 at row g + 8) as a struct.
+  Value multiplyBf16(OpBuilder &b, Location loc, Value a, Value bFrag,
+                     Value acc) {
+    Type i32 = b.getI32Type();
+    auto pairAsI32 = [&](Value frag, int64_t row) -> Value {
+      Value pair = vector::ExtractOp::create(b, loc, frag, row);
+      Value word = vector::BitCastOp::create(b, loc, VectorType::get({1}, i32),
+                                             pair);
+      return vector::ExtractOp::create(b, loc, word, 0);
+    };
+    SmallVector<Value> aRegs, bRegs, cRegs;
+    for (int64_t i = 0; i < 4; ++i)
+      aRegs.push_back(pairAsI32(a, i));
+    for (int64_t i = 0; i < 2; ++i)
+      bRegs.push_back(pairAsI32(bFrag, i));
+    for (int64_t i = 0; i < 4; ++i)
+      cRegs.push_back(vector::ExtractOp::create(
+          b, loc, acc, ArrayRef<int64_t>{i / 2, i % 2}));
+    auto resultType = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(4, f32));
+    Value d = NVVM::MmaOp::create(
+        b, loc, resultType, aRegs, bRegs, cRegs,
+        ArrayRef<int64_t>{instM, instN, instK}, std::nullopt, std::nullopt,
+        std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
+                                      NVVM::MMATypes::bf16},
+        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                       NVVM::MMALayout::col});
+    SmallVector<Value> elements;
+    for (int64_t i = 0; i < 4; ++i)
+      elements.push_back(LLVM::ExtractValueOp::create(b, loc, d, i));
+    return vector::FromElementsOp::create(b, loc, accType, elements);
   }
 
   /// A vector<rows x per x elem> from `rows` loads of `per` elements.

@@ -66,17 +66,3 @@ module attributes {ukernel.target = #a100} {
     return
   }
 }
-
-// -----
-
-#a100 = #ukernel.target<name = "a100", vendor = nvidia, chip = "sm_80", compute_units = 108, warp_size = 32, sub_partitions = 4, max_threads_per_block = 1024, max_threads_per_cu = 2048, max_blocks_per_cu = 32, registers_per_block = 65536, registers_per_cu = 65536, max_registers_per_thread = 255, shared_mem_per_block = 166912, shared_mem_per_cu = 167936, l1_bytes = 196608, l2_bytes = 41943040, mem_bandwidth_gbs = 2039.0, clock_ghz = 1.41, onchip_bytes_per_clock = 128.0, peak_tflops = {simt_fma = 19.5, mma_sync_f16 = 312.0, mma_sync_tf32 = 156.0}>
-#mma = #ukernel.config<tile = 64x64x32, threads = 64, warps = 1x2, thread_tile = 8x8, vector_width = 8, stages = 2, instruction = mma_sync_f16, boundary = mask>
-
-module attributes {ukernel.target = #a100} {
-  func.func @bf16_mma(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>) {
-    // expected-error @+1 {{candidate #0 (64x64x32 t64 w1x2 tt8x8 v8 s2 mma_sync_f16): bf16 on NVIDIA tensor cores is not generated yet; compute in f16, or keep simt_fma candidates only}}
-    ukernel.dispatch matmul ins(%a, %b : memref<?x?xbf16>, memref<?x?xbf16>) outs(%c : memref<?x?xf32>)
-      candidates [#mma]
-    return
-  }
-}
