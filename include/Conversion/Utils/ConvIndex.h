@@ -48,7 +48,14 @@ struct ConvGeometry {
   /// Image channels (C) and filter height and width (R, S).
   Value channels, filterR, filterS;
 
+  /// Divide in 32 bits (pixel, tap): for GPU kernels, where a 64-bit
+  /// division is a subroutine that needs a stack frame. The caller makes
+  /// sure M, K and OH*OW are below 2^32 (fitsDivide32).
+  bool divide32 = false;
+
   bool nhwc() const { return kind == ContractionKind::conv2d_nhwc; }
+  /// i1: GEMM rows below `rowsEnd`, K and OH*OW fit the 32-bit divisions.
+  Value fitsDivide32(IndexMath &im, Value rowsEnd, Value k) const;
 
   /// The kind, strides and dilations of a conv dispatch (no sizes).
   static ConvGeometry fromAttributes(DispatchOp op);

@@ -39,6 +39,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -206,6 +207,18 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     conv.filterS = entry.getArgument(next + 3);
     n = conv.filters;
     k = memref::DimOp::create(b, loc, bMat, spec.transposeB ? 1 : 0);
+    // The image maps divide in 32 bits (a 64-bit division is a ptxas
+    // subroutine with a stack frame, spilling around it). A problem too
+    // large for them (an output or filter of 2^32 x F elements) traps
+    // rather than reading the wrong pixels.
+    conv.divide32 = true;
+    Value fits = conv.fitsDivide32(im, im.add(rowOrigin, m), k);
+    Value tooLarge = arith::XOrIOp::create(
+        b, loc, fits, arith::ConstantIntOp::create(b, loc, 1, 1));
+    scf::IfOp::create(b, loc, tooLarge, [&](OpBuilder &tb, Location l) {
+      LLVM::Trap::create(tb, l);
+      scf::YieldOp::create(tb, l);
+    });
   } else {
     m = memref::DimOp::create(b, loc, c, first);
     n = memref::DimOp::create(b, loc, c, first + 1);

@@ -6,16 +6,47 @@
 
 #include "Conversion/Utils/ConvIndex.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
 using namespace mlir::ukernel;
 
+namespace {
+
+/// x / y and x % y of non-negative indices, in 32 bits when `narrow`.
+struct Divider {
+  IndexMath &im;
+  bool narrow;
+
+  Value div(Value x, Value y) const { return op<arith::DivUIOp>(x, y); }
+  Value rem(Value x, Value y) const { return op<arith::RemUIOp>(x, y); }
+
+private:
+  template <typename OpTy> Value op(Value x, Value y) const {
+    if (!narrow)
+      return OpTy::create(im.b, im.loc, x, y);
+    Type i32 = im.b.getI32Type();
+    auto cast = [&](Type to, Value v) -> Value {
+      return arith::IndexCastUIOp::create(im.b, im.loc, to, v);
+    };
+    Value x32 = cast(i32, x);
+    Value y32 = cast(i32, y);
+    return cast(im.b.getIndexType(), OpTy::create(im.b, im.loc, x32, y32));
+  }
+};
+
+ConvPixel outputPixel(const Divider &d, Value m, Value outH, Value outW) {
+  Value pixels = d.im.mul(outH, outW);
+  Value q = d.rem(m, pixels);
+  return {d.div(m, pixels), d.div(q, outW), d.rem(q, outW)};
+}
+
+} // namespace
+
 ConvPixel mlir::ukernel::convOutputPixel(IndexMath &im, Value m, Value outH,
                                          Value outW) {
-  Value pixels = im.mul(outH, outW);
-  Value q = im.rem(m, pixels);
-  return {im.div(m, pixels), im.div(q, outW), im.rem(q, outW)};
+  return outputPixel(Divider{im, /*narrow=*/false}, m, outH, outW);
 }
 
 SmallVector<Value, 4> mlir::ukernel::convOutputIndex(ContractionKind kind,
@@ -67,22 +98,33 @@ Value ConvGeometry::gemmK(IndexMath &im) const {
   return im.mul(im.mul(filterR, filterS), channels);
 }
 
+Value ConvGeometry::fitsDivide32(IndexMath &im, Value rowsEnd,
+                                 Value k) const {
+  // C, R, S <= K and OW <= OH*OW whenever there is anything to divide.
+  Value limit = im.c(int64_t(1) << 32);
+  Value ok = im.lt(rowsEnd, limit);
+  for (Value v : {k, im.mul(outH, outW)})
+    ok = arith::AndIOp::create(im.b, im.loc, ok, im.lt(v, limit));
+  return ok;
+}
+
 ConvPixel ConvGeometry::pixel(IndexMath &im, Value m) const {
-  return convOutputPixel(im, m, outH, outW);
+  return outputPixel(Divider{im, divide32}, m, outH, outW);
 }
 
 ConvTap ConvGeometry::tap(IndexMath &im, Value k) const {
+  Divider d{im, divide32};
   ConvTap t;
   if (nhwc()) { // k = (r * S + s) * C + c
-    t.c = im.rem(k, channels);
-    Value rs = im.div(k, channels);
-    t.s = im.rem(rs, filterS);
-    t.r = im.div(rs, filterS);
+    t.c = d.rem(k, channels);
+    Value rs = d.div(k, channels);
+    t.s = d.rem(rs, filterS);
+    t.r = d.div(rs, filterS);
   } else { // k = (c * R + r) * S + s
-    t.s = im.rem(k, filterS);
-    Value cr = im.div(k, filterS);
-    t.r = im.rem(cr, filterR);
-    t.c = im.div(cr, filterR);
+    t.s = d.rem(k, filterS);
+    Value cr = d.div(k, filterS);
+    t.r = d.rem(cr, filterR);
+    t.c = d.div(cr, filterR);
   }
   return t;
 }

@@ -36,17 +36,48 @@
 // A100-DAG:       %[[OW:.*]] = memref.dim %[[OUT]], %c2
 // A100-DAG:       %[[CH:.*]] = memref.dim %[[IMAGE]], %c3
 // A100-DAG:       %[[K:.*]] = memref.dim %[[BM]], %c0
+// The 32-bit divisions below hold for M, K and OH*OW below 2^32; a larger
+// problem traps.
+// A100:           %[[END:.*]] = arith.addi %[[ROW0]], %[[ROWS]] : index
+// A100:           arith.cmpi slt, %[[END]], %c4294967296
+// A100:           arith.cmpi slt, %[[K]], %c4294967296
 // A100:           scf.if
-// A100:             %[[CC:.*]] = arith.remui %[[KK:.*]], %[[CH]] : index
-// A100-NEXT:        %[[RS:.*]] = arith.divui %[[KK]], %[[CH]] : index
-// A100-NEXT:        %[[SS:.*]] = arith.remui %[[RS]], %[[FS]] : index
-// A100-NEXT:        %[[RR:.*]] = arith.divui %[[RS]], %[[FS]] : index
+// A100-NEXT:        llvm.intr.trap
+// A100:           scf.if
+// A100:             %[[X1:.*]] = arith.index_castui %[[KK:.*]] : index to i32
+// A100-NEXT:        %[[Y1:.*]] = arith.index_castui %[[CH]] : index to i32
+// A100-NEXT:        %[[Q1:.*]] = arith.remui %[[X1]], %[[Y1]] : i32
+// A100-NEXT:        %[[CC:.*]] = arith.index_castui %[[Q1]] : i32 to index
+// A100-NEXT:        %[[X2:.*]] = arith.index_castui %[[KK]] : index to i32
+// A100-NEXT:        %[[Y2:.*]] = arith.index_castui %[[CH]] : index to i32
+// A100-NEXT:        %[[Q2:.*]] = arith.divui %[[X2]], %[[Y2]] : i32
+// A100-NEXT:        %[[RS:.*]] = arith.index_castui %[[Q2]] : i32 to index
+// A100-NEXT:        %[[X3:.*]] = arith.index_castui %[[RS]] : index to i32
+// A100-NEXT:        %[[Y3:.*]] = arith.index_castui %[[FS]] : index to i32
+// A100-NEXT:        %[[Q3:.*]] = arith.remui %[[X3]], %[[Y3]] : i32
+// A100-NEXT:        %[[SS:.*]] = arith.index_castui %[[Q3]] : i32 to index
+// A100-NEXT:        %[[X4:.*]] = arith.index_castui %[[RS]] : index to i32
+// A100-NEXT:        %[[Y4:.*]] = arith.index_castui %[[FS]] : index to i32
+// A100-NEXT:        %[[Q4:.*]] = arith.divui %[[X4]], %[[Y4]] : i32
+// A100-NEXT:        %[[RR:.*]] = arith.index_castui %[[Q4]] : i32 to index
 // A100-NEXT:        %[[M:.*]] = arith.addi %[[ROW0]], %{{.*}} : index
 // A100-NEXT:        %[[PIX:.*]] = arith.muli %[[OH]], %[[OW]] : index
-// A100-NEXT:        %[[Q:.*]] = arith.remui %[[M]], %[[PIX]] : index
-// A100-NEXT:        %[[N:.*]] = arith.divui %[[M]], %[[PIX]] : index
-// A100-NEXT:        %[[OHI:.*]] = arith.divui %[[Q]], %[[OW]] : index
-// A100-NEXT:        %[[OWI:.*]] = arith.remui %[[Q]], %[[OW]] : index
+// A100-NEXT:        %[[X5:.*]] = arith.index_castui %[[M]] : index to i32
+// A100-NEXT:        %[[Y5:.*]] = arith.index_castui %[[PIX]] : index to i32
+// A100-NEXT:        %[[Q5:.*]] = arith.remui %[[X5]], %[[Y5]] : i32
+// A100-NEXT:        %[[Q:.*]] = arith.index_castui %[[Q5]] : i32 to index
+// A100-NEXT:        %[[X6:.*]] = arith.index_castui %[[M]] : index to i32
+// A100-NEXT:        %[[Y6:.*]] = arith.index_castui %[[PIX]] : index to i32
+// A100-NEXT:        %[[Q6:.*]] = arith.divui %[[X6]], %[[Y6]] : i32
+// A100-NEXT:        %[[N:.*]] = arith.index_castui %[[Q6]] : i32 to index
+// A100-NEXT:        %[[X7:.*]] = arith.index_castui %[[Q]] : index to i32
+// A100-NEXT:        %[[Y7:.*]] = arith.index_castui %[[OW]] : index to i32
+// A100-NEXT:        %[[Q7:.*]] = arith.divui %[[X7]], %[[Y7]] : i32
+// A100-NEXT:        %[[OHI:.*]] = arith.index_castui %[[Q7]] : i32 to index
+// A100-NEXT:        %[[X8:.*]] = arith.index_castui %[[Q]] : index to i32
+// A100-NEXT:        %[[Y8:.*]] = arith.index_castui %[[OW]] : index to i32
+// A100-NEXT:        %[[Q8:.*]] = arith.remui %[[X8]], %[[Y8]] : i32
+// A100-NEXT:        %[[OWI:.*]] = arith.index_castui %[[Q8]] : i32 to index
 // A100-NEXT:        %[[DH:.*]] = arith.constant 1 : index
 // A100-NEXT:        %[[RD:.*]] = arith.muli %[[RR]], %[[DH]] : index
 // A100-NEXT:        %[[SH:.*]] = arith.constant 2 : index
@@ -63,10 +94,22 @@
 // A100:           nvgpu.mma.sync
 // A100:           %[[EM:.*]] = arith.addi %[[ROW0]], %{{.*}} : index
 // A100-NEXT:      %[[EP:.*]] = arith.muli %[[OH]], %[[OW]] : index
-// A100-NEXT:      %[[EQ:.*]] = arith.remui %[[EM]], %[[EP]] : index
-// A100-NEXT:      %[[EN:.*]] = arith.divui %[[EM]], %[[EP]] : index
-// A100-NEXT:      %[[EOH:.*]] = arith.divui %[[EQ]], %[[OW]] : index
-// A100-NEXT:      %[[EOW:.*]] = arith.remui %[[EQ]], %[[OW]] : index
+// A100-NEXT:      %[[X9:.*]] = arith.index_castui %[[EM]] : index to i32
+// A100-NEXT:      %[[Y9:.*]] = arith.index_castui %[[EP]] : index to i32
+// A100-NEXT:      %[[Q9:.*]] = arith.remui %[[X9]], %[[Y9]] : i32
+// A100-NEXT:      %[[EQ:.*]] = arith.index_castui %[[Q9]] : i32 to index
+// A100-NEXT:      %[[X10:.*]] = arith.index_castui %[[EM]] : index to i32
+// A100-NEXT:      %[[Y10:.*]] = arith.index_castui %[[EP]] : index to i32
+// A100-NEXT:      %[[Q10:.*]] = arith.divui %[[X10]], %[[Y10]] : i32
+// A100-NEXT:      %[[EN:.*]] = arith.index_castui %[[Q10]] : i32 to index
+// A100-NEXT:      %[[X11:.*]] = arith.index_castui %[[EQ]] : index to i32
+// A100-NEXT:      %[[Y11:.*]] = arith.index_castui %[[OW]] : index to i32
+// A100-NEXT:      %[[Q11:.*]] = arith.divui %[[X11]], %[[Y11]] : i32
+// A100-NEXT:      %[[EOH:.*]] = arith.index_castui %[[Q11]] : i32 to index
+// A100-NEXT:      %[[X12:.*]] = arith.index_castui %[[EQ]] : index to i32
+// A100-NEXT:      %[[Y12:.*]] = arith.index_castui %[[OW]] : index to i32
+// A100-NEXT:      %[[Q12:.*]] = arith.remui %[[X12]], %[[Y12]] : i32
+// A100-NEXT:      %[[EOW:.*]] = arith.index_castui %[[Q12]] : i32 to index
 // A100-NEXT:      %[[OLD:.*]] = memref.load %[[OUT]][%[[EN]], %[[EOH]], %[[EOW]], %[[EF:.*]]] :
 // A100:           memref.store %{{.*}}, %[[OUT]][%[[EN]], %[[EOH]], %[[EOW]], %[[EF]]] :
 
@@ -110,16 +153,40 @@ func.func @conv_nhwc(%i: memref<?x?x?x?xf16>, %f: memref<?x?x?x?xf16>, %o: memre
 // A100-DAG:       %[[OW:.*]] = memref.dim %[[OUT]], %c3
 // A100-DAG:       %[[K:.*]] = memref.dim %[[BM]], %c1
 // A100:           scf.if
-// A100:             %[[SS:.*]] = arith.remui %[[KK:.*]], %[[FS]] : index
-// A100-NEXT:        %[[CR:.*]] = arith.divui %[[KK]], %[[FS]] : index
-// A100-NEXT:        %[[RR:.*]] = arith.remui %[[CR]], %[[FR]] : index
-// A100-NEXT:        %[[CC:.*]] = arith.divui %[[CR]], %[[FR]] : index
+// A100:             %[[X1:.*]] = arith.index_castui %[[KK:.*]] : index to i32
+// A100-NEXT:        %[[Y1:.*]] = arith.index_castui %[[FS]] : index to i32
+// A100-NEXT:        %[[Q1:.*]] = arith.remui %[[X1]], %[[Y1]] : i32
+// A100-NEXT:        %[[SS:.*]] = arith.index_castui %[[Q1]] : i32 to index
+// A100-NEXT:        %[[X2:.*]] = arith.index_castui %[[KK]] : index to i32
+// A100-NEXT:        %[[Y2:.*]] = arith.index_castui %[[FS]] : index to i32
+// A100-NEXT:        %[[Q2:.*]] = arith.divui %[[X2]], %[[Y2]] : i32
+// A100-NEXT:        %[[CR:.*]] = arith.index_castui %[[Q2]] : i32 to index
+// A100-NEXT:        %[[X3:.*]] = arith.index_castui %[[CR]] : index to i32
+// A100-NEXT:        %[[Y3:.*]] = arith.index_castui %[[FR]] : index to i32
+// A100-NEXT:        %[[Q3:.*]] = arith.remui %[[X3]], %[[Y3]] : i32
+// A100-NEXT:        %[[RR:.*]] = arith.index_castui %[[Q3]] : i32 to index
+// A100-NEXT:        %[[X4:.*]] = arith.index_castui %[[CR]] : index to i32
+// A100-NEXT:        %[[Y4:.*]] = arith.index_castui %[[FR]] : index to i32
+// A100-NEXT:        %[[Q4:.*]] = arith.divui %[[X4]], %[[Y4]] : i32
+// A100-NEXT:        %[[CC:.*]] = arith.index_castui %[[Q4]] : i32 to index
 // A100-NEXT:        %[[M:.*]] = arith.addi %[[ROW0]], %{{.*}} : index
 // A100-NEXT:        %[[PIX:.*]] = arith.muli %[[OH]], %[[OW]] : index
-// A100-NEXT:        %[[Q:.*]] = arith.remui %[[M]], %[[PIX]] : index
-// A100-NEXT:        %[[N:.*]] = arith.divui %[[M]], %[[PIX]] : index
-// A100-NEXT:        %[[OHI:.*]] = arith.divui %[[Q]], %[[OW]] : index
-// A100-NEXT:        %[[OWI:.*]] = arith.remui %[[Q]], %[[OW]] : index
+// A100-NEXT:        %[[X5:.*]] = arith.index_castui %[[M]] : index to i32
+// A100-NEXT:        %[[Y5:.*]] = arith.index_castui %[[PIX]] : index to i32
+// A100-NEXT:        %[[Q5:.*]] = arith.remui %[[X5]], %[[Y5]] : i32
+// A100-NEXT:        %[[Q:.*]] = arith.index_castui %[[Q5]] : i32 to index
+// A100-NEXT:        %[[X6:.*]] = arith.index_castui %[[M]] : index to i32
+// A100-NEXT:        %[[Y6:.*]] = arith.index_castui %[[PIX]] : index to i32
+// A100-NEXT:        %[[Q6:.*]] = arith.divui %[[X6]], %[[Y6]] : i32
+// A100-NEXT:        %[[N:.*]] = arith.index_castui %[[Q6]] : i32 to index
+// A100-NEXT:        %[[X7:.*]] = arith.index_castui %[[Q]] : index to i32
+// A100-NEXT:        %[[Y7:.*]] = arith.index_castui %[[OW]] : index to i32
+// A100-NEXT:        %[[Q7:.*]] = arith.divui %[[X7]], %[[Y7]] : i32
+// A100-NEXT:        %[[OHI:.*]] = arith.index_castui %[[Q7]] : i32 to index
+// A100-NEXT:        %[[X8:.*]] = arith.index_castui %[[Q]] : index to i32
+// A100-NEXT:        %[[Y8:.*]] = arith.index_castui %[[OW]] : index to i32
+// A100-NEXT:        %[[Q8:.*]] = arith.remui %[[X8]], %[[Y8]] : i32
+// A100-NEXT:        %[[OWI:.*]] = arith.index_castui %[[Q8]] : i32 to index
 // A100-NEXT:        %[[DH:.*]] = arith.constant 3 : index
 // A100-NEXT:        %[[RD:.*]] = arith.muli %[[RR]], %[[DH]] : index
 // A100-NEXT:        %[[SH:.*]] = arith.constant 1 : index
@@ -134,10 +201,22 @@ func.func @conv_nhwc(%i: memref<?x?x?x?xf16>, %f: memref<?x?x?x?xf16>, %o: memre
 // A100:           vector.fma
 // A100:           %[[EM:.*]] = arith.addi %[[ROW0]], %{{.*}} : index
 // A100-NEXT:      %[[EP:.*]] = arith.muli %[[OH]], %[[OW]] : index
-// A100-NEXT:      %[[EQ:.*]] = arith.remui %[[EM]], %[[EP]] : index
-// A100-NEXT:      %[[EN:.*]] = arith.divui %[[EM]], %[[EP]] : index
-// A100-NEXT:      %[[EOH:.*]] = arith.divui %[[EQ]], %[[OW]] : index
-// A100-NEXT:      %[[EOW:.*]] = arith.remui %[[EQ]], %[[OW]] : index
+// A100-NEXT:      %[[X9:.*]] = arith.index_castui %[[EM]] : index to i32
+// A100-NEXT:      %[[Y9:.*]] = arith.index_castui %[[EP]] : index to i32
+// A100-NEXT:      %[[Q9:.*]] = arith.remui %[[X9]], %[[Y9]] : i32
+// A100-NEXT:      %[[EQ:.*]] = arith.index_castui %[[Q9]] : i32 to index
+// A100-NEXT:      %[[X10:.*]] = arith.index_castui %[[EM]] : index to i32
+// A100-NEXT:      %[[Y10:.*]] = arith.index_castui %[[EP]] : index to i32
+// A100-NEXT:      %[[Q10:.*]] = arith.divui %[[X10]], %[[Y10]] : i32
+// A100-NEXT:      %[[EN:.*]] = arith.index_castui %[[Q10]] : i32 to index
+// A100-NEXT:      %[[X11:.*]] = arith.index_castui %[[EQ]] : index to i32
+// A100-NEXT:      %[[Y11:.*]] = arith.index_castui %[[OW]] : index to i32
+// A100-NEXT:      %[[Q11:.*]] = arith.divui %[[X11]], %[[Y11]] : i32
+// A100-NEXT:      %[[EOH:.*]] = arith.index_castui %[[Q11]] : i32 to index
+// A100-NEXT:      %[[X12:.*]] = arith.index_castui %[[EQ]] : index to i32
+// A100-NEXT:      %[[Y12:.*]] = arith.index_castui %[[OW]] : index to i32
+// A100-NEXT:      %[[Q12:.*]] = arith.remui %[[X12]], %[[Y12]] : i32
+// A100-NEXT:      %[[EOW:.*]] = arith.index_castui %[[Q12]] : i32 to index
 // A100-NEXT:      %[[OLD:.*]] = memref.load %[[OUT]][%[[EN]], %[[EF:.*]], %[[EOH]], %[[EOW]]] :
 // A100:           memref.store %{{.*}}, %[[OUT]][%[[EN]], %[[EF]], %[[EOH]], %[[EOW]]] :
 
