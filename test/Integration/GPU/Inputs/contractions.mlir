@@ -1,6 +1,8 @@
 // Dynamic-shape contractions of every GPU kernel family, for the device
 // code checks: an f16 matmul (tensor cores), an f32 batch matmul
-// with a transposed B (SIMT), and a fused bias + GELU epilogue.
+// with a transposed B (SIMT), a fused bias + GELU epilogue, and two
+// convolutions as implicit GEMMs (f16 nhwc with strides, f32 nchw with
+// strides and dilations).
 #id = affine_map<(m, n) -> (m, n)>
 #row = affine_map<(m, n) -> (n)>
 
@@ -31,4 +33,16 @@ func.func @ffn_f16(%x: tensor<?x?xf16>, %w: tensor<?x?xf16>, %bias: tensor<?xf32
     linalg.yield %g : f32
   } -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
+}
+
+func.func @conv_nhwc_f16(%i: memref<?x?x?x?xf16>, %f: memref<?x?x?x?xf16>, %o: memref<?x?x?x?xf32>) {
+  linalg.conv_2d_nhwc_hwcf {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<?x?x?x?xf16>, memref<?x?x?x?xf16>) outs(%o : memref<?x?x?x?xf32>)
+  return
+}
+
+func.func @conv_nchw_f32(%i: memref<?x?x?x?xf32>, %f: memref<?x?x?x?xf32>, %o: memref<?x?x?x?xf32>) {
+  linalg.conv_2d_nchw_fchw {strides = dense<[1, 2]> : tensor<2xi64>, dilations = dense<[2, 1]> : tensor<2xi64>}
+    ins(%i, %f : memref<?x?x?x?xf32>, memref<?x?x?x?xf32>) outs(%o : memref<?x?x?x?xf32>)
+  return
 }
