@@ -177,6 +177,19 @@ bool linkShared(const std::string &object, const CompileOptions &options,
                                    "-lm"};
   if (!gpuRuntime.empty())
     args.insert(args.begin() + 6, "-l" + gpuRuntime);
+  // Multi-threaded kernels call LLVM's OpenMP runtime.
+  if (!target.isGpu() && options.threads != 1) {
+    std::string ompDir = QUILT_LLVM_LIBRARY_DIR;
+    if (!llvm::sys::fs::exists(ompDir + "/libomp.so")) {
+      llvm::sys::fs::remove(objectPath);
+      error = "--threads " + std::to_string(options.threads) +
+              " needs LLVM's OpenMP runtime (libomp.so in " + ompDir +
+              ", package libomp-22-dev)";
+      return false;
+    }
+    args.insert(args.end(),
+                {"-L" + ompDir, "-lomp", "-Wl,-rpath," + ompDir});
+  }
   std::vector<llvm::StringRef> argRefs(args.begin(), args.end());
   std::string message;
   int status = llvm::sys::ExecuteAndWait(*driver, argRefs, std::nullopt, {},
@@ -199,6 +212,15 @@ std::string checkEmitForTarget(const CompileOptions &options,
                                const TargetDesc &target) {
   if (options.emit == EmitKind::Shared && options.outputPath.empty())
     return "--emit=shared needs an output file (-o)";
+  if (options.threads < 0)
+    return "--threads must be 0 (as many as OpenMP gives) or more, got " +
+           std::to_string(options.threads);
+  if (options.threads != 1 && target.isGpu())
+    return "--threads applies to CPU targets; '" + target.name +
+           "' is a GPU, whose kernels use its thread blocks";
+  if (options.threads != 1 && !options.useMicroKernels)
+    return "--threads applies to Quilt's kernels, not to the upstream "
+           "baseline lowering";
   if (!isDeviceCode(options.emit))
     return "";
   std::string kind = options.emit == EmitKind::Ptx     ? "ptx"
@@ -318,6 +340,7 @@ CompileResult compileSource(std::string_view source,
     pipeline.targetFile = options.targetFile;
     pipeline.policy = options.policy;
     pipeline.maxCandidates = options.maxCandidates;
+    pipeline.threads = options.threads;
     buildLowerToHostPipeline(pm, pipeline);
   } else {
     buildUpstreamHostPipeline(pm);

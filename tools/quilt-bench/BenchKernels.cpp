@@ -6,8 +6,6 @@
 
 #include "BenchKernels.h"
 
-#include "Compiler/RunPipeline.h"
-
 #include <dlfcn.h>
 
 #include <sstream>
@@ -100,22 +98,6 @@ std::string BenchKernel::keyFor(const Workload &w) {
   return key;
 }
 
-namespace {
-
-/// quilt-lower-to-host with the bench's options and `threads`, as a
-/// pass pipeline.
-std::string hostPipeline(const CompileOptions &o, int threads) {
-  std::string pipeline = "builtin.module(quilt-lower-to-host{target=" +
-                         o.target + " policy=" + o.policy +
-                         " max-candidates=" + std::to_string(o.maxCandidates) +
-                         " threads=" + std::to_string(threads);
-  if (!o.targetFile.empty())
-    pipeline += " target-file=" + o.targetFile;
-  return pipeline + "})";
-}
-
-} // namespace
-
 bool compileBenchLibrary(const Workload &workload, bool microKernels,
                          int threads, const CompileOptions &base,
                          const std::string &outputPath, std::string &error) {
@@ -125,21 +107,8 @@ bool compileBenchLibrary(const Workload &workload, bool microKernels,
   options.outputPath = outputPath;
   std::string name = BenchKernel::keyFor(workload) + ".mlir";
   std::string source = linalgSource(workload);
-  if (microKernels && threads != 1) {
-    // compileSource has no thread count: lower with the pipeline's
-    // `threads` option here, and let compileSource only translate, optimize
-    // and link the LLVM-dialect module (its upstream pipeline has nothing
-    // left to lower). The library's OpenMP calls resolve against the libomp
-    // quilt-bench is linked with.
-    CompileResult lowered =
-        runPipelineOnSource(source, name, hostPipeline(base, threads));
-    if (!lowered.ok()) {
-      error = lowered.error;
-      return false;
-    }
-    source = lowered.artifact;
-    options.useMicroKernels = false;
-  }
+  if (microKernels)
+    options.threads = threads;
   CompileResult result = compileSource(source, name, options);
   if (!result.ok()) {
     error = result.error;

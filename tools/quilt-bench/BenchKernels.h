@@ -46,7 +46,7 @@ class BenchKernel {
 public:
   /// `microKernels` false compiles the same function with upstream MLIR's
   /// default lowering, the baseline. `threads` other than 1 builds Quilt's
-  /// multi-threaded kernels (OpenMP; quilt-bench links libomp).
+  /// multi-threaded kernels (OpenMP; the library links libomp).
   static std::unique_ptr<BenchKernel> compile(const Workload &workload,
                                               bool microKernels, int threads,
                                               const CompileOptions &base,

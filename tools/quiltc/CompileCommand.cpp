@@ -22,7 +22,7 @@ constexpr const char *kUsage =
     "usage: quiltc [compile] IN.mlir [--target T] [--target-file F]\n"
     "              [--policy P] [--max-candidates N]\n"
     "              [--emit=mlir|llvm|asm|obj|shared|ptx|cubin|isa|hsaco]\n"
-    "              [--chip C] [--toolkit DIR] [-o OUT]\n"
+    "              [--chip C] [--toolkit DIR] [--threads N] [-o OUT]\n"
     "  Compiles the dynamic-shape contractions of IN.mlir ('-' for stdin)\n"
     "  into micro-kernels for T (default host; a GPU such as h100, a100,\n"
     "  mi300x) with run-time selection.\n"
@@ -30,7 +30,9 @@ constexpr const char *kUsage =
     "  libquilt_cuda_runtime / libquilt_hip_runtime for GPU targets); each\n"
     "  public function f gets the C entry _mlir_ciface_f (docs/user-guide.md).\n"
     "  ptx|cubin (NVIDIA), isa (PTX or AMDGCN text), hsaco (AMD): the device\n"
-    "  code alone; --chip overrides the target's chip (e.g. sm_90a, gfx942).\n";
+    "  code alone; --chip overrides the target's chip (e.g. sm_90a, gfx942).\n"
+    "  --threads N (CPU targets) runs the kernels on N threads (0: as many\n"
+    "  as OpenMP gives); the library then links LLVM's libomp.\n";
 
 int usage(std::ostream &err, const std::string &message) {
   err << "quiltc: error: " << message << "\n" << kUsage;
@@ -57,7 +59,7 @@ bool takeValue(const std::vector<std::string> &args, size_t &i,
 int runCompileCommand(const std::vector<std::string> &args, std::ostream &out,
                       std::ostream &err) {
   CompileOptions options;
-  std::string input, output, emit = "obj", maxCandidates;
+  std::string input, output, emit = "obj", maxCandidates, threads;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &arg = args[i];
     std::string value;
@@ -72,6 +74,7 @@ int runCompileCommand(const std::vector<std::string> &args, std::ostream &out,
         takeValue(args, i, "--chip", options.chip) ||
         takeValue(args, i, "--toolkit", options.toolkit) ||
         takeValue(args, i, "--max-candidates", maxCandidates) ||
+        takeValue(args, i, "--threads", threads) ||
         takeValue(args, i, "-o", output))
       continue;
     if (!arg.empty() && arg[0] == '-' && arg != "-")
@@ -94,6 +97,16 @@ int runCompileCommand(const std::vector<std::string> &args, std::ostream &out,
     } catch (...) {
       return usage(err, "--max-candidates needs a number, got '" +
                             maxCandidates + "'");
+    }
+  }
+  if (!threads.empty()) {
+    try {
+      size_t used = 0;
+      options.threads = std::stoi(threads, &used);
+      if (used != threads.size())
+        throw std::invalid_argument(threads);
+    } catch (...) {
+      return usage(err, "--threads needs a number, got '" + threads + "'");
     }
   }
   if ((*kind == EmitKind::Object || *kind == EmitKind::Shared ||
