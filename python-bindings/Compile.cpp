@@ -25,7 +25,8 @@ py::object compile(const std::string &source, const std::string &target,
                    const std::string &emit, std::string policy,
                    const std::optional<std::string> &output,
                    const std::optional<std::string> &targetFile,
-                   int maxCandidates, const std::string &sourceName) {
+                   int maxCandidates, const std::string &sourceName,
+                   int threads) {
   std::optional<EmitKind> kind = parseEmitKind(emit);
   if (!kind)
     throw Error("unknown emit kind '" + emit +
@@ -40,6 +41,7 @@ py::object compile(const std::string &source, const std::string &target,
   options.targetFile = targetFile.value_or("");
   options.policy = policy;
   options.maxCandidates = maxCandidates;
+  options.threads = threads;
   options.emit = *kind;
   if (*kind == EmitKind::Shared) {
     options.outputPath = output ? *output : temporaryLibraryPath();
@@ -102,11 +104,14 @@ void bindCompiler(py::module_ &m) {
         py::arg("emit") = "mlir", py::arg("policy") = "cost_model",
         py::arg("output") = py::none(), py::arg("target_file") = py::none(),
         py::arg("max_candidates") = 16, py::arg("source_name") = "<python>",
-        "Compiles linalg (or ukernel) IR for a CPU target, as quiltc does. "
+        py::arg("threads") = 1,
+        "Compiles linalg (or ukernel) IR for a target, as quiltc does. "
         "emit: 'mlir', 'llvm', 'asm' (str; also written to `output` when "
         "given), 'obj' (bytes), 'shared' (writes a library linked against "
         "libquilt_runtime to `output`, or to a new temporary file, and "
-        "returns its path). Raises quilt.Error with every diagnostic.");
+        "returns its path). threads: CPU targets, as quiltc --threads (a "
+        "shared library then links libomp). Raises quilt.Error with every "
+        "diagnostic.");
   m.def("run_pipeline", &runPipeline, py::arg("mlir_text"),
         py::arg("pipeline"), py::arg("source_name") = "<python>",
         "Runs a quilt-opt pass pipeline, anchored as for --pass-pipeline "

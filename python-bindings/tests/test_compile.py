@@ -39,6 +39,19 @@ def test_emit_shared_writes_the_library(tmp_path):
     os.remove(path)
 
 
+def test_threads_parallelize_and_link_libomp(tmp_path):
+    assert "omp.parallel" not in quilt.compile(MATMUL_MEMREF, emit="mlir",
+                                               threads=1)
+    out = tmp_path / "m.so"
+    quilt.compile(MATMUL_MEMREF, emit="shared", output=str(out), threads=2)
+    # The library calls LLVM's OpenMP runtime, which it names as a need.
+    assert b"libomp.so" in out.read_bytes()
+    assert "__kmpc_fork_call" in quilt.compile(MATMUL_MEMREF, emit="llvm",
+                                               threads=2)
+    with pytest.raises(quilt.Error, match="--threads applies to CPU targets"):
+        quilt.compile(MATMUL_MEMREF, target="h100", emit="ptx", threads=2)
+
+
 def test_output_file_for_text(tmp_path):
     out = tmp_path / "m.ll"
     text = quilt.compile(MATMUL_MEMREF, emit="llvm", output=str(out))
