@@ -121,8 +121,12 @@ enum quilt_rt_operand_check {
   QUILT_RT_CHECK_NULL_INPUT = 16,    /* a convolution's null operands */
   QUILT_RT_CHECK_NULL_FILTER = 17,
   QUILT_RT_CHECK_NULL_OUTPUT = 18,
-  QUILT_RT_CHECK_CONV_BIAS = 19      /* the bias's length vs the output's
+  QUILT_RT_CHECK_CONV_BIAS = 19,     /* the bias's length vs the output's
                                         channels */
+  QUILT_RT_CHECK_GPU_CONV_PIXELS = 20, /* GPU targets: N*OH*OW (got) must be
+                                          below `expected` (2^32), the
+                                          kernels' 32-bit image maps */
+  QUILT_RT_CHECK_GPU_CONV_TAPS = 21    /* likewise R*S*C */
 };
 /* Flags or'ed into the K, M and N checks: A is stored K x M, B N x K. */
 #define QUILT_RT_CHECK_TRANSPOSED_A 0x100

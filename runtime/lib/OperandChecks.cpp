@@ -85,6 +85,14 @@ std::string describeCheck(int32_t check, int64_t got, int64_t expected) {
            ", but the input's " + what + ", the filter's, the stride and " +
            "the dilation give " + std::to_string(expected);
   }
+  case QUILT_RT_CHECK_GPU_CONV_PIXELS:
+  case QUILT_RT_CHECK_GPU_CONV_TAPS: {
+    bool pixels = (check & 0xff) == QUILT_RT_CHECK_GPU_CONV_PIXELS;
+    return std::string(pixels ? "the output has " : "the filter has ") +
+           count(got, pixels ? "pixel" : "tap") +
+           " in all, too many for the GPU kernels' 32-bit index maps "
+           "(at most " + std::to_string(expected - 1) + ")";
+  }
   default:
     return "";
   }

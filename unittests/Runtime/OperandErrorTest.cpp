@@ -83,6 +83,20 @@ TEST(OperandError, Convolutions) {
             "filter's, the stride and the dilation give 1");
 }
 
+TEST(OperandError, GpuConvolutionsTooLargeForTheirIndexMaps) {
+  const char *conv = "@c dispatch 0 (conv2d_nhwc f16)";
+  EXPECT_EQ(report(QUILT_RT_CHECK_GPU_CONV_PIXELS, 4294967296, 4294967296,
+                   conv),
+            "quilt: @c dispatch 0 (conv2d_nhwc f16): the output has "
+            "4294967296 pixels in all, too many for the GPU kernels' 32-bit "
+            "index maps (at most 4294967295)");
+  EXPECT_EQ(report(QUILT_RT_CHECK_GPU_CONV_TAPS, 5000000000, 4294967296,
+                   conv),
+            "quilt: @c dispatch 0 (conv2d_nhwc f16): the filter has "
+            "5000000000 taps in all, too many for the GPU kernels' 32-bit "
+            "index maps (at most 4294967295)");
+}
+
 TEST(OperandError, UnknownCheckAndNullDescriptionStillGiveAMessage) {
   EXPECT_EQ(report(99, 1, 2, nullptr),
             "quilt: a dispatch: operand check 99 failed (got 1, expected 2; "

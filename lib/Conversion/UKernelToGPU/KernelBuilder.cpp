@@ -208,9 +208,10 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     n = conv.filters;
     k = memref::DimOp::create(b, loc, bMat, spec.transposeB ? 1 : 0);
     // The image maps divide in 32 bits (a 64-bit division is a ptxas
-    // subroutine with a stack frame, spilling around it). A problem too
-    // large for them (an output or filter of 2^32 x F elements) traps
-    // rather than reading the wrong pixels.
+    // subroutine with a stack frame, spilling around it). The host's
+    // operand checks refuse a problem too large for them (2^32 pixels or
+    // taps) with a message; a kernel launched some other way traps rather
+    // than reading the wrong pixels.
     conv.divide32 = true;
     Value fits = conv.fitsDivide32(im, im.add(rowOrigin, m), k);
     Value tooLarge = arith::XOrIOp::create(

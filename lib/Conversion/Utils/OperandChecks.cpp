@@ -63,6 +63,14 @@ public:
     checks.push_back({code, differ, got, expected});
   }
 
+  /// `got` must be below `limit`.
+  void below(int32_t code, Value got, int64_t limit) {
+    Value bound = im.c(limit);
+    Value over = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, got,
+                                       bound);
+    checks.push_back({code, over, got, bound});
+  }
+
   /// `view`'s data pointer may only be null when it has no elements.
   void nonNull(int32_t code, Value view) {
     auto type = cast<MemRefType>(view.getType());
@@ -172,6 +180,20 @@ void addConvChecks(CheckBuilder &cb, DispatchOp op) {
                           strides[1], dilations[1]));
   if (Value bias = op.getBias())
     cb.equal(QUILT_RT_CHECK_CONV_BIAS, cb.dim(bias, 0), outF);
+  // The GPU kernels map GEMM rows to pixels and columns to taps with 32-bit
+  // divisions (ConvIndex.h), so either count must stay below 2^32.
+  if (op.getEffectiveTarget().getVendor() != Vendor::cpu) {
+    constexpr int64_t kLimit = int64_t(1) << 32;
+    IndexMath &im = cb.im;
+    cb.below(QUILT_RT_CHECK_GPU_CONV_PIXELS,
+             im.mul(cb.dim(output, 0),
+                    im.mul(cb.dim(output, oH), cb.dim(output, oW))),
+             kLimit);
+    cb.below(QUILT_RT_CHECK_GPU_CONV_TAPS,
+             im.mul(cb.dim(filter, fC),
+                    im.mul(cb.dim(filter, fR), cb.dim(filter, fS))),
+             kLimit);
+  }
 }
 
 /// "@f dispatch 0 (matmul f32)", with transposes, strides and dilations.

@@ -11,6 +11,13 @@
 // nhwc, strides 2x3, dilations 1x2: HWCF collapses to (R*S*C) x F.
 // A100-LABEL: func.func @conv_nhwc(
 // A100-SAME:    %[[I:[^:]+]]: memref<?x?x?x?xf16>, %[[F:[^:]+]]: memref<?x?x?x?xf16>, %[[O:[^:]+]]: memref<?x?x?x?xf32>
+// The operand checks also bound the pixels (N*OH*OW) and taps (R*S*C) by
+// 2^32, for the kernels' 32-bit index maps.
+// A100:         %[[LIMIT:.*]] = arith.constant 4294967296 : index
+// A100-NEXT:    arith.cmpi uge, %{{.*}}, %[[LIMIT]] : index
+// A100:         %[[LIMIT2:.*]] = arith.constant 4294967296 : index
+// A100-NEXT:    arith.cmpi uge, %{{.*}}, %[[LIMIT2]] : index
+// A100:         func.call @quilt_rt_report_operand_error(
 // A100:         } else {
 // A100:         %[[R:.*]] = memref.dim %[[F]], %c0
 // A100-NEXT:    %{{.*}} = arith.constant 1 : index
