@@ -22,6 +22,8 @@
 
 #include "HostKernel.h"
 
+#include "Conversion/Utils/ConvIndex.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -29,7 +31,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <array>
 #include <functional>
 
 using namespace mlir;
@@ -212,14 +213,6 @@ Value batchElement(OpBuilder &b, Location loc, Value view, Value index) {
       {type.getDimSize(1), type.getDimSize(2)}, type, offsets, sizes, strides);
   return memref::SubViewOp::create(b, loc, resultType, view, offsets, sizes,
                                    strides);
-}
-
-/// Output pixel (n, oh, ow) of GEMM row m of a convolution.
-std::array<Value, 3> outputPixel(IndexMath &im, Value m, Value outH,
-                                 Value outW) {
-  Value pixels = im.mul(outH, outW);
-  Value q = im.rem(m, pixels);
-  return {im.div(m, pixels), im.div(q, outW), im.rem(q, outW)};
 }
 
 /// The per-block scratch buffers, allocated once per kernel call (or per
@@ -490,13 +483,12 @@ ASource convSource(OpBuilder &b, Location loc, const KernelSpec &spec,
   return a;
 }
 
-/// Element (m, f) of a convolution's output, for GEMM row m and column f.
-SmallVector<Value> convOutputIndex(IndexMath &im, const KernelSpec &spec,
-                                   const ASource &a, Value m, Value f) {
-  auto [n, oh, ow] = outputPixel(im, m, a.outH, a.outW);
-  if (spec.kind == ContractionKind::conv2d_nhwc)
-    return {n, oh, ow, f};
-  return {n, f, oh, ow};
+/// Element (m, f) of a convolution's output, for GEMM row m and column f
+/// (the maps of Conversion/Utils/ConvIndex.h, as the GPU kernels use).
+SmallVector<Value> convOutputElement(IndexMath &im, const KernelSpec &spec,
+                                     const ASource &a, Value m, Value f) {
+  ConvPixel pixel = convOutputPixel(im, m, a.outH, a.outW);
+  return SmallVector<Value>(convOutputIndex(spec.kind, pixel, f));
 }
 
 /// Copies the region of C into the f32 work buffer (`toWork`) or back.
@@ -511,8 +503,8 @@ void copyStaged(OpBuilder &b, Location loc, const KernelSpec &spec,
     IndexMath em{ib, l};
     SmallVector<Value> cIndex(ivs.begin(), ivs.end());
     if (spec.isConv())
-      cIndex = convOutputIndex(em, spec, a, em.add(r0, ivs[0]),
-                               em.add(c0, ivs[1]));
+      cIndex = convOutputElement(em, spec, a, em.add(r0, ivs[0]),
+                                 em.add(c0, ivs[1]));
     if (toWork) {
       Value v = memref::LoadOp::create(ib, l, cRegion, cIndex);
       memref::StoreOp::create(ib, l, convert(ib, l, v, ib.getF32Type()), work,

@@ -27,6 +27,8 @@
 
 #include "HostKernel.h"
 
+#include "Conversion/Utils/ConvIndex.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -289,7 +291,6 @@ void packIm2col(OpBuilder &b, Location loc, const KernelSpec &spec,
   // Row offsets: output pixel (n, oh, ow) reads its window from image
   // element (n, oh * stride_h, ow * stride_w); the rows padding the last
   // panel point at the image's start and are masked off below.
-  Value pixels = im.mul(a.outH, a.outW);
   Value stepH = im.mul(a.strideH, im.c(spec.strideH));
   Value stepW = im.mul(a.strideW, im.c(spec.strideW));
   Value padded = im.mul(im.ceilDiv(rows, im.c(spec.mr)), im.c(spec.mr));
@@ -302,12 +303,12 @@ void packIm2col(OpBuilder &b, Location loc, const KernelSpec &spec,
             [&](OpBuilder &tb, Location tl) {
               IndexMath tm{tb, tl};
               Value m = tm.add(a.rowOrigin, tm.add(row0, p));
-              Value q = tm.rem(m, pixels);
+              ConvPixel pixel = convOutputPixel(tm, m, a.outH, a.outW);
               Value off = tm.add(
                   a.imageOffset,
-                  tm.add(tm.mul(tm.div(m, pixels), a.strideN),
-                         tm.add(tm.mul(tm.div(q, a.outW), stepH),
-                                tm.mul(tm.rem(q, a.outW), stepW))));
+                  tm.add(tm.mul(pixel.n, a.strideN),
+                         tm.add(tm.mul(pixel.oh, stepH),
+                                tm.mul(pixel.ow, stepW))));
               scf::YieldOp::create(tb, tl, off);
             },
             [&](OpBuilder &eb, Location el) {
