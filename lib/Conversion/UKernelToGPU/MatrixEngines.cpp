@@ -269,6 +269,8 @@ public:
 protected:
   Value loadA(OpBuilder &b, Location loc, const ThreadContext &thread,
               const SharedTile &tile, Value row, Value kk) override {
+    if (!tf32)
+      return loadMatrices(b, loc, thread, tile, row, kk, /*tilesOuter=*/2);
     IndexMath im{b, loc};
     auto [g, t] = groupAndThread(im, thread);
     Value r = im.add(row, g);
@@ -286,6 +288,8 @@ protected:
 
   Value loadB(OpBuilder &b, Location loc, const ThreadContext &thread,
               const SharedTile &tile, Value col, Value kk) override {
+    if (!tf32)
+      return loadMatrices(b, loc, thread, tile, col, kk, /*tilesOuter=*/1);
     IndexMath im{b, loc};
     auto [g, t] = groupAndThread(im, thread);
     Value n = im.add(col, g);
@@ -325,6 +329,39 @@ private:
     Value four = im.c(4);
     return {arith::DivUIOp::create(im.b, im.loc, thread.laneId, four),
             arith::RemUIOp::create(im.b, im.loc, thread.laneId, four)};
+  }
+
+  /// A 16-bit fragment with one ldmatrix: the 8x8 matrices of the
+  /// instruction tile at (outer, kk), `tilesOuter` of them along M or N (2
+  /// for A's 16 rows, 1 for B's 8 columns) by two along K, in the order of
+  /// the fragment's registers (outer fastest). Lane l gives the address of
+  /// row l % 8 of matrix l / 8 (lanes past the last matrix repeat the first
+  /// ones). A K-contiguous tile holds the matrices as they are; a K-major
+  /// one holds them transposed, and .trans hands each lane the same
+  /// elements.
+  Value loadMatrices(OpBuilder &b, Location loc, const ThreadContext &thread,
+                     const SharedTile &tile, Value outer, Value kk,
+                     int64_t tilesOuter) {
+    IndexMath im{b, loc};
+    int64_t matrices = 2 * tilesOuter;
+    Value lane = arith::RemUIOp::create(b, loc, thread.laneId,
+                                        im.c(8 * matrices));
+    Value matrix = arith::DivUIOp::create(b, loc, lane, im.c(8));
+    Value line = arith::RemUIOp::create(b, loc, lane, im.c(8));
+    Value outerBlock = arith::RemUIOp::create(b, loc, matrix,
+                                              im.c(tilesOuter));
+    Value kBlock = arith::DivUIOp::create(b, loc, matrix, im.c(tilesOuter));
+    Value o = im.add(outer, im.mul(outerBlock, im.c(8)));
+    Value k = im.add(kk, im.mul(kBlock, im.c(8)));
+    // Row `line` of the matrix: along K in a K-major tile, else along the
+    // outer dimension.
+    SmallVector<Value> index = tile.kContiguous
+                                   ? SmallVector<Value>{im.add(o, line), k}
+                                   : SmallVector<Value>{im.add(k, line), o};
+    auto type = VectorType::get({matrices, 2}, elem);
+    return nvgpu::LdMatrixOp::create(b, loc, type, tile.buffer, index,
+                                     b.getBoolAttr(!tile.kContiguous),
+                                     b.getI32IntegerAttr(matrices));
   }
 
   /// m16n8k16 on bf16, which nvgpu.mma.sync does not lower: nvvm.mma.sync
