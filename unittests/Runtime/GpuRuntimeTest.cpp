@@ -266,6 +266,22 @@ TEST_F(Device, LaunchesOnAStreamWithEvents) {
   EXPECT_EQ(quilt_gpu_status(), 0) << quilt_gpu_first_error();
 }
 
+TEST_F(Device, DestroyedStreamsAreReused) {
+  // Generated code creates and destroys a stream around every call: the
+  // pool hands the same one out again instead of asking the driver.
+  void *first = mgpuStreamCreate();
+  ASSERT_NE(first, nullptr) << quilt_gpu_last_error();
+  mgpuStreamDestroy(first);
+  void *second = mgpuStreamCreate();
+  EXPECT_EQ(second, first);
+  void *third = mgpuStreamCreate();
+  EXPECT_NE(third, second);
+  mgpuStreamSynchronize(second);
+  mgpuStreamDestroy(third);
+  mgpuStreamDestroy(second);
+  EXPECT_EQ(quilt_gpu_status(), 0) << quilt_gpu_first_error();
+}
+
 TEST_F(Device, LaunchesFromAnyThread) {
   REQUIRE_NVIDIA();
   void *scale = function("quilt_test_scale");

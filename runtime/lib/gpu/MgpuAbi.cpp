@@ -127,13 +127,13 @@ extern "C" QUILT_GPU_EXPORT void mgpuSetDefaultDevice(int32_t device) {
 extern "C" QUILT_GPU_EXPORT void *mgpuStreamCreate(void) {
   void *stream = nullptr;
   call("mgpuStreamCreate",
-       [&](Runtime &rt) { return rt.backend().streamCreate(stream); });
+       [&](Runtime &rt) { return rt.acquireStream(stream); });
   return stream;
 }
 
 extern "C" QUILT_GPU_EXPORT void mgpuStreamDestroy(void *stream) {
   release("mgpuStreamDestroy", stream,
-          [&](Runtime &rt) { return rt.backend().streamDestroy(stream); });
+          [&](Runtime &rt) { return rt.releaseStream(stream); });
 }
 
 extern "C" QUILT_GPU_EXPORT void mgpuStreamSynchronize(void *stream) {

@@ -260,6 +260,29 @@ Error Runtime::launch(void *function, const intptr_t grid[3],
                          params, extra);
 }
 
+Error Runtime::acquireStream(void *&stream) {
+  {
+    std::lock_guard<std::mutex> lock(streamsMutex_);
+    if (!idleStreams_.empty()) {
+      stream = idleStreams_.back();
+      idleStreams_.pop_back();
+      return Error::success();
+    }
+  }
+  return backend_.streamCreate(stream);
+}
+
+Error Runtime::releaseStream(void *stream) {
+  {
+    std::lock_guard<std::mutex> lock(streamsMutex_);
+    if (idleStreams_.size() < kMaxIdleStreams) {
+      idleStreams_.push_back(stream);
+      return Error::success();
+    }
+  }
+  return backend_.streamDestroy(stream);
+}
+
 Error Runtime::registerHostMemRef(int64_t rank, const void *descriptor,
                                   int64_t elementBytes, bool registering) {
   if (rank < 0 || elementBytes <= 0)

@@ -22,6 +22,7 @@
 #include <string>
 #include <tuple>
 #include <unordered_map>
+#include <vector>
 
 namespace quilt::gpu {
 
@@ -50,6 +51,13 @@ public:
   Error getFunction(void *module, const char *name, void *&function);
   Error launch(void *function, const intptr_t grid[3], const intptr_t block[3],
                int32_t smem, void *stream, void **params, void **extra);
+  /// Streams from a pool: generated code creates and destroys a stream
+  /// around every call (gpu-to-llvm's async tokens), and creating one costs
+  /// microseconds, as much as a small kernel. A released stream is kept
+  /// (up to kMaxIdleStreams) and handed out again; work still queued on it
+  /// runs first, in order, as it would have on a destroyed stream.
+  Error acquireStream(void *&stream);
+  Error releaseStream(void *stream);
   Error registerHostMemRef(int64_t rank, const void *descriptor,
                            int64_t elementBytes, bool registering);
   Error encodeTensorMap(int64_t rank, const void *descriptor, int64_t dtype,
@@ -96,6 +104,10 @@ private:
       functions_;
   /// The dynamic shared memory each function was opted in to.
   std::unordered_map<void *, int32_t> optedIn_;
+
+  static constexpr size_t kMaxIdleStreams = 16;
+  std::mutex streamsMutex_;
+  std::vector<void *> idleStreams_;
 
   /// Device copies of tensor maps by their encoded bytes.
   std::mutex tensorMapsMutex_;
