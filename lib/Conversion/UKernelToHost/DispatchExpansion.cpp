@@ -24,6 +24,7 @@
 
 #include "HostKernel.h"
 
+#include "Conversion/Utils/ConvIndex.h"
 #include "Conversion/Utils/Views.h"
 
 #include "CostModel/TargetDatabase.h"
@@ -94,14 +95,11 @@ void mlir::ukernel::host::expandDispatch(DispatchOp op, KernelCache &kernels,
   Value batch, m, n, k;
   if (base.isConv()) {
     bool nhwc = kind == ContractionKind::conv2d_nhwc;
-    if (std::optional<ArrayRef<int64_t>> strides = op.getStrides()) {
-      base.strideH = (*strides)[0];
-      base.strideW = (*strides)[1];
-    }
-    if (std::optional<ArrayRef<int64_t>> dilations = op.getDilations()) {
-      base.dilationH = (*dilations)[0];
-      base.dilationW = (*dilations)[1];
-    }
+    ConvGeometry attributes = ConvGeometry::fromAttributes(op);
+    base.strideH = attributes.strideH;
+    base.strideW = attributes.strideW;
+    base.dilationH = attributes.dilationH;
+    base.dilationW = attributes.dilationW;
     // The nchw filter F x (C*R*S) is B transposed.
     base.transposeB = !nhwc;
     if (!hasIdentityLayout(rhs))
