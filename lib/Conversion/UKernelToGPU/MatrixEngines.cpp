@@ -271,18 +271,15 @@ protected:
               const SharedTile &tile, Value row, Value kk) override {
     if (!tf32)
       return loadMatrices(b, loc, thread, tile, row, kk, /*tilesOuter=*/2);
+    // tf32, one element a register: (g, t), (g + 8, t), (g, t + 4),
+    // (g + 8, t + 4).
     IndexMath im{b, loc};
     auto [g, t] = groupAndThread(im, thread);
-    Value r = im.add(row, g);
-    int64_t per = tf32 ? 1 : 2;
-    Value k = im.add(kk, im.mul(t, im.c(per)));
-    int64_t half = tf32 ? 4 : 8;
-    // Register order: (r, k), (r + 8, k), (r, k + half), (r + 8, k + half).
-    std::pair<int64_t, int64_t> parts[4] = {
-        {0, 0}, {8, 0}, {0, half}, {8, half}};
-    return assemble(b, loc, 4, per, [&](int64_t i) {
+    Value r = im.add(row, g), k = im.add(kk, t);
+    std::pair<int64_t, int64_t> parts[4] = {{0, 0}, {8, 0}, {0, 4}, {8, 4}};
+    return assemble(b, loc, 4, 1, [&](int64_t i) {
       return loadKRun(b, loc, tile, im.add(r, im.c(parts[i].first)),
-                      im.add(k, im.c(parts[i].second)), per);
+                      im.add(k, im.c(parts[i].second)), 1);
     });
   }
 
@@ -290,14 +287,12 @@ protected:
               const SharedTile &tile, Value col, Value kk) override {
     if (!tf32)
       return loadMatrices(b, loc, thread, tile, col, kk, /*tilesOuter=*/1);
+    // tf32: (k = t, n = g), (k = t + 4, n = g).
     IndexMath im{b, loc};
     auto [g, t] = groupAndThread(im, thread);
-    Value n = im.add(col, g);
-    int64_t per = tf32 ? 1 : 2;
-    Value k = im.add(kk, im.mul(t, im.c(per)));
-    int64_t half = tf32 ? 4 : 8;
-    return assemble(b, loc, 2, per, [&](int64_t i) {
-      return loadKRun(b, loc, tile, n, im.add(k, im.c(i * half)), per);
+    Value n = im.add(col, g), k = im.add(kk, t);
+    return assemble(b, loc, 2, 1, [&](int64_t i) {
+      return loadKRun(b, loc, tile, n, im.add(k, im.c(i * 4)), 1);
     });
   }
 
