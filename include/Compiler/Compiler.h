@@ -68,6 +68,11 @@ struct CompileOptions {
   int threads = 1;
 };
 
+/// Where Quilt's runtime libraries are when CompileOptions::runtimeDir is
+/// empty: next to the running executable (../lib), as in a build or an
+/// installation.
+std::string defaultRuntimeDir();
+
 struct CompileResult {
   /// Empty on success; otherwise every diagnostic, one per line, as
   /// "<file>:<line>:<col>: error: ...".

@@ -125,15 +125,8 @@ bool emitMachineCode(llvm::Module &module, llvm::TargetMachine &machine,
 /// system C compiler driver.
 bool linkShared(const std::string &object, const CompileOptions &options,
                 const TargetDesc &target, std::string &error) {
-  std::string runtimeDir = options.runtimeDir;
-  if (runtimeDir.empty()) {
-    std::string self = llvm::sys::fs::getMainExecutable(
-        nullptr, reinterpret_cast<void *>(&linkShared));
-    llvm::SmallString<256> dir(llvm::sys::path::parent_path(
-        llvm::sys::path::parent_path(self)));
-    llvm::sys::path::append(dir, "lib");
-    runtimeDir = dir.str().str();
-  }
+  std::string runtimeDir =
+      options.runtimeDir.empty() ? defaultRuntimeDir() : options.runtimeDir;
   // GPU programs launch through the mgpu* ABI of Quilt's GPU runtime.
   std::string gpuRuntime;
   if (target.isGpu()) {
@@ -286,6 +279,15 @@ bool extractDeviceCode(ModuleOp module, EmitKind kind, std::string &out,
 }
 
 } // namespace
+
+std::string defaultRuntimeDir() {
+  std::string self = llvm::sys::fs::getMainExecutable(
+      nullptr, reinterpret_cast<void *>(&defaultRuntimeDir));
+  llvm::SmallString<256> dir(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)));
+  llvm::sys::path::append(dir, "lib");
+  return dir.str().str();
+}
 
 CompileResult compileSource(std::string_view source,
                             std::string_view sourceName,

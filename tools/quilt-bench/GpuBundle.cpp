@@ -18,7 +18,6 @@
 #include "CostModel/Json.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 
 #include <fstream>
 #include <map>
@@ -26,17 +25,6 @@
 namespace quilt::bench {
 
 namespace {
-
-/// The directory holding Quilt's runtime libraries: next to the running
-/// executable (../lib), as the compiler links them.
-std::string runtimeDirectory() {
-  static int anchor;
-  std::string self = llvm::sys::fs::getMainExecutable(nullptr, &anchor);
-  llvm::SmallString<256> dir(
-      llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)));
-  llvm::sys::path::append(dir, "lib");
-  return dir.str().str();
-}
 
 void writeDims(JsonWriter &json, std::string_view name,
                const std::vector<int64_t> &dims) {
@@ -112,8 +100,8 @@ bool writeGpuBundle(const std::vector<Workload> &workloads,
   std::string gpuRuntime = target.vendor == Vendor::NVIDIA
                                ? "libquilt_cuda_runtime.so"
                                : "libquilt_hip_runtime.so";
-  std::string from = base.runtimeDir.empty() ? runtimeDirectory()
-                                             : base.runtimeDir;
+  std::string from =
+      base.runtimeDir.empty() ? defaultRuntimeDir() : base.runtimeDir;
   if (!copyRuntime(from, "libquilt_runtime.so", dir, error) ||
       !copyRuntime(from, gpuRuntime, dir, error))
     return false;
