@@ -13,8 +13,8 @@
 #include "GpuBundle.h"
 
 #include "BenchKernels.h"
+#include "BenchModel.h"
 
-#include "CostModel/Candidates.h"
 #include "CostModel/Json.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -38,23 +38,14 @@ void writeDims(JsonWriter &json, std::string_view name,
 /// The model's view of one workload: its pick and every candidate's price.
 void writeModel(JsonWriter &json, const Workload &w, const TargetDesc &target,
                 const ExplainOptions &options) {
-  std::vector<KernelConfig> candidates =
-      generateCandidates(w.op, w.elem, target, options.candidates);
   ExplainReport report;
   std::string error;
-  if (candidates.empty() ||
-      !explainCandidates(w, target, candidates, options, report, error)) {
-    json.key("model_error");
-    json.value(candidates.empty() ? std::string("no candidates") : error);
+  if (!explainAsCompiled(w, target, target, options, report, error)) {
+    json.field("model_error", error);
     return;
   }
   const Selection &s = report.selection;
-  std::string chosen = report.candidates[s.candidate].str();
-  if (s.remainder >= 0)
-    chosen += " + " + report.candidates[s.remainder].str() +
-              (s.patchDim == PatchDim::M ? " (patch M at " : " (patch N at ") +
-              std::to_string(s.mainExtent) + ")";
-  json.field("chosen", chosen);
+  json.field("chosen", describeChoice(report));
   json.field("chosen_index", int64_t(s.candidate));
   json.field("instruction",
              std::string(stringify(report.candidates[s.candidate].inst)));

@@ -12,12 +12,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "BenchKernels.h"
+#include "BenchModel.h"
 #include "GpuBundle.h"
 #include "QuiltRuntime.h"
 #include "Reference.h"
 
 #include "CostModel/CalibrationFit.h"
-#include "CostModel/Candidates.h"
 #include "CostModel/Explain.h"
 #include "CostModel/Json.h"
 #include "CostModel/TargetDatabase.h"
@@ -401,17 +401,10 @@ int main(int argc, char **argv) {
     ExplainReport report;
     // The candidates the compiler generated (for the target as attached),
     // priced as the compiled selection prices them (on the bench's cores).
-    std::vector<KernelConfig> candidates =
-        generateCandidates(w.op, w.elem, *found, explainOptions.candidates);
-    if (explainCandidates(w, *target, candidates, explainOptions, report,
+    if (explainAsCompiled(w, *found, *target, explainOptions, report,
                           error)) {
       r.predictedUs = report.selection.predictedUs;
-      const Selection &s = report.selection;
-      r.chosen = report.candidates[s.candidate].str();
-      if (s.remainder >= 0)
-        r.chosen += " + " + report.candidates[s.remainder].str() +
-                    (s.patchDim == PatchDim::M ? " (patch M at " : " (patch N at ") +
-                    std::to_string(s.mainExtent) + ")";
+      r.chosen = describeChoice(report);
     }
 
     Operands operands = makeOperands(w);
