@@ -52,8 +52,9 @@ public:
   Error launch(void *function, const intptr_t grid[3], const intptr_t block[3],
                int32_t smem, void *stream, void **params, void **extra);
   /// Streams from a pool: generated code creates and destroys a stream
-  /// around every call (gpu-to-llvm's async tokens), and creating one costs
-  /// microseconds, as much as a small kernel. A released stream is kept
+  /// around every call (gpu-to-llvm's async tokens), two driver calls in
+  /// the path of every call that a reused stream avoids (their cost is not
+  /// measured: no GPU has been lent yet). A released stream is kept
   /// (up to kMaxIdleStreams) and handed out again; work still queued on it
   /// runs first, in order, as it would have on a destroyed stream.
   Error acquireStream(void *&stream);
