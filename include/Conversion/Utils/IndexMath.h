@@ -28,6 +28,7 @@ struct IndexMath {
   Value ceilDiv(Value x, Value y);
   Value eq(Value x, Value y);
   Value lt(Value x, Value y);
+  Value le(Value x, Value y);
 };
 
 } // namespace mlir::ukernel

@@ -20,6 +20,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <functional>
 #include <string>
 
 namespace mlir::ukernel::host {
@@ -147,15 +148,39 @@ void packA(OpBuilder &b, Location loc, const KernelSpec &spec,
 void packB(OpBuilder &b, Location loc, const KernelSpec &spec, Value bmat,
            Value row0, Value col0, Value rows, Value cols, Value packed);
 
-/// The register-blocked product of one packed A micro-panel (at `aOffset`)
-/// and one packed B micro-panel (at `bOffset`) over `depth` k steps: mr x
-/// (nr / lanes) vector accumulators, row-major. Only the first `vectors`
-/// vectors of each row are computed (a panel at the N edge that holds fewer
-/// columns); the others are zero.
+/// `v` (a scalar or vector of f32, f16 or bf16) widened to f32.
+Value toF32(OpBuilder &b, Location loc, Value v);
+
+/// How a micro-kernel reads its operands in the body of its k loop: the f32
+/// scalar A(i, k) of its register block's row i < mr, and the f32 vector j
+/// < nr / lanes of the B panel's row k. Builders for both sources follow.
+struct MicroKernelReader {
+  std::function<Value(OpBuilder &, Location, Value k, int64_t i)> a;
+  std::function<Value(OpBuilder &, Location, Value k, int64_t j)> b;
+};
+
+/// Reads one packed A micro-panel (at `aOffset`) and one packed B
+/// micro-panel (at `bOffset`).
+MicroKernelReader packedReader(const KernelSpec &spec, Value packedA,
+                               Value aOffset, Value packedB, Value bOffset);
+
+/// Reads the operands where they are stored, converting to f32: A (M x K,
+/// K x M when transposed) from row `row`, B (K x N with unit inner stride)
+/// from column `col`. Rows past `rows` re-read the last valid row (their
+/// sums are never stored) and B's lanes past `cols` read as zeros. Builds
+/// the row indices and lane masks at `b`, outside the k loop.
+MicroKernelReader inPlaceReader(OpBuilder &b, Location loc,
+                                const KernelSpec &spec, Value a, Value bmat,
+                                Value row, Value col, Value rows, Value cols);
+
+/// The register-blocked product of one A micro-panel and one B micro-panel
+/// over `depth` k steps: mr x (nr / lanes) vector accumulators, row-major.
+/// Only the first `vectors` vectors of each row are computed (a panel at the
+/// N edge that holds fewer columns); the others are zero.
 SmallVector<Value> emitMicroKernel(OpBuilder &b, Location loc,
-                                   const KernelSpec &spec, Value packedA,
-                                   Value aOffset, Value packedB, Value bOffset,
-                                   Value depth, int64_t vectors);
+                                   const KernelSpec &spec,
+                                   const MicroKernelReader &read, Value depth,
+                                   int64_t vectors);
 
 /// Prefetches (for writing) the f32 tile of `c` at (row, col) of `rows` x
 /// `cols` valid elements: issued before a micro-kernel's K loop, C's lines

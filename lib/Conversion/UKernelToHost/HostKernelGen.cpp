@@ -285,18 +285,16 @@ void forLoop(OpBuilder &b, Location loc, Value lb, Value ub, int64_t step,
 }
 
 /// The micro-kernel for a panel of `cols` columns: at the N edge, only the
-/// vectors that hold columns are multiplied (the packed panel is zero past
+/// vectors that hold columns are multiplied (the panel reads as zeros past
 /// them). Small matrices, such as attention's per-head products with N = 24
 /// or 43 against nr = 64, would otherwise spend most FMAs on padding.
 SmallVector<Value> emitEdgeAwareMicroKernel(OpBuilder &b, Location loc,
                                             const KernelSpec &spec,
-                                            Value packedA, Value aOffset,
-                                            Value packedB, Value bOffset,
+                                            const MicroKernelReader &read,
                                             Value depth, Value cols) {
   int64_t nv = spec.numVectors();
   if (nv == 1)
-    return emitMicroKernel(b, loc, spec, packedA, aOffset, packedB, bOffset,
-                           depth, nv);
+    return emitMicroKernel(b, loc, spec, read, depth, nv);
   IndexMath im{b, loc};
   Value vectors = im.ceilDiv(cols, im.c(spec.lanes));
   SmallVector<int64_t> cases;
@@ -308,14 +306,39 @@ SmallVector<Value> emitEdgeAwareMicroKernel(OpBuilder &b, Location loc,
                                        cases.size());
   auto fill = [&](Region &region, int64_t count) {
     OpBuilder rb = OpBuilder::atBlockBegin(&region.emplaceBlock());
-    SmallVector<Value> accs = emitMicroKernel(
-        rb, loc, spec, packedA, aOffset, packedB, bOffset, depth, count);
+    SmallVector<Value> accs =
+        emitMicroKernel(rb, loc, spec, read, depth, count);
     scf::YieldOp::create(rb, loc, accs);
   };
   for (auto [region, count] : llvm::zip(sw.getCaseRegions(), cases))
     fill(region, count);
   fill(sw.getDefaultRegion(), nv);
   return SmallVector<Value>(sw.getResults());
+}
+
+/// Adds `accs`, the product of a register block's whole K range, to the
+/// tile of `c` at (row, col) or, when `isLast` does not hold (a K block
+/// before the last), just adds: the epilogue applies to the finished sum.
+void emitBlockUpdate(OpBuilder &b, Location loc, const KernelSpec &spec,
+                     ArrayRef<Value> accs, Value c, Value bias, Value row,
+                     Value col, Value rows, Value cols, Value isLast) {
+  if (spec.epilogue.empty()) {
+    emitTileUpdate(b, loc, spec, accs, c, row, col, rows, cols, bias,
+                   /*withEpilogue=*/false);
+    return;
+  }
+  scf::IfOp::create(
+      b, loc, isLast,
+      [&](OpBuilder &tb, Location l) {
+        emitTileUpdate(tb, l, spec, accs, c, row, col, rows, cols, bias,
+                       /*withEpilogue=*/true);
+        scf::YieldOp::create(tb, l);
+      },
+      [&](OpBuilder &eb, Location l) {
+        emitTileUpdate(eb, l, spec, accs, c, row, col, rows, cols, bias,
+                       /*withEpilogue=*/false);
+        scf::YieldOp::create(eb, l);
+      });
 }
 
 /// The two inner loops over one packed mb x kb block of A and kb x nb panel
@@ -343,28 +366,13 @@ void emitMacroKernel(OpBuilder &b, Location loc, const KernelSpec &spec,
         prefetchTile(pb, l, spec, c, row, col, rows, cols);
         scf::YieldOp::create(pb, l);
       });
-      SmallVector<Value> accs = emitEdgeAwareMicroKernel(
-          b5, loc, spec, buffers.packedA, m5.mul(ir, kcV), buffers.packedB,
-          bOffset, kb, cols);
-      if (spec.epilogue.empty()) {
-        emitTileUpdate(b5, loc, spec, accs, c, row, col, rows, cols, bias,
-                       /*withEpilogue=*/false);
-        return;
-      }
-      // The epilogue applies to the finished sum only: after the last K
-      // block.
-      scf::IfOp::create(
-          b5, loc, isLast,
-          [&](OpBuilder &tb, Location l) {
-            emitTileUpdate(tb, l, spec, accs, c, row, col, rows, cols, bias,
-                           /*withEpilogue=*/true);
-            scf::YieldOp::create(tb, l);
-          },
-          [&](OpBuilder &eb, Location l) {
-            emitTileUpdate(eb, l, spec, accs, c, row, col, rows, cols, bias,
-                           /*withEpilogue=*/false);
-            scf::YieldOp::create(eb, l);
-          });
+      MicroKernelReader read =
+          packedReader(spec, buffers.packedA, m5.mul(ir, kcV),
+                       buffers.packedB, bOffset);
+      SmallVector<Value> accs =
+          emitEdgeAwareMicroKernel(b5, loc, spec, read, kb, cols);
+      emitBlockUpdate(b5, loc, spec, accs, c, bias, row, col, rows, cols,
+                      isLast);
     });
   });
 }
@@ -382,71 +390,160 @@ KBlock kBlock(OpBuilder &b, Location loc, const KernelSpec &spec, Value pc,
   return {pc, kb, im.eq(im.add(pc, kb), k)};
 }
 
+/// Whether the kernel can multiply its operands where they are stored: B's
+/// rows must be contiguous along N (its vectors are loaded from them); A is
+/// read a scalar at a time either way.
+bool canReadInPlace(const KernelSpec &spec) {
+  return !spec.isConv() && !spec.transposeB && spec.contiguousB;
+}
+
+/// The product of one batch element with its operands read in place: the
+/// register blocks of C, each over all of K (a single K block), with the
+/// epilogue.
+void emitInPlaceProduct(OpBuilder &b, Location loc, const KernelSpec &spec,
+                        const BlockOperands &v, Value bias, Value m, Value n,
+                        Value k) {
+  IndexMath im{b, loc};
+  forLoop(b, loc, im.c(0), n, spec.nr, [&](OpBuilder &b1, Value jr) {
+    IndexMath m1{b1, loc};
+    Value cols = m1.min(m1.c(spec.nr), m1.sub(n, jr));
+    forLoop(b1, loc, m1.c(0), m, spec.mr, [&](OpBuilder &b2, Value ir) {
+      IndexMath m2{b2, loc};
+      Value rows = m2.min(m2.c(spec.mr), m2.sub(m, ir));
+      MicroKernelReader read = inPlaceReader(b2, loc, spec, v.a.matrix, v.b,
+                                             ir, jr, rows, cols);
+      SmallVector<Value> accs =
+          emitEdgeAwareMicroKernel(b2, loc, spec, read, k, cols);
+      emitTileUpdate(b2, loc, spec, accs, v.c, ir, jr, rows, cols, bias,
+                     /*withEpilogue=*/!spec.epilogue.empty());
+    });
+  });
+}
+
+/// Emits `inPlace` where each batch element of the region is a single cache
+/// block of the kernel (M <= mc, N <= nc, 0 < K <= kc) and its operands can
+/// be read in place, else `packed`. Such a block's operands are in cache
+/// after their first use, and packing them would cost about as much as
+/// multiplying them: attention's per-head products (M = N = 5..128, K = 64)
+/// spend a third of their time packing otherwise.
+void chooseOperandReads(OpBuilder &b, Location loc, const KernelSpec &spec,
+                        const RegionOperands &r,
+                        function_ref<void(OpBuilder &, Location)> inPlace,
+                        function_ref<void(OpBuilder &, Location)> packed) {
+  if (!canReadInPlace(spec)) {
+    packed(b, loc);
+    return;
+  }
+  IndexMath im{b, loc};
+  Value fits = im.le(r.m, im.c(spec.mc));
+  for (Value cond : {im.le(r.n, im.c(spec.nc)), im.le(r.k, im.c(spec.kc)),
+                     im.lt(im.c(0), r.k)})
+    fits = arith::AndIOp::create(b, loc, fits, cond);
+  scf::IfOp::create(
+      b, loc, fits,
+      [&](OpBuilder &tb, Location l) {
+        inPlace(tb, l);
+        scf::YieldOp::create(tb, l);
+      },
+      [&](OpBuilder &eb, Location l) {
+        packed(eb, l);
+        scf::YieldOp::create(eb, l);
+      });
+}
+
 /// The sequential loop nest: B panels are packed once per (jc, pc) and
 /// shared by every A block.
 void emitSequentialLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
                          const RegionOperands &r) {
-  IndexMath im{b, loc};
-  PackBuffers buffers = PackBuffers::allocate(b, loc, spec);
-  auto batchElementLoops = [&](OpBuilder &b0, Value index) {
-    BlockOperands v = r.at(b0, loc, index);
-    forLoop(b0, loc, im.c(0), r.n, spec.nc, [&](OpBuilder &b1, Value jc) {
-      IndexMath m1{b1, loc};
-      Value nb = m1.min(m1.c(spec.nc), m1.sub(r.n, jc));
-      forLoop(b1, loc, m1.c(0), r.k, spec.kc, [&](OpBuilder &b2, Value pc) {
-        KBlock kblk = kBlock(b2, loc, spec, pc, r.k);
-        packB(b2, loc, spec, v.b, pc, jc, kblk.kb, nb, buffers.packedB);
-        forLoop(b2, loc, m1.c(0), r.m, spec.mc, [&](OpBuilder &b3, Value ic) {
-          IndexMath m3{b3, loc};
-          Value mb = m3.min(m3.c(spec.mc), m3.sub(r.m, ic));
-          ASource a = v.a;
-          a.rowOffsets = buffers.rowOffsets;
-          a.kOffsets = buffers.kOffsets;
-          packA(b3, loc, spec, a, ic, pc, mb, kblk.kb, buffers.packedA);
-          emitMacroKernel(b3, loc, spec, buffers, v.c, r.bias, ic, jc, mb, nb,
-                          kblk.kb, kblk.isLast);
+  auto forEachBatchElement =
+      [&](OpBuilder &ob, Location l,
+          function_ref<void(OpBuilder &, const BlockOperands &)> body) {
+        IndexMath om{ob, l};
+        if (!spec.isBatched()) {
+          body(ob, r.at(ob, l, om.c(0)));
+          return;
+        }
+        forLoop(ob, l, om.c(0), r.batch, 1, [&](OpBuilder &b0, Value index) {
+          body(b0, r.at(b0, l, index));
+        });
+      };
+  auto inPlace = [&](OpBuilder &ob, Location l) {
+    forEachBatchElement(ob, l, [&](OpBuilder &b0, const BlockOperands &v) {
+      emitInPlaceProduct(b0, l, spec, v, r.bias, r.m, r.n, r.k);
+    });
+  };
+  auto packed = [&](OpBuilder &ob, Location l) {
+    PackBuffers buffers = PackBuffers::allocate(ob, l, spec);
+    forEachBatchElement(ob, l, [&](OpBuilder &b0, const BlockOperands &v) {
+      IndexMath m0{b0, l};
+      forLoop(b0, l, m0.c(0), r.n, spec.nc, [&](OpBuilder &b1, Value jc) {
+        IndexMath m1{b1, l};
+        Value nb = m1.min(m1.c(spec.nc), m1.sub(r.n, jc));
+        forLoop(b1, l, m1.c(0), r.k, spec.kc, [&](OpBuilder &b2, Value pc) {
+          KBlock kblk = kBlock(b2, l, spec, pc, r.k);
+          packB(b2, l, spec, v.b, pc, jc, kblk.kb, nb, buffers.packedB);
+          forLoop(b2, l, m1.c(0), r.m, spec.mc, [&](OpBuilder &b3, Value ic) {
+            IndexMath m3{b3, l};
+            Value mb = m3.min(m3.c(spec.mc), m3.sub(r.m, ic));
+            ASource a = v.a;
+            a.rowOffsets = buffers.rowOffsets;
+            a.kOffsets = buffers.kOffsets;
+            packA(b3, l, spec, a, ic, pc, mb, kblk.kb, buffers.packedA);
+            emitMacroKernel(b3, l, spec, buffers, v.c, r.bias, ic, jc, mb, nb,
+                            kblk.kb, kblk.isLast);
+          });
         });
       });
     });
+    buffers.deallocate(ob, l);
   };
-  if (spec.isBatched())
-    forLoop(b, loc, im.c(0), r.batch, 1, batchElementLoops);
-  else
-    batchElementLoops(b, im.c(0));
-  buffers.deallocate(b, loc);
+  chooseOperandReads(b, loc, spec, r, inPlace, packed);
 }
 
 /// The multi-threaded loop nest: one parallel iteration per cache block
-/// (batch element, jc, ic), each packing its own A block and B panel.
+/// (batch element, jc, ic), each packing its own A block and B panel; or one
+/// per batch element read in place.
 void emitParallelLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
                        const RegionOperands &r) {
-  IndexMath im{b, loc};
-  Value zero = im.c(0), one = im.c(1);
-  Value nBlocks = im.ceilDiv(r.n, im.c(spec.nc));
-  Value mBlocks = im.ceilDiv(r.m, im.c(spec.mc));
-  scf::ParallelOp::create(
-      b, loc, ValueRange{zero, zero, zero}, ValueRange{r.batch, nBlocks, mBlocks},
-      ValueRange{one, one, one},
-      [&](OpBuilder &pb, Location l, ValueRange ivs) {
-        IndexMath pm{pb, l};
-        BlockOperands v = r.at(pb, l, ivs[0]);
-        Value jc = pm.mul(ivs[1], pm.c(spec.nc));
-        Value ic = pm.mul(ivs[2], pm.c(spec.mc));
-        Value nb = pm.min(pm.c(spec.nc), pm.sub(r.n, jc));
-        Value mb = pm.min(pm.c(spec.mc), pm.sub(r.m, ic));
-        PackBuffers buffers = PackBuffers::allocate(pb, l, spec);
-        ASource a = v.a;
-        a.rowOffsets = buffers.rowOffsets;
-        a.kOffsets = buffers.kOffsets;
-        forLoop(pb, l, pm.c(0), r.k, spec.kc, [&](OpBuilder &kb, Value pc) {
-          KBlock kblk = kBlock(kb, l, spec, pc, r.k);
-          packB(kb, l, spec, v.b, pc, jc, kblk.kb, nb, buffers.packedB);
-          packA(kb, l, spec, a, ic, pc, mb, kblk.kb, buffers.packedA);
-          emitMacroKernel(kb, l, spec, buffers, v.c, r.bias, ic, jc, mb, nb,
-                          kblk.kb, kblk.isLast);
+  auto inPlace = [&](OpBuilder &ob, Location l) {
+    IndexMath om{ob, l};
+    scf::ParallelOp::create(
+        ob, l, ValueRange{om.c(0)}, ValueRange{r.batch}, ValueRange{om.c(1)},
+        [&](OpBuilder &pb, Location pl, ValueRange ivs) {
+          emitInPlaceProduct(pb, pl, spec, r.at(pb, pl, ivs[0]), r.bias, r.m,
+                             r.n, r.k);
         });
-        buffers.deallocate(pb, l);
-      });
+  };
+  auto packed = [&](OpBuilder &ob, Location l) {
+    IndexMath om{ob, l};
+    Value zero = om.c(0), one = om.c(1);
+    Value nBlocks = om.ceilDiv(r.n, om.c(spec.nc));
+    Value mBlocks = om.ceilDiv(r.m, om.c(spec.mc));
+    scf::ParallelOp::create(
+        ob, l, ValueRange{zero, zero, zero},
+        ValueRange{r.batch, nBlocks, mBlocks}, ValueRange{one, one, one},
+        [&](OpBuilder &pb, Location pl, ValueRange ivs) {
+          IndexMath pm{pb, pl};
+          BlockOperands v = r.at(pb, pl, ivs[0]);
+          Value jc = pm.mul(ivs[1], pm.c(spec.nc));
+          Value ic = pm.mul(ivs[2], pm.c(spec.mc));
+          Value nb = pm.min(pm.c(spec.nc), pm.sub(r.n, jc));
+          Value mb = pm.min(pm.c(spec.mc), pm.sub(r.m, ic));
+          PackBuffers buffers = PackBuffers::allocate(pb, pl, spec);
+          ASource a = v.a;
+          a.rowOffsets = buffers.rowOffsets;
+          a.kOffsets = buffers.kOffsets;
+          forLoop(pb, pl, pm.c(0), r.k, spec.kc, [&](OpBuilder &kb, Value pc) {
+            KBlock kblk = kBlock(kb, pl, spec, pc, r.k);
+            packB(kb, pl, spec, v.b, pc, jc, kblk.kb, nb, buffers.packedB);
+            packA(kb, pl, spec, a, ic, pc, mb, kblk.kb, buffers.packedA);
+            emitMacroKernel(kb, pl, spec, buffers, v.c, r.bias, ic, jc, mb, nb,
+                            kblk.kb, kblk.isLast);
+          });
+          buffers.deallocate(pb, pl);
+        });
+  };
+  chooseOperandReads(b, loc, spec, r, inPlace, packed);
 }
 
 /// The image of a convolution as A: a flat view of its buffer, its strides,

@@ -8,6 +8,10 @@
 // the register allocator keeps in registers, and the packed buffers are
 // static-shaped memrefs whose loads are plain address arithmetic.
 //
+// Where a problem is a single cache block, packing would copy each operand
+// once to read it once: the micro-kernel then reads A and B where they are
+// stored (inPlaceReader), with masked loads at the N edge.
+//
 //===----------------------------------------------------------------------===//
 
 #include "HostKernel.h"
@@ -21,10 +25,72 @@ using namespace mlir;
 using namespace mlir::ukernel;
 using namespace mlir::ukernel::host;
 
+MicroKernelReader mlir::ukernel::host::packedReader(const KernelSpec &spec,
+                                                    Value packedA,
+                                                    Value aOffset,
+                                                    Value packedB,
+                                                    Value bOffset) {
+  MicroKernelReader read;
+  read.a = [=, mr = spec.mr](OpBuilder &b, Location loc, Value k, int64_t i) {
+    IndexMath im{b, loc};
+    Value at = im.add(im.add(aOffset, im.mul(k, im.c(mr))), im.c(i));
+    return memref::LoadOp::create(b, loc, packedA, ValueRange{at}).getResult();
+  };
+  read.b = [=, nr = spec.nr, lanes = spec.lanes](OpBuilder &b, Location loc,
+                                                 Value k, int64_t j) {
+    IndexMath im{b, loc};
+    Value at = im.add(im.add(bOffset, im.mul(k, im.c(nr))), im.c(j * lanes));
+    auto vecType = VectorType::get({lanes}, b.getF32Type());
+    return vector::LoadOp::create(b, loc, vecType, packedB, ValueRange{at})
+        .getResult();
+  };
+  return read;
+}
+
+MicroKernelReader mlir::ukernel::host::inPlaceReader(
+    OpBuilder &b, Location loc, const KernelSpec &spec, Value a, Value bmat,
+    Value row, Value col, Value rows, Value cols) {
+  IndexMath im{b, loc};
+  // Row i of the block reads row min(i, rows - 1): in bounds, and without a
+  // branch in the k loop.
+  SmallVector<Value> aRows;
+  Value lastRow = im.sub(rows, im.c(1));
+  for (int64_t i = 0; i < spec.mr; ++i)
+    aRows.push_back(im.add(row, im.min(im.c(i), lastRow)));
+  // Vector j holds columns [j * lanes, (j + 1) * lanes) of the panel; at
+  // the N edge the lanes past `cols` are masked off (read as zeros).
+  auto inputVec = VectorType::get({spec.lanes}, spec.inputType);
+  auto maskType = VectorType::get({spec.lanes}, b.getI1Type());
+  SmallVector<Value> bCols, masks;
+  for (int64_t j = 0; j < spec.numVectors(); ++j) {
+    bCols.push_back(im.add(col, im.c(j * spec.lanes)));
+    masks.push_back(vector::CreateMaskOp::create(
+        b, loc, maskType, ValueRange{im.sub(cols, im.c(j * spec.lanes))}));
+  }
+  Value zeros = arith::ConstantOp::create(
+      b, loc, inputVec,
+      DenseElementsAttr::get(inputVec, b.getZeroAttr(spec.inputType)));
+
+  MicroKernelReader read;
+  read.a = [=, transposed = spec.transposeA](OpBuilder &ob, Location l,
+                                             Value k, int64_t i) {
+    SmallVector<Value> index = {aRows[i], k};
+    if (transposed)
+      std::swap(index[0], index[1]);
+    return toF32(ob, l, memref::LoadOp::create(ob, l, a, index));
+  };
+  read.b = [=](OpBuilder &ob, Location l, Value k, int64_t j) {
+    Value v = vector::MaskedLoadOp::create(ob, l, inputVec, bmat,
+                                           ValueRange{k, bCols[j]}, masks[j],
+                                           zeros);
+    return toF32(ob, l, v);
+  };
+  return read;
+}
+
 SmallVector<Value> mlir::ukernel::host::emitMicroKernel(
-    OpBuilder &b, Location loc, const KernelSpec &spec, Value packedA,
-    Value aOffset, Value packedB, Value bOffset, Value depth,
-    int64_t vectors) {
+    OpBuilder &b, Location loc, const KernelSpec &spec,
+    const MicroKernelReader &read, Value depth, int64_t vectors) {
   IndexMath im{b, loc};
   int64_t nv = vectors;
   auto vecType = VectorType::get({spec.lanes}, b.getF32Type());
@@ -35,19 +101,13 @@ SmallVector<Value> mlir::ukernel::host::emitMicroKernel(
   auto loop = scf::ForOp::create(
       b, loc, im.c(0), depth, im.c(1), inits,
       [&](OpBuilder &kb, Location l, Value kk, ValueRange accs) {
-        IndexMath km{kb, l};
-        Value bRow = km.add(bOffset, km.mul(kk, km.c(spec.nr)));
         SmallVector<Value> bVecs;
         for (int64_t j = 0; j < nv; ++j)
-          bVecs.push_back(vector::LoadOp::create(
-              kb, l, vecType, packedB,
-              ValueRange{km.add(bRow, km.c(j * spec.lanes))}));
-        Value aCol = km.add(aOffset, km.mul(kk, km.c(spec.mr)));
+          bVecs.push_back(read.b(kb, l, kk, j));
         SmallVector<Value> next(accs.begin(), accs.end());
         for (int64_t i = 0; i < spec.mr; ++i) {
-          Value a = memref::LoadOp::create(kb, l, packedA,
-                                           ValueRange{km.add(aCol, km.c(i))});
-          Value aVec = vector::BroadcastOp::create(kb, l, vecType, a);
+          Value aVec = vector::BroadcastOp::create(kb, l, vecType,
+                                                   read.a(kb, l, kk, i));
           for (int64_t j = 0; j < nv; ++j)
             next[i * nv + j] =
                 vector::FMAOp::create(kb, l, aVec, bVecs[j], next[i * nv + j]);

@@ -42,3 +42,7 @@ Value IndexMath::eq(Value x, Value y) {
 Value IndexMath::lt(Value x, Value y) {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
 }
+
+Value IndexMath::le(Value x, Value y) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, x, y);
+}

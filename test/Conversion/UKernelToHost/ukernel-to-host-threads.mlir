@@ -19,6 +19,19 @@
 // CHECK: %[[BATCH:.*]] = memref.dim %{{.*}}, %c0
 // CHECK: %[[WORTH:.*]] = arith.andi
 // CHECK: scf.if %[[WORTH]] {
+// Batch elements that are single cache blocks are read in place: one
+// parallel iteration per element, nothing to allocate.
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: %{{.*}} = arith.constant
+// CHECK-NEXT: %{{.*}} = arith.constant
+// CHECK-NEXT: scf.parallel (%[[E:.*]]) = (%{{.*}}) to (%[[BATCH]])
+// CHECK-NOT: memref.alloc
+// CHECK: memref.subview %{{.*}}[%[[E]], 0, 0]
+// CHECK-NOT: memref.alloc
+// CHECK: vector.maskedload
+// CHECK: vector.fma
+// CHECK: scf.reduce
+// CHECK: } else {
 // CHECK: %[[NB:.*]] = arith.ceildivsi %{{.*}}, %c32
 // CHECK: %[[MB:.*]] = arith.ceildivsi %{{.*}}, %c12
 // CHECK: scf.parallel (%[[B:.*]], %[[J:.*]], %[[I:.*]]) = (%{{.*}}, %{{.*}}, %{{.*}}) to (%[[BATCH]], %[[NB]], %[[MB]])

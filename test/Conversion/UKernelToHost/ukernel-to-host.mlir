@@ -58,6 +58,31 @@
 // CHECK: %[[BV:.*]] = memref.subview %[[KB]][%{{.*}}, %[[C0]]] [%{{.*}}, %[[COLS]]]
 // CHECK: %[[AV:.*]] = memref.subview %[[KA]][%[[R0]], %{{.*}}] [%[[ROWS]], %{{.*}}]
 // CHECK: %[[CV:.*]] = memref.subview %[[KC]][%[[R0]], %[[C0]]] [%[[ROWS]], %[[COLS]]]
+// A region that is one cache block (rows <= 12, cols <= 32, 0 < K <= 8) is
+// multiplied where it is stored, without packing: each k step loads B's row
+// with masked vector loads (lanes past the columns read as zeros) and
+// broadcasts scalars of A's rows.
+// CHECK: %[[FITM:.*]] = arith.cmpi sle, %[[ROWS]], %c12
+// CHECK: %[[FITN:.*]] = arith.cmpi sle, %[[COLS]], %c32
+// CHECK: %[[FITK:.*]] = arith.cmpi sle, %{{.*}}, %c8
+// CHECK: %[[NONEMPTY:.*]] = arith.cmpi slt, %{{.*}}, %[[KDIM:.*]] : index
+// CHECK: %[[F1:.*]] = arith.andi %[[FITM]], %[[FITN]]
+// CHECK: %[[F2:.*]] = arith.andi %[[F1]], %[[FITK]]
+// CHECK: %[[FITS:.*]] = arith.andi %[[F2]], %[[NONEMPTY]]
+// CHECK: scf.if %[[FITS]] {
+// CHECK-NOT: memref.alloc
+// CHECK: vector.create_mask
+// CHECK: scf.index_switch
+// CHECK: scf.for %[[IK:.*]] = %{{.*}} to %[[KDIM]] step %{{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK-NEXT: vector.maskedload %[[BV]][%[[IK]], %{{.*}}], %{{.*}}, %{{.*}} : memref<?x?xf32, strided<[?, 1], offset: ?>>, vector<8xi1>, vector<8xf32> into vector<8xf32>
+// CHECK-NEXT: memref.load %[[AV]][%{{.*}}, %[[IK]]]
+// CHECK-NEXT: vector.broadcast
+// CHECK-NEXT: vector.fma
+// CHECK: default {
+// CHECK: scf.for %{{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK-COUNT-2: vector.maskedload %[[BV]]
+// CHECK: vector.maskedstore %[[CV]]
+// CHECK: } else {
 // CHECK-DAG: %[[PA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<96xf32>
 // CHECK-DAG: %[[PB:.*]] = memref.alloc() {alignment = 64 : i64} : memref<256xf32>
 // B panels: whole ones with vector loads, the last one with masked loads.
@@ -121,9 +146,12 @@ module attributes {ukernel.target = #cpu8} {
 // CHECK: func.call @[[KERNEL:__quilt_host_gemm_12x32x8_r4x16_v8_f32_f32]](
 // CHECK: func.call @[[KERNEL]](
 // CHECK: func.func private @[[TKERNEL]](%[[TA:.*]]: memref<?x?xf32, strided<[?, 1], offset: ?>>, %[[TB:.*]]: memref<?x?xf32, strided<[?, 1], offset: ?>>, %{{.*}}: memref<?x?xf32, strided<[?, 1], offset: ?>>, %[[TR0:.*]]: index, %[[TC0:.*]]: index, %[[TROWS:.*]]: index, %[[TCOLS:.*]]: index)
-// The region is a window of B's rows and of A's columns.
+// The region is a window of B's rows and of A's columns. B's rows are not
+// contiguous along N: it is always packed, never read in place.
 // CHECK: memref.subview %[[TB]][%[[TC0]], %{{.*}}] [%[[TCOLS]], %{{.*}}]
 // CHECK: memref.subview %[[TA]][%{{.*}}, %[[TR0]]] [%{{.*}}, %[[TROWS]]]
+// CHECK-NEXT: memref.subview
+// CHECK-NEXT: memref.alloc() {alignment = 64 : i64} : memref<96xf32>
 // Packing A (stored KxM) copies contiguous runs of mr elements; packing B
 // (stored NxK) transposes 8 k steps x 16 columns in registers.
 // CHECK: vector.transpose %{{.*}}, [1, 0] : vector<16x8xf32> to vector<8x16xf32>
@@ -164,6 +192,13 @@ module attributes {ukernel.target = #cpu8} {
 // CHECK: memref.alloc(%{{.*}}, %{{.*}}, %{{.*}}) {alignment = 64 : i64} : memref<?x?x?xf32>
 // CHECK: arith.extf %{{.*}} : f16 to f32
 // CHECK: memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xf32>
+// Read in place, f16 operands widen as they are loaded.
+// CHECK: scf.if
+// CHECK: vector.maskedload %{{.*}} : memref<?x?xf16, strided<[?, 1], offset: ?>>, vector<8xi1>, vector<8xf16> into vector<8xf16>
+// CHECK-NEXT: arith.extf %{{.*}} : vector<8xf16> to vector<8xf32>
+// CHECK: memref.load %{{.*}} : memref<?x?xf16, strided<[?, 1], offset: ?>>
+// CHECK-NEXT: arith.extf %{{.*}} : f16 to f32
+// CHECK: } else {
 // CHECK: memref.alloc() {alignment = 64 : i64} : memref<96xf32>
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[BATCH]]
 // CHECK: memref.subview %{{.*}}[%[[I]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1] : memref<?x?x?xf16, strided<[?, ?, 1], offset: ?>> to memref<?x?xf16, strided<[?, 1], offset: ?>>
