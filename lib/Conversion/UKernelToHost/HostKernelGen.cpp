@@ -18,6 +18,10 @@
 // Packing zero-pads the last micro-panels, so the micro-kernel always runs
 // full mr x nr x kb; only the update of C is masked at the edges.
 //
+// A problem small enough not to need the cache blocks (chooseOperandReads)
+// skips packing: the two inner loops run over it directly, reading A and B
+// where they are stored, each register block over all of K.
+//
 //===----------------------------------------------------------------------===//
 
 #include "HostKernel.h"
@@ -420,12 +424,14 @@ void emitInPlaceProduct(OpBuilder &b, Location loc, const KernelSpec &spec,
   });
 }
 
-/// Emits `inPlace` where each batch element of the region is a single cache
-/// block of the kernel (M <= mc, N <= nc, 0 < K <= kc) and its operands can
-/// be read in place, else `packed`. Such a block's operands are in cache
-/// after their first use, and packing them would cost about as much as
-/// multiplying them: attention's per-head products (M = N = 5..128, K = 64)
-/// spend a third of their time packing otherwise.
+/// Emits `inPlace` where the operands can be read in place and each batch
+/// element of the region is small enough not to need cache blocking, else
+/// `packed`. Small enough: one M block and one N block (M <= mc, N <= nc),
+/// and A and B together no larger than the A block and B panel the
+/// configuration sizes its caches for (M*K + K*N <= mc*kc + kc*nc), with
+/// K > 0. Such operands stay in cache after their first use, and packing
+/// them costs about as much as multiplying them: attention's per-head
+/// products (M, N, K = 5..128) spent a third of their time packing.
 void chooseOperandReads(OpBuilder &b, Location loc, const KernelSpec &spec,
                         const RegionOperands &r,
                         function_ref<void(OpBuilder &, Location)> inPlace,
@@ -435,8 +441,12 @@ void chooseOperandReads(OpBuilder &b, Location loc, const KernelSpec &spec,
     return;
   }
   IndexMath im{b, loc};
+  // M*K and K*N are operand sizes, which the dispatch's checks bound.
+  Value footprint = im.add(im.mul(r.m, r.k), im.mul(r.k, r.n));
+  int64_t blockFootprint = spec.mc * spec.kc + spec.kc * spec.nc;
   Value fits = im.le(r.m, im.c(spec.mc));
-  for (Value cond : {im.le(r.n, im.c(spec.nc)), im.le(r.k, im.c(spec.kc)),
+  for (Value cond : {im.le(r.n, im.c(spec.nc)),
+                     im.le(footprint, im.c(blockFootprint)),
                      im.lt(im.c(0), r.k)})
     fits = arith::AndIOp::create(b, loc, fits, cond);
   scf::IfOp::create(

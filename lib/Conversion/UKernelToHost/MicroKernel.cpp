@@ -8,9 +8,9 @@
 // the register allocator keeps in registers, and the packed buffers are
 // static-shaped memrefs whose loads are plain address arithmetic.
 //
-// Where a problem is a single cache block, packing would copy each operand
-// once to read it once: the micro-kernel then reads A and B where they are
-// stored (inPlaceReader), with masked loads at the N edge.
+// Problems small enough not to need cache blocking are not packed: the
+// micro-kernel then reads A and B where they are stored (inPlaceReader),
+// with masked loads at the N edge.
 //
 //===----------------------------------------------------------------------===//
 

@@ -58,14 +58,18 @@
 // CHECK: %[[BV:.*]] = memref.subview %[[KB]][%{{.*}}, %[[C0]]] [%{{.*}}, %[[COLS]]]
 // CHECK: %[[AV:.*]] = memref.subview %[[KA]][%[[R0]], %{{.*}}] [%[[ROWS]], %{{.*}}]
 // CHECK: %[[CV:.*]] = memref.subview %[[KC]][%[[R0]], %[[C0]]] [%[[ROWS]], %[[COLS]]]
-// A region that is one cache block (rows <= 12, cols <= 32, 0 < K <= 8) is
-// multiplied where it is stored, without packing: each k step loads B's row
-// with masked vector loads (lanes past the columns read as zeros) and
-// broadcasts scalars of A's rows.
+// A region small enough not to need cache blocking (rows <= 12, cols <= 32,
+// and A and B no larger than the 12x8 A block and 8x32 B panel together:
+// rows*K + K*cols <= 352, K > 0) is multiplied where it is stored, without
+// packing: each k step loads B's row with masked vector loads (lanes past
+// the columns read as zeros) and broadcasts scalars of A's rows.
+// CHECK: %[[KN:.*]] = arith.muli %[[KDIM:.*]], %[[COLS]]
+// CHECK: %[[MK:.*]] = arith.muli %[[ROWS]], %[[KDIM]]
+// CHECK: %[[FOOT:.*]] = arith.addi %[[MK]], %[[KN]]
 // CHECK: %[[FITM:.*]] = arith.cmpi sle, %[[ROWS]], %c12
 // CHECK: %[[FITN:.*]] = arith.cmpi sle, %[[COLS]], %c32
-// CHECK: %[[FITK:.*]] = arith.cmpi sle, %{{.*}}, %c8
-// CHECK: %[[NONEMPTY:.*]] = arith.cmpi slt, %{{.*}}, %[[KDIM:.*]] : index
+// CHECK: %[[FITK:.*]] = arith.cmpi sle, %[[FOOT]], %c352
+// CHECK: %[[NONEMPTY:.*]] = arith.cmpi slt, %{{.*}}, %[[KDIM]] : index
 // CHECK: %[[F1:.*]] = arith.andi %[[FITM]], %[[FITN]]
 // CHECK: %[[F2:.*]] = arith.andi %[[F1]], %[[FITK]]
 // CHECK: %[[FITS:.*]] = arith.andi %[[F2]], %[[NONEMPTY]]
