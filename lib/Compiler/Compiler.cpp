@@ -85,9 +85,14 @@ std::optional<MachineSpec> machineFor(const TargetDesc &target,
   llvm::StringRef chip = target.chip;
   if (chip.starts_with("x86-64"))
     return MachineSpec{"x86_64-unknown-linux-gnu", chip.str(), ""};
-  if (chip.starts_with("armv8") || chip.starts_with("armv9"))
+  if (chip.starts_with("armv8") || chip.starts_with("armv9")) {
+    // The architecture version as LLVM's AArch64 feature: "armv8.2-a" is
+    // "+v8.2a".
+    std::string version = chip.drop_front(3).str();
+    llvm::erase(version, '-');
     return MachineSpec{"aarch64-unknown-linux-gnu", "generic",
-                       "+neon,+" + chip.str()};
+                       "+neon,+" + version};
+  }
   error = "no LLVM machine known for chip '" + chip.str() + "' of target '" +
           target.name + "'";
   return std::nullopt;

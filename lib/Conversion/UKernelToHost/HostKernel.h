@@ -153,10 +153,16 @@ Value toF32(OpBuilder &b, Location loc, Value v);
 
 /// How a micro-kernel reads its operands in the body of its k loop: the f32
 /// scalar A(i, k) of its register block's row i < mr, and the f32 vector j
-/// < nr / lanes of the B panel's row k. Builders for both sources follow.
+/// < nr / lanes of the B panel's row k, `whole` when all of its lanes hold
+/// columns. Builders for both sources follow.
 struct MicroKernelReader {
   std::function<Value(OpBuilder &, Location, Value k, int64_t i)> a;
-  std::function<Value(OpBuilder &, Location, Value k, int64_t j)> b;
+  std::function<Value(OpBuilder &, Location, Value k, int64_t j, bool whole)>
+      b;
+  /// B's vectors that are not whole cost more than whole ones (masked
+  /// loads, which targets without them, such as NEON, expand lane by
+  /// lane): panels that are all whole deserve their own micro-kernel.
+  bool masksPartialVectors = false;
 };
 
 /// Reads one packed A micro-panel (at `aOffset`) and one packed B
@@ -167,8 +173,9 @@ MicroKernelReader packedReader(const KernelSpec &spec, Value packedA,
 /// Reads the operands where they are stored, converting to f32: A (M x K,
 /// K x M when transposed) from row `row`, B (K x N with unit inner stride)
 /// from column `col`. Rows past `rows` re-read the last valid row (their
-/// sums are never stored) and B's lanes past `cols` read as zeros. Builds
-/// the row indices and lane masks at `b`, outside the k loop.
+/// sums are never stored); B's vectors are plain loads when whole, masked
+/// ones (lanes past `cols` read as zeros) otherwise. Builds the row indices
+/// and lane masks at `b`, outside the k loop.
 MicroKernelReader inPlaceReader(OpBuilder &b, Location loc,
                                 const KernelSpec &spec, Value a, Value bmat,
                                 Value row, Value col, Value rows, Value cols);
@@ -176,11 +183,12 @@ MicroKernelReader inPlaceReader(OpBuilder &b, Location loc,
 /// The register-blocked product of one A micro-panel and one B micro-panel
 /// over `depth` k steps: mr x (nr / lanes) vector accumulators, row-major.
 /// Only the first `vectors` vectors of each row are computed (a panel at the
-/// N edge that holds fewer columns); the others are zero.
+/// N edge that holds fewer columns); the others are zero. All but the last
+/// of them are whole; the last is when `lastWhole`.
 SmallVector<Value> emitMicroKernel(OpBuilder &b, Location loc,
                                    const KernelSpec &spec,
                                    const MicroKernelReader &read, Value depth,
-                                   int64_t vectors);
+                                   int64_t vectors, bool lastWhole);
 
 /// Prefetches (for writing) the f32 tile of `c` at (row, col) of `rows` x
 /// `cols` valid elements: issued before a micro-kernel's K loop, C's lines

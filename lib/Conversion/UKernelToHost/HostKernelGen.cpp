@@ -291,33 +291,54 @@ void forLoop(OpBuilder &b, Location loc, Value lb, Value ub, int64_t step,
 /// The micro-kernel for a panel of `cols` columns: at the N edge, only the
 /// vectors that hold columns are multiplied (the panel reads as zeros past
 /// them). Small matrices, such as attention's per-head products with N = 24
-/// or 43 against nr = 64, would otherwise spend most FMAs on padding.
+/// or 43 against nr = 64, would otherwise spend most FMAs on padding. A
+/// reader that masks partial vectors gets one more micro-kernel, for whole
+/// panels, without masks.
 SmallVector<Value> emitEdgeAwareMicroKernel(OpBuilder &b, Location loc,
                                             const KernelSpec &spec,
                                             const MicroKernelReader &read,
                                             Value depth, Value cols) {
   int64_t nv = spec.numVectors();
-  if (nv == 1)
-    return emitMicroKernel(b, loc, spec, read, depth, nv);
-  IndexMath im{b, loc};
-  Value vectors = im.ceilDiv(cols, im.c(spec.lanes));
-  SmallVector<int64_t> cases;
-  for (int64_t v = 1; v < nv; ++v)
-    cases.push_back(v);
-  auto vecType = VectorType::get({spec.lanes}, b.getF32Type());
-  SmallVector<Type> types(spec.mr * nv, vecType);
-  auto sw = scf::IndexSwitchOp::create(b, loc, types, vectors, cases,
-                                       cases.size());
-  auto fill = [&](Region &region, int64_t count) {
-    OpBuilder rb = OpBuilder::atBlockBegin(&region.emplaceBlock());
-    SmallVector<Value> accs =
-        emitMicroKernel(rb, loc, spec, read, depth, count);
-    scf::YieldOp::create(rb, loc, accs);
+  // One micro-kernel per count of vectors that hold columns, the last of
+  // them possibly partial.
+  auto byVectorCount = [&](OpBuilder &ob) -> SmallVector<Value> {
+    if (nv == 1)
+      return emitMicroKernel(ob, loc, spec, read, depth, nv,
+                             /*lastWhole=*/false);
+    IndexMath im{ob, loc};
+    Value vectors = im.ceilDiv(cols, im.c(spec.lanes));
+    SmallVector<int64_t> cases;
+    for (int64_t v = 1; v < nv; ++v)
+      cases.push_back(v);
+    auto vecType = VectorType::get({spec.lanes}, ob.getF32Type());
+    SmallVector<Type> types(spec.mr * nv, vecType);
+    auto sw = scf::IndexSwitchOp::create(ob, loc, types, vectors, cases,
+                                         cases.size());
+    auto fill = [&](Region &region, int64_t count) {
+      OpBuilder rb = OpBuilder::atBlockBegin(&region.emplaceBlock());
+      SmallVector<Value> accs = emitMicroKernel(rb, loc, spec, read, depth,
+                                                count, /*lastWhole=*/false);
+      scf::YieldOp::create(rb, loc, accs);
+    };
+    for (auto [region, count] : llvm::zip(sw.getCaseRegions(), cases))
+      fill(region, count);
+    fill(sw.getDefaultRegion(), nv);
+    return SmallVector<Value>(sw.getResults());
   };
-  for (auto [region, count] : llvm::zip(sw.getCaseRegions(), cases))
-    fill(region, count);
-  fill(sw.getDefaultRegion(), nv);
-  return SmallVector<Value>(sw.getResults());
+  if (!read.masksPartialVectors)
+    return byVectorCount(b);
+  IndexMath im{b, loc};
+  auto ifOp = scf::IfOp::create(
+      b, loc, im.eq(cols, im.c(spec.nr)),
+      [&](OpBuilder &tb, Location l) {
+        scf::YieldOp::create(tb, l,
+                             emitMicroKernel(tb, l, spec, read, depth, nv,
+                                             /*lastWhole=*/true));
+      },
+      [&](OpBuilder &eb, Location l) {
+        scf::YieldOp::create(eb, l, byVectorCount(eb));
+      });
+  return SmallVector<Value>(ifOp.getResults());
 }
 
 /// Adds `accs`, the product of a register block's whole K range, to the

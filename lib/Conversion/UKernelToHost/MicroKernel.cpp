@@ -36,8 +36,9 @@ MicroKernelReader mlir::ukernel::host::packedReader(const KernelSpec &spec,
     Value at = im.add(im.add(aOffset, im.mul(k, im.c(mr))), im.c(i));
     return memref::LoadOp::create(b, loc, packedA, ValueRange{at}).getResult();
   };
+  // Packed panels are zero-padded: every vector is loaded whole.
   read.b = [=, nr = spec.nr, lanes = spec.lanes](OpBuilder &b, Location loc,
-                                                 Value k, int64_t j) {
+                                                 Value k, int64_t j, bool) {
     IndexMath im{b, loc};
     Value at = im.add(im.add(bOffset, im.mul(k, im.c(nr))), im.c(j * lanes));
     auto vecType = VectorType::get({lanes}, b.getF32Type());
@@ -79,18 +80,23 @@ MicroKernelReader mlir::ukernel::host::inPlaceReader(
       std::swap(index[0], index[1]);
     return toF32(ob, l, memref::LoadOp::create(ob, l, a, index));
   };
-  read.b = [=](OpBuilder &ob, Location l, Value k, int64_t j) {
-    Value v = vector::MaskedLoadOp::create(ob, l, inputVec, bmat,
-                                           ValueRange{k, bCols[j]}, masks[j],
-                                           zeros);
+  read.b = [=](OpBuilder &ob, Location l, Value k, int64_t j, bool whole) {
+    SmallVector<Value, 2> index = {k, bCols[j]};
+    Value v = whole ? vector::LoadOp::create(ob, l, inputVec, bmat, index)
+                          .getResult()
+                    : vector::MaskedLoadOp::create(ob, l, inputVec, bmat,
+                                                   index, masks[j], zeros)
+                          .getResult();
     return toF32(ob, l, v);
   };
+  read.masksPartialVectors = true;
   return read;
 }
 
 SmallVector<Value> mlir::ukernel::host::emitMicroKernel(
     OpBuilder &b, Location loc, const KernelSpec &spec,
-    const MicroKernelReader &read, Value depth, int64_t vectors) {
+    const MicroKernelReader &read, Value depth, int64_t vectors,
+    bool lastWhole) {
   IndexMath im{b, loc};
   int64_t nv = vectors;
   auto vecType = VectorType::get({spec.lanes}, b.getF32Type());
@@ -103,7 +109,7 @@ SmallVector<Value> mlir::ukernel::host::emitMicroKernel(
       [&](OpBuilder &kb, Location l, Value kk, ValueRange accs) {
         SmallVector<Value> bVecs;
         for (int64_t j = 0; j < nv; ++j)
-          bVecs.push_back(read.b(kb, l, kk, j));
+          bVecs.push_back(read.b(kb, l, kk, j, j + 1 < nv || lastWhole));
         SmallVector<Value> next(accs.begin(), accs.end());
         for (int64_t i = 0; i < spec.mr; ++i) {
           Value aVec = vector::BroadcastOp::create(kb, l, vecType,

@@ -61,8 +61,10 @@
 // A region small enough not to need cache blocking (rows <= 12, cols <= 32,
 // and A and B no larger than the 12x8 A block and 8x32 B panel together:
 // rows*K + K*cols <= 352, K > 0) is multiplied where it is stored, without
-// packing: each k step loads B's row with masked vector loads (lanes past
-// the columns read as zeros) and broadcasts scalars of A's rows.
+// packing: each k step loads B's row and broadcasts scalars of A's rows.
+// A whole panel (cols = 16) loads B with plain vector loads; a partial one
+// with one micro-kernel per count of vectors, the last vector masked (lanes
+// past the columns read as zeros).
 // CHECK: %[[KN:.*]] = arith.muli %[[KDIM:.*]], %[[COLS]]
 // CHECK: %[[MK:.*]] = arith.muli %[[ROWS]], %[[KDIM]]
 // CHECK: %[[FOOT:.*]] = arith.addi %[[MK]], %[[KN]]
@@ -76,6 +78,13 @@
 // CHECK: scf.if %[[FITS]] {
 // CHECK-NOT: memref.alloc
 // CHECK: vector.create_mask
+// CHECK: %[[WHOLE:.*]] = arith.cmpi eq, %{{.*}}, %c16
+// CHECK: scf.if %[[WHOLE]]
+// CHECK: scf.for %{{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK-NEXT: vector.load %[[BV]]
+// CHECK-NEXT: vector.load %[[BV]]
+// CHECK-NEXT: memref.load %[[AV]]
+// CHECK: } else {
 // CHECK: scf.index_switch
 // CHECK: scf.for %[[IK:.*]] = %{{.*}} to %[[KDIM]] step %{{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK-NEXT: vector.maskedload %[[BV]][%[[IK]], %{{.*}}], %{{.*}}, %{{.*}} : memref<?x?xf32, strided<[?, 1], offset: ?>>, vector<8xi1>, vector<8xf32> into vector<8xf32>
@@ -84,7 +93,8 @@
 // CHECK-NEXT: vector.fma
 // CHECK: default {
 // CHECK: scf.for %{{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
-// CHECK-COUNT-2: vector.maskedload %[[BV]]
+// CHECK-NEXT: vector.load %[[BV]]
+// CHECK-NEXT: vector.maskedload %[[BV]]
 // CHECK: vector.maskedstore %[[CV]]
 // CHECK: } else {
 // CHECK-DAG: %[[PA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<96xf32>
