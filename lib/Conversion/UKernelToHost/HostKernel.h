@@ -148,9 +148,6 @@ void packA(OpBuilder &b, Location loc, const KernelSpec &spec,
 void packB(OpBuilder &b, Location loc, const KernelSpec &spec, Value bmat,
            Value row0, Value col0, Value rows, Value cols, Value packed);
 
-/// `v` (a scalar or vector of f32, f16 or bf16) widened to f32.
-Value toF32(OpBuilder &b, Location loc, Value v);
-
 /// How a micro-kernel reads its operands in the body of its k loop: the f32
 /// scalar A(i, k) of its register block's row i < mr, and the f32 vector j
 /// < nr / lanes of the B panel's row k, `whole` when all of its lanes hold
@@ -170,7 +167,7 @@ struct MicroKernelReader {
 MicroKernelReader packedReader(const KernelSpec &spec, Value packedA,
                                Value aOffset, Value packedB, Value bOffset);
 
-/// Reads the operands where they are stored, converting to f32: A (M x K,
+/// Reads f32 operands where they are stored: A (M x K,
 /// K x M when transposed) from row `row`, B (K x N with unit inner stride)
 /// from column `col`. Rows past `rows` re-read the last valid row (their
 /// sums are never stored); B's vectors are plain loads when whole, masked

@@ -417,9 +417,14 @@ KBlock kBlock(OpBuilder &b, Location loc, const KernelSpec &spec, Value pc,
 
 /// Whether the kernel can multiply its operands where they are stored: B's
 /// rows must be contiguous along N (its vectors are loaded from them); A is
-/// read a scalar at a time either way.
+/// read a scalar at a time either way. f16/bf16 operands are packed: read in
+/// place, every element would be widened once per register block that uses
+/// it (A's scalars cost a conversion and a broadcast each, against a
+/// broadcast FMA operand when packed), which measured slower than packing
+/// on the BERT per-head products (0.82x against 0.86x OpenBLAS).
 bool canReadInPlace(const KernelSpec &spec) {
-  return !spec.isConv() && !spec.transposeB && spec.contiguousB;
+  return !spec.isConv() && !spec.transposeB && spec.contiguousB &&
+         spec.inputType.isF32();
 }
 
 /// The product of one batch element with its operands read in place: the

@@ -60,7 +60,8 @@ MicroKernelReader mlir::ukernel::host::inPlaceReader(
     aRows.push_back(im.add(row, im.min(im.c(i), lastRow)));
   // Vector j holds columns [j * lanes, (j + 1) * lanes) of the panel; at
   // the N edge the lanes past `cols` are masked off (read as zeros).
-  auto inputVec = VectorType::get({spec.lanes}, spec.inputType);
+  assert(spec.inputType.isF32() && "operands read in place are f32");
+  auto vecType = VectorType::get({spec.lanes}, b.getF32Type());
   auto maskType = VectorType::get({spec.lanes}, b.getI1Type());
   SmallVector<Value> bCols, masks;
   for (int64_t j = 0; j < spec.numVectors(); ++j) {
@@ -69,8 +70,7 @@ MicroKernelReader mlir::ukernel::host::inPlaceReader(
         b, loc, maskType, ValueRange{im.sub(cols, im.c(j * spec.lanes))}));
   }
   Value zeros = arith::ConstantOp::create(
-      b, loc, inputVec,
-      DenseElementsAttr::get(inputVec, b.getZeroAttr(spec.inputType)));
+      b, loc, vecType, DenseElementsAttr::get(vecType, b.getF32FloatAttr(0)));
 
   MicroKernelReader read;
   read.a = [=, transposed = spec.transposeA](OpBuilder &ob, Location l,
@@ -78,16 +78,15 @@ MicroKernelReader mlir::ukernel::host::inPlaceReader(
     SmallVector<Value> index = {aRows[i], k};
     if (transposed)
       std::swap(index[0], index[1]);
-    return toF32(ob, l, memref::LoadOp::create(ob, l, a, index));
+    return memref::LoadOp::create(ob, l, a, index).getResult();
   };
   read.b = [=](OpBuilder &ob, Location l, Value k, int64_t j, bool whole) {
     SmallVector<Value, 2> index = {k, bCols[j]};
-    Value v = whole ? vector::LoadOp::create(ob, l, inputVec, bmat, index)
-                          .getResult()
-                    : vector::MaskedLoadOp::create(ob, l, inputVec, bmat,
-                                                   index, masks[j], zeros)
-                          .getResult();
-    return toF32(ob, l, v);
+    if (whole)
+      return vector::LoadOp::create(ob, l, vecType, bmat, index).getResult();
+    return vector::MaskedLoadOp::create(ob, l, vecType, bmat, index, masks[j],
+                                        zeros)
+        .getResult();
   };
   read.masksPartialVectors = true;
   return read;

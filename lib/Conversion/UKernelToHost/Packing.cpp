@@ -67,6 +67,16 @@ SmallVector<Value> sourceIndex(IndexMath &im, const PanelSource &src, Value p,
   return {ki, pi};
 }
 
+Value toF32(OpBuilder &b, Location loc, Value v) {
+  Type f32 = b.getF32Type();
+  Type target = f32;
+  if (auto vec = dyn_cast<VectorType>(v.getType()))
+    target = VectorType::get(vec.getShape(), f32);
+  if (getElementTypeOrSelf(v.getType()).isF32())
+    return v;
+  return arith::ExtFOp::create(b, loc, target, v);
+}
+
 /// Element-wise packing of k steps [kBegin, depth) of the panel at p0 with
 /// `valid` real elements, zero-filling up to the panel width.
 void packScalar(OpBuilder &b, Location loc, const PanelSource &src, Value p0,
@@ -384,17 +394,6 @@ PanelSource panelSource(const KernelSpec &spec, Value memref, Value pOrigin,
 }
 
 } // namespace
-
-Value mlir::ukernel::host::toF32(OpBuilder &b, Location loc, Value v) {
-  Type f32 = b.getF32Type();
-  Type target = f32;
-  if (auto vec = dyn_cast<VectorType>(v.getType()))
-    target = VectorType::get(vec.getShape(), f32);
-  if (getElementTypeOrSelf(v.getType()).isF32())
-    return v;
-  return arith::ExtFOp::create(b, loc, target, v);
-}
-
 
 void mlir::ukernel::host::packA(OpBuilder &b, Location loc,
                                 const KernelSpec &spec, const ASource &a,

@@ -4,8 +4,8 @@
 // lanes. A region is read in place when rows <= 12, cols <= 32 and
 // rows*K + K*cols <= 12*8 + 8*32 = 352 (K > 0); K may then exceed the
 // candidate's K block. Row-major A, A stored transposed (read in place
-// too), f16 operands (widened as loaded), and a fused bias + ReLU, each
-// against the plain-loop reference.
+// too), f16 operands (always packed: the same shapes through the other
+// path), and a fused bias + ReLU, each against the plain-loop reference.
 //
 // DEFINE: %{run} = cat %s %S/Inputs/gemm-helpers.mlir \
 // DEFINE:   | quilt-opt --quilt-lower-to-host="target=host-avx2" \
