@@ -48,8 +48,9 @@ struct GpuKernelSpec {
   ContractionKind kind = ContractionKind::matmul;
   int64_t strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
   /// The stored operand's inner stride is statically 1, so its rows can be
-  /// read with vector loads.
-  bool contiguousA = true, contiguousB = true;
+  /// read with vector loads (A, B), and addressing an element of C needs no
+  /// multiplication by its inner stride (C of a matmul or batch matmul).
+  bool contiguousA = true, contiguousB = true, contiguousC = true;
   /// Global-to-workgroup copies can run asynchronously (cp.async, sm_80 and
   /// later), so the kernel keeps `config.stages` tiles in flight; without
   /// them it stages one tile at a time.

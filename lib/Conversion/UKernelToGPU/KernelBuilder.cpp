@@ -91,6 +91,8 @@ std::string GpuKernelSpec::symbolName() const {
     os << "_sa";
   if (!contiguousB)
     os << "_sb";
+  if (!isConv() && !contiguousC)
+    os << "_sc";
   return name;
 }
 
@@ -117,7 +119,7 @@ SmallVector<Type> GpuKernelSpec::argumentTypes(MLIRContext *ctx) const {
   else
     types = {stridedView(ctx, rank, inputType, contiguousA),
              stridedView(ctx, rank, inputType, contiguousB),
-             stridedView(ctx, rank, accType, /*contiguous=*/false)};
+             stridedView(ctx, rank, accType, contiguousC)};
   if (biasType)
     types.push_back(stridedView(ctx, 1, biasType, /*contiguous=*/false));
   if (isConv())

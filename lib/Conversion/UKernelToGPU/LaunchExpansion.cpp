@@ -136,6 +136,7 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
   // A convolution's A is read element by element (Staging.cpp).
   base.contiguousA = !isConv && hasContiguousRows(lhs);
   base.contiguousB = hasContiguousRows(rhs);
+  base.contiguousC = !isConv && hasContiguousRows(init);
   base.asyncCopies = hasAsyncCopies(base.vendor, target.getChip());
   base.maxWorkgroupBytes = desc.sharedMemPerBlock;
   SmallVector<GpuKernelSpec> specs;

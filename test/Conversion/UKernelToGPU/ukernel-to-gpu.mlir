@@ -23,9 +23,16 @@
 // A100:         call @quilt_rt_select(
 // A100:         scf.index_switch
 // A100:         memref.extract_aligned_pointer_as_index
-// A100:         gpu.launch_func @quilt_nvidia_kernels::@quilt_mma_sync_f16_[[MMA:[0-9x_a-z]+]]_f16_f32 blocks in (%{{.*}}, %{{.*}}, %c1{{(_[0-9]+)?}}) threads in (%c{{[0-9]+}}, %c1{{.*}}, %c1{{.*}}) dynamic_shared_memory_size %c{{[0-9]+}}_i32 args(%{{.*}} : memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}} : memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}} : memref<?x?xf32, strided<[?, ?], offset: ?>>, %{{.*}} : i32)
+// A100:         gpu.launch_func @quilt_nvidia_kernels::@quilt_mma_sync_f16_[[MMA:[0-9x_a-z]+]]_f16_f32 blocks in (%{{.*}}, %{{.*}}, %c1{{(_[0-9]+)?}}) threads in (%c{{[0-9]+}}, %c1{{.*}}, %c1{{.*}}) dynamic_shared_memory_size %c{{[0-9]+}}_i32 args(%{{.*}} : memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}} : memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}} : memref<?x?xf32, strided<[?, 1], offset: ?>>, %{{.*}} : i32)
 // A100:         scf.index_switch
 // A100:         gpu.launch_func @quilt_nvidia_kernels::@quilt_mma_sync_f16_[[MMA]]_f16_f32
+
+// A C whose rows are not contiguous gets its own kernel (`_sc`), which
+// multiplies the column by C's inner stride; a contiguous C's kernel
+// addresses its elements without that product (fewer registers held
+// through the epilogue).
+// A100-LABEL: func.func @mm_strided_c(
+// A100:         gpu.launch_func @quilt_nvidia_kernels::@quilt_mma_sync_f16_[[MMA]]_f16_f32_sc {{.*}} %{{.*}} : memref<?x?xf32, strided<[?, ?], offset: ?>>, %{{.*}} : i32)
 
 // A batch walks grid z.
 // A100-LABEL: func.func @bmm_f32(
@@ -59,9 +66,11 @@
 // A100:             nvgpu.ldmatrix %{{.*}}[{{.*}}] {numTiles = 2 : i32, transpose = true} : memref<64x40xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
 // A100:             nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // A100:             scf.yield
-// A100:           memref.load %arg2
+// A100:           memref.load %arg2[{{.*}}] : memref<?x?xf32, strided<[?, 1], offset: ?>>
 // A100:           arith.addf
 // A100:           memref.store
+// A100-LABEL:   gpu.func @quilt_mma_sync_f16_16x32x64_t64_w1x2_tt2x4_v8_f16_f32_sc(
+// A100:           memref.load %arg2[{{.*}}] : memref<?x?xf32, strided<[?, ?], offset: ?>>
 // A100-LABEL:   gpu.func @quilt_simt_fma_{{.*}}_batch
 // A100:           gpu.block_id z
 // A100:           vector.load {{.*}} #gpu.address_space<workgroup>>, vector<{{[0-9]+}}xf32>
@@ -79,6 +88,11 @@
 
 func.func @mm_f16(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
   linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
+  return
+}
+
+func.func @mm_strided_c(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32, strided<[?, 2], offset: ?>>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32, strided<[?, 2], offset: ?>>)
   return
 }
 
