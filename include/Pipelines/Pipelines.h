@@ -16,12 +16,18 @@
 
 namespace quilt {
 
-struct HostPipelineOptions
-    : public mlir::PassPipelineOptions<HostPipelineOptions> {
+/// The options every lowering pipeline takes: where the target comes from,
+/// how dispatches are formed, bufferization and the C entry points.
+template <typename Derived>
+struct CommonPipelineOptions : public mlir::PassPipelineOptions<Derived> {
+  template <typename T>
+  using Option = typename mlir::PassPipelineOptions<Derived>::template Option<T>;
+
   Option<std::string> target{
       *this, "target",
-      llvm::cl::desc("Target to attach from the database (see `quiltc "
-                     "targets`); empty keeps the module's ukernel.target"),
+      llvm::cl::desc("Target to attach from the database (host, h100, "
+                     "mi300x, ...; see `quiltc targets`); empty keeps the "
+                     "module's ukernel.target"),
       llvm::cl::init("")};
   Option<std::string> targetFile{
       *this, "target-file",
@@ -43,6 +49,15 @@ struct HostPipelineOptions
                      "based). The input must then not free buffers itself; "
                      "turn it off for memref code that does"),
       llvm::cl::init(true)};
+  Option<bool> cInterface{
+      *this, "c-interface",
+      llvm::cl::desc("Emit _mlir_ciface_<name> wrappers (memref descriptors "
+                     "by pointer) for public functions"),
+      llvm::cl::init(true)};
+};
+
+/// Options of `quilt-lower-to-host`.
+struct HostPipelineOptions : public CommonPipelineOptions<HostPipelineOptions> {
   Option<int64_t> threads{
       *this, "threads",
       llvm::cl::desc("Threads the micro-kernels run on: 1 generates "
@@ -51,43 +66,15 @@ struct HostPipelineOptions
                      "(OMP_NUM_THREADS). Code with threads != 1 calls "
                      "libomp"),
       llvm::cl::init(1)};
-  Option<bool> cInterface{
-      *this, "c-interface",
-      llvm::cl::desc("Emit _mlir_ciface_<name> wrappers (memref descriptors "
-                     "by pointer) for public functions"),
-      llvm::cl::init(true)};
 };
 
-/// From linalg on tensors or memrefs (or ukernel.dispatch) to the LLVM
-/// dialect for a CPU target: attach the target, form dispatches, bufferize,
-/// generate the micro-kernels and the run-time selection, lower to LLVM.
-struct GpuPipelineOptions
-    : public mlir::PassPipelineOptions<GpuPipelineOptions> {
-  Option<std::string> target{
-      *this, "target",
-      llvm::cl::desc("Target to attach from the database (h100, a100, "
-                     "mi300x, ...; see `quiltc targets`); empty keeps the "
-                     "module's ukernel.target"),
-      llvm::cl::init("")};
-  Option<std::string> targetFile{
-      *this, "target-file",
-      llvm::cl::desc("Extra target database file to read before looking "
-                     "`target` up"),
-      llvm::cl::init("")};
+/// Options of `quilt-lower-to-nvvm` and `quilt-lower-to-rocdl`.
+struct GpuPipelineOptions : public CommonPipelineOptions<GpuPipelineOptions> {
   Option<std::string> chip{
       *this, "chip",
       llvm::cl::desc("Compile device code for this chip (sm_90a, gfx942, "
                      "...) instead of the target's"),
       llvm::cl::init("")};
-  Option<std::string> policy{
-      *this, "policy",
-      llvm::cl::desc("Run-time selection policy: cost_model, pad, patch or "
-                     "fixed=<i>"),
-      llvm::cl::init("cost_model")};
-  Option<int64_t> maxCandidates{
-      *this, "max-candidates",
-      llvm::cl::desc("Largest number of micro-kernel candidates per dispatch"),
-      llvm::cl::init(16)};
   Option<std::string> format{
       *this, "format",
       llvm::cl::desc("Device code in the binary: isa (PTX / AMDGCN "
@@ -101,15 +88,6 @@ struct GpuPipelineOptions
                      "(llvm/bin/ld.lld, amdgcn/bitcode); empty searches the "
                      "usual places"),
       llvm::cl::init("")};
-  Option<bool> bufferDeallocation{
-      *this, "buffer-deallocation",
-      llvm::cl::desc("Insert deallocations after bufferization"),
-      llvm::cl::init(true)};
-  Option<bool> cInterface{
-      *this, "c-interface",
-      llvm::cl::desc("Emit _mlir_ciface_<name> wrappers for public "
-                     "functions"),
-      llvm::cl::init(true)};
 };
 
 /// The GPU vendors a pipeline lowers device code for.
@@ -127,6 +105,9 @@ void buildLowerToGpuPipeline(mlir::OpPassManager &pm, GpuVendor vendor,
 /// or ROCM_PATH, then the usual install locations.
 std::string findGpuToolkit(GpuVendor vendor, const std::string &requested);
 
+/// From linalg on tensors or memrefs (or ukernel.dispatch) to the LLVM
+/// dialect for a CPU target: attach the target, form dispatches, bufferize,
+/// generate the micro-kernels and the run-time selection, lower to LLVM.
 void buildLowerToHostPipeline(mlir::OpPassManager &pm,
                               const HostPipelineOptions &options);
 
