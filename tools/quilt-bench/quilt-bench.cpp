@@ -28,12 +28,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 
 using namespace quilt;
 using namespace quilt::bench;
@@ -70,64 +74,84 @@ struct Options {
   double upstreamMaxGflop = 8, minTime = 0.2;
 };
 
-bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](std::string &out) {
-      size_t eq = arg.find('=');
-      if (eq != std::string::npos) {
-        out = arg.substr(eq + 1);
-        arg = arg.substr(0, eq);
-        return true;
-      }
-      if (i + 1 >= argc)
-        return false;
-      out = argv[++i];
+/// All of `text` as a number: "2x" or "" is an error, not 2 or 0.
+template <typename T> bool parseNumber(const std::string &text, T &out) {
+  size_t used = 0;
+  try {
+    if constexpr (std::is_integral_v<T>)
+      out = std::stoi(text, &used);
+    else
+      out = std::stod(text, &used);
+  } catch (const std::exception &) {
+    return false;
+  }
+  return !text.empty() && used == text.size();
+}
+
+/// An option that takes a value, and where the value goes.
+struct ValueOption {
+  const char *name;
+  std::function<bool(const std::string &)> set;
+};
+
+std::vector<ValueOption> valueOptions(Options &o) {
+  auto text = [](std::string &field) {
+    return [&field](const std::string &v) {
+      field = v;
       return true;
     };
-    std::string v;
-    std::string name = arg.substr(0, arg.find('='));
-    try {
-      if (name == "--json") {
-        o.json = true;
-      } else if (name == "--help" || name == "-h") {
-        std::cout << kUsage;
-        std::exit(0);
-      } else if (!value(v)) {
-        error = "missing value for " + name;
-        return false;
-      } else if (name == "--target") {
-        o.target = v;
-      } else if (name == "--workloads") {
-        o.workloads = v;
-      } else if (name == "--target-file") {
-        o.targetFile = v;
-      } else if (name == "--policy") {
-        o.policy = v;
-      } else if (name == "--baselines") {
-        o.baselines = v;
-      } else if (name == "--threads") {
-        o.threads = std::stoi(v);
-      } else if (name == "--max-candidates") {
-        o.maxCandidates = std::stoi(v);
-      } else if (name == "--model-sample") {
-        o.modelSample = std::stoi(v);
-      } else if (name == "--upstream-max-gflop") {
-        o.upstreamMaxGflop = std::stod(v);
-      } else if (name == "--min-time") {
-        o.minTime = std::stod(v);
-      } else if (name == "--measurements") {
-        o.measurementsPath = v;
-      } else if (name == "--calibrate") {
-        o.calibratePath = v;
-      } else if (name == "--bundle") {
-        o.bundle = v;
-      } else {
-        error = "unknown option '" + name + "'";
-        return false;
-      }
-    } catch (const std::exception &) {
-      error = "bad value '" + v + "' for " + name;
+  };
+  auto number = [](auto &field) {
+    return [&field](const std::string &v) { return parseNumber(v, field); };
+  };
+  return {{"--target", text(o.target)},
+          {"--workloads", text(o.workloads)},
+          {"--target-file", text(o.targetFile)},
+          {"--policy", text(o.policy)},
+          {"--baselines", text(o.baselines)},
+          {"--measurements", text(o.measurementsPath)},
+          {"--calibrate", text(o.calibratePath)},
+          {"--bundle", text(o.bundle)},
+          {"--threads", number(o.threads)},
+          {"--max-candidates", number(o.maxCandidates)},
+          {"--model-sample", number(o.modelSample)},
+          {"--upstream-max-gflop", number(o.upstreamMaxGflop)},
+          {"--min-time", number(o.minTime)}};
+}
+
+bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
+  std::vector<ValueOption> options = valueOptions(o);
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--json") {
+      o.json = true;
+      continue;
+    }
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage;
+      std::exit(0);
+    }
+    // --name=value or --name value.
+    size_t eq = arg.find('=');
+    std::string name = arg.substr(0, eq);
+    auto option = std::find_if(
+        options.begin(), options.end(),
+        [&](const ValueOption &opt) { return name == opt.name; });
+    if (option == options.end()) {
+      error = "unknown option '" + name + "'";
+      return false;
+    }
+    std::string value;
+    if (eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+    } else if (i + 1 < argc) {
+      value = argv[++i];
+    } else {
+      error = "missing value for " + name;
+      return false;
+    }
+    if (!option->set(value)) {
+      error = "bad value '" + value + "' for " + name;
       return false;
     }
   }
@@ -138,6 +162,17 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
   if (o.threads < 1) {
     error = "--threads must be at least 1 (OpenBLAS runs on as many)";
     return false;
+  }
+  for (auto [bad, message] :
+       {std::pair{o.maxCandidates < 1, "--max-candidates must be at least 1"},
+        std::pair{o.modelSample < 0, "--model-sample must be at least 0"},
+        std::pair{!(o.minTime > 0), "--min-time must be above 0 seconds"},
+        std::pair{!(o.upstreamMaxGflop >= 0),
+                  "--upstream-max-gflop must be at least 0"}}) {
+    if (bad) {
+      error = message;
+      return false;
+    }
   }
   if ((!o.measurementsPath.empty() || !o.calibratePath.empty()) &&
       o.modelSample <= 0) {
