@@ -205,11 +205,9 @@ GpuVendor gpuVendorOf(const TargetDesc &target) {
   return target.vendor == Vendor::AMD ? GpuVendor::AMD : GpuVendor::NVIDIA;
 }
 
-/// Empty when `options.emit` makes sense for `target`, else why not.
-std::string checkEmitForTarget(const CompileOptions &options,
-                               const TargetDesc &target) {
-  if (options.emit == EmitKind::Shared && options.outputPath.empty())
-    return "--emit=shared needs an output file (-o)";
+/// Empty when `options.threads` makes sense for `target`, else why not.
+std::string checkThreadsForTarget(const CompileOptions &options,
+                                  const TargetDesc &target) {
   if (options.threads < 0)
     return "--threads must be 0 (as many as OpenMP gives) or more, got " +
            std::to_string(options.threads);
@@ -219,6 +217,14 @@ std::string checkEmitForTarget(const CompileOptions &options,
   if (options.threads != 1 && !options.useMicroKernels)
     return "--threads applies to Quilt's kernels, not to the upstream "
            "baseline lowering";
+  return "";
+}
+
+/// Empty when `options.emit` makes sense for `target`, else why not.
+std::string checkEmitForTarget(const CompileOptions &options,
+                               const TargetDesc &target) {
+  if (options.emit == EmitKind::Shared && options.outputPath.empty())
+    return "--emit=shared needs an output file (-o)";
   if (!isDeviceCode(options.emit))
     return "";
   std::string kind = options.emit == EmitKind::Ptx     ? "ptx"
@@ -310,10 +316,12 @@ CompileResult compileSource(std::string_view source,
                    "'; known targets: " + llvm::join(database.names(), ", ");
     return result;
   }
-  if (std::string error = checkEmitForTarget(options, *target);
-      !error.empty()) {
-    result.error = error;
-    return result;
+  for (std::string error : {checkEmitForTarget(options, *target),
+                            checkThreadsForTarget(options, *target)}) {
+    if (!error.empty()) {
+      result.error = error;
+      return result;
+    }
   }
 
   ParsedSource parsed(source, sourceName);
