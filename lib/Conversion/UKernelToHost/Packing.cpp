@@ -22,7 +22,9 @@
 // materialized: element (m, k) is image[row offset(m) + k offset(k)], with
 // the row offsets of an A block (output pixels) and the k offsets of a K
 // block (filter taps) computed once per block into small index buffers.
-// Each k step of a panel is then one masked gather of mr elements.
+// Each k step of a panel is then one masked gather of mr elements; an NHWC
+// image with contiguous channels (C a multiple of 8) is read in runs of 8
+// channels per row instead, transposed in registers like a K-contiguous A.
 //===----------------------------------------------------------------------===//
 
 #include "HostKernel.h"
@@ -347,8 +349,29 @@ void packIm2col(OpBuilder &b, Location loc, const KernelSpec &spec,
         scf::YieldOp::create(kb, l);
       });
 
-  // Panels: one masked gather of mr elements per k step.
+  // NHWC with contiguous channels, C a multiple of kTransposeDepth and the
+  // block starting at such a multiple: each run of kTransposeDepth k steps
+  // lies in one filter tap, contiguous in the image. Those runs are loaded
+  // as rows (one per panel row) and transposed in registers; the k steps
+  // past the last whole run (or all, otherwise) take one gather each.
   Type elem = cast<MemRefType>(a.image.getType()).getElementType();
+  Value runSteps = zero;
+  if (nhwc) {
+    Value depthV = im.c(kTransposeDepth);
+    Value runsFit = im.eq(a.strideC, one);
+    for (Value cond : {im.eq(im.rem(a.channels, depthV), zero),
+                       im.eq(im.rem(col0, depthV), zero)})
+      runsFit = arith::AndIOp::create(b, loc, runsFit, cond);
+    runSteps = arith::SelectOp::create(
+        b, loc, runsFit, im.mul(im.div(cols, depthV), depthV), zero);
+  }
+  auto runType = VectorType::get({kTransposeDepth}, elem);
+  auto runMaskType = VectorType::get({kTransposeDepth}, b.getI1Type());
+  auto blockType =
+      VectorType::get({spec.mr, kTransposeDepth}, b.getF32Type());
+  auto flatType = VectorType::get({kTransposeDepth * spec.mr}, b.getF32Type());
+
+  // Gathers: one of mr elements per k step.
   auto valueType = VectorType::get({spec.mr}, elem);
   auto indexType = VectorType::get({spec.mr}, b.getIndexType());
   auto maskType = VectorType::get({spec.mr}, b.getI1Type());
@@ -358,14 +381,53 @@ void packIm2col(OpBuilder &b, Location loc, const KernelSpec &spec,
       [&](OpBuilder &pb, Location l, Value p0, ValueRange) {
         IndexMath pm{pb, l};
         Value valid = pm.min(mrV, pm.sub(rows, p0));
+        Value panelBase = pm.mul(p0, kcV);
+        if (nhwc) {
+          // Row r loads its run whole, or (past `valid`) not at all.
+          SmallVector<Value> rowOffsets, runMasks;
+          for (int64_t r = 0; r < spec.mr; ++r) {
+            rowOffsets.push_back(memref::LoadOp::create(
+                pb, l, a.rowOffsets, ValueRange{pm.add(p0, pm.c(r))}));
+            Value size = arith::SelectOp::create(
+                pb, l, pm.lt(pm.c(r), valid), pm.c(kTransposeDepth),
+                pm.c(0));
+            runMasks.push_back(vector::CreateMaskOp::create(
+                pb, l, runMaskType, ValueRange{size}));
+          }
+          Value runPassThru = zeroVector(pb, l, runType);
+          scf::ForOp::create(
+              pb, l, pm.c(0), runSteps, pm.c(kTransposeDepth), ValueRange{},
+              [&](OpBuilder &kb, Location kl, Value kk, ValueRange) {
+                IndexMath km{kb, kl};
+                Value kOff =
+                    memref::LoadOp::create(kb, kl, a.kOffsets, ValueRange{kk});
+                Value block = zeroVector(kb, kl, blockType);
+                for (int64_t r = 0; r < spec.mr; ++r) {
+                  Value run = vector::MaskedLoadOp::create(
+                      kb, kl, runType, a.image,
+                      ValueRange{km.add(rowOffsets[r], kOff)}, runMasks[r],
+                      runPassThru);
+                  block = vector::InsertOp::create(kb, kl, toF32(kb, kl, run),
+                                                   block, ArrayRef<int64_t>{r});
+                }
+                // k-major: the run's k steps are contiguous in the panel.
+                Value transposed = vector::TransposeOp::create(
+                    kb, kl, block, ArrayRef<int64_t>{1, 0});
+                Value flat =
+                    vector::ShapeCastOp::create(kb, kl, flatType, transposed);
+                vector::StoreOp::create(
+                    kb, kl, flat, packed,
+                    ValueRange{km.add(panelBase, km.mul(kk, mrV))});
+                scf::YieldOp::create(kb, kl);
+              });
+        }
         Value mask =
             vector::CreateMaskOp::create(pb, l, maskType, ValueRange{valid});
         Value rowVec = vector::LoadOp::create(pb, l, indexType, a.rowOffsets,
                                               ValueRange{p0});
         Value passThru = zeroVector(pb, l, valueType);
-        Value panelBase = pm.mul(p0, kcV);
         scf::ForOp::create(
-            pb, l, pm.c(0), cols, pm.c(1), ValueRange{},
+            pb, l, runSteps, cols, pm.c(1), ValueRange{},
             [&](OpBuilder &kb, Location kl, Value kk, ValueRange) {
               IndexMath km{kb, kl};
               Value kOff =

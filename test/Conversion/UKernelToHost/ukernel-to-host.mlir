@@ -279,8 +279,11 @@ module attributes {ukernel.target = #cpu8} {
 // CHECK: call @quilt_rt_select(%{{.*}}, %{{.*}}, %{{.*}}, %[[M64]], %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK: func.call @[[CONV:__quilt_host_conv2d_nhwc_12x32x8_r4x16_v8_f32_f32_s2x1_d1x3]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xf32>, memref<?x?x?x?xf32>, index, index, index, index) -> ()
 // The filter is read as the K x F matrix and the output updated in place
-// as the M x F matrix; A is gathered from a flat view of the image's
-// buffer, one masked gather of mr elements per k step of a micro-panel.
+// as the M x F matrix; A is read from a flat view of the image's buffer:
+// when the channels are contiguous, C % 8 == 0 and the K block starts at a
+// multiple of 8, runs of 8 channels per panel row (masked past the last
+// row) transposed in registers, and the remaining k steps as one masked
+// gather of mr elements each.
 // CHECK-LABEL: func.func private @__quilt_host_conv2d_nhwc_12x32x8_r4x16_v8_f32_f32_s2x1_d1x3
 // CHECK: memref.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : memref<?x?x?x?xf32> into memref<?x?xf32>
 // CHECK: %[[BASE:.*]], %{{.*}}, %{{.*}}:4, %{{.*}}:4 = memref.extract_strided_metadata
@@ -289,7 +292,17 @@ module attributes {ukernel.target = #cpu8} {
 // CHECK-NOT: memref.alloc(%
 // CHECK: %[[ROWOFF:.*]] = memref.alloc() {alignment = 64 : i64} : memref<12xindex>
 // CHECK: %[[KOFF:.*]] = memref.alloc() {alignment = 64 : i64} : memref<8xindex>
+// CHECK: arith.cmpi eq, %strides#3, %c1{{[_0-9]*}} : index
+// CHECK: arith.remui %{{.*}}, %c8{{[_0-9]*}} : index
+// CHECK: arith.remui %{{.*}}, %c8{{[_0-9]*}} : index
+// CHECK: %[[RUNS:.*]] = arith.select %{{.*}}, %{{.*}}, %c0{{[_0-9]*}} : index
+// CHECK: scf.for %{{.*}} = %c0{{[_0-9]*}} to %[[RUNS]] step %c8
+// CHECK: memref.load %[[KOFF]]
+// CHECK-COUNT-4: vector.maskedload %[[FLAT]][%{{.*}}], %{{.*}}, %{{.*}} : memref<?xf32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
+// CHECK: vector.transpose %{{.*}}, [1, 0] : vector<4x8xf32> to vector<8x4xf32>
+// CHECK: vector.shape_cast %{{.*}} : vector<8x4xf32> to vector<32xf32>
 // CHECK: vector.load %[[ROWOFF]][%{{.*}}] : memref<12xindex>, vector<4xindex>
+// CHECK: scf.for %{{.*}} = %[[RUNS]] to
 // CHECK: memref.load %[[KOFF]]
 // CHECK: vector.gather %[[FLAT]][%{{.*}}] [%{{.*}}], %{{.*}}, %{{.*}} : memref<?xf32>, vector<4xindex>, vector<4xi1>, vector<4xf32> into vector<4xf32>
 module attributes {ukernel.target = #cpu8} {
