@@ -100,7 +100,12 @@ def main():
                     "| upstream | vs upstream | pred | chosen |\n")
             f.write("|---|---|---|---|---|---|---|---|---|\n")
             for row in rows:
-                chosen = " ".join(row["chosen"].split()[i] for i in (0, 3, 4))
+                # "TMxTNxTK t1 w1x1 ttMRxNR vLANES s1 cpu_fma": the cache
+                # blocks, the register block and the lanes; empty when the
+                # workload did not compile.
+                fields = row["chosen"].split()
+                chosen = " ".join(fields[i] for i in (0, 3, 4)) \
+                    if len(fields) > 4 else row["chosen"] or "-"
                 f.write(
                     f"| `{row['workload']}` | "
                     f"{'yes' if row['ok'] else 'NO'} ({row['max_err']:.0e}) | "
@@ -109,7 +114,7 @@ def main():
                     f"{fmt(row['vs_blas'], '%.2fx')} | "
                     f"{fmt(row['upstream_us'], '%.0f')} | "
                     f"{fmt(row['vs_up'], '%.1fx')} | "
-                    f"{row['predicted_us']:.0f} | `{chosen}` |\n")
+                    f"{fmt(row['predicted_us'], '%.0f')} | `{chosen}` |\n")
     return 1 if wrong else 0
 
 

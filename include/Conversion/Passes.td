@@ -66,16 +66,26 @@ def ConvertUKernelToHost : Pass<"convert-ukernel-to-host", "::mlir::ModuleOp"> {
     becomes a polynomial, so the code needs no libm. An f16/bf16 or
     non-contiguous C is accumulated in an f32 copy.
 
+    A call whose problem is small enough not to need the cache blocks
+    (M <= mc, N <= nc, 0 < K, M*K + K*N <= mc*kc + kc*nc), with f32
+    operands and B's rows contiguous along N, is not packed: the
+    micro-kernel reads A and B where they are stored, over all of K, with
+    masked loads at the N edge.
+
     Convolutions (`conv2d_nhwc`, `conv2d_nchw`, with their strides and
     dilations) run as implicit GEMMs (M = N*OH*OW, N = F, K = R*S*C): A
-    blocks are packed straight from the image (im2col inside the packing,
-    one gather per k step of a micro-panel), B is the filter read as a
-    matrix, and C is the output: updated in place for an f32 NHWC output
-    with an identity layout, accumulated in an f32 M x F copy otherwise.
+    blocks are packed straight from the image (im2col inside the packing:
+    runs of 8 channels per panel row, transposed in registers, for an NHWC
+    image with contiguous channels and C a multiple of 8; otherwise one
+    gather per k step of a micro-panel), B is the filter read as a matrix,
+    and C is the output: updated in place for an f32 NHWC output with an
+    identity layout, accumulated in an f32 M x F copy otherwise.
 
     With `threads` other than 1 the cache blocks (batch element, N block, M
     block) of each kernel call run as the iterations of one `scf.parallel`,
-    each packing its own blocks; `quilt-lower-to-host` lowers it to OpenMP.
+    each packing its own blocks (or, for problems read in place, one
+    iteration per batch element); `quilt-lower-to-host` lowers it to
+    OpenMP.
     The cost model is then told the code runs on that many of the target's
     cores (all of them for 0).
 

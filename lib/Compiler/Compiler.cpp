@@ -316,8 +316,8 @@ CompileResult compileSource(std::string_view source,
                    "'; known targets: " + llvm::join(database.names(), ", ");
     return result;
   }
-  for (std::string error : {checkEmitForTarget(options, *target),
-                            checkThreadsForTarget(options, *target)}) {
+  for (const std::string &error : {checkEmitForTarget(options, *target),
+                                   checkThreadsForTarget(options, *target)}) {
     if (!error.empty()) {
       result.error = error;
       return result;

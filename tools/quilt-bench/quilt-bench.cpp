@@ -78,7 +78,8 @@ struct Options {
 template <typename T> bool parseNumber(const std::string &text, T &out) {
   size_t used = 0;
   try {
-    if constexpr (std::is_integral_v<T>)
+    static_assert(std::is_same_v<T, int> || std::is_same_v<T, double>);
+    if constexpr (std::is_same_v<T, int>)
       out = std::stoi(text, &used);
     else
       out = std::stod(text, &used);
@@ -159,12 +160,10 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
     error = "--target and --workloads are required";
     return false;
   }
-  if (o.threads < 1) {
-    error = "--threads must be at least 1 (OpenBLAS runs on as many)";
-    return false;
-  }
   for (auto [bad, message] :
-       {std::pair{o.maxCandidates < 1, "--max-candidates must be at least 1"},
+       {std::pair{o.threads < 1,
+                  "--threads must be at least 1 (OpenBLAS runs on as many)"},
+        std::pair{o.maxCandidates < 1, "--max-candidates must be at least 1"},
         std::pair{o.modelSample < 0, "--model-sample must be at least 0"},
         std::pair{!(o.minTime > 0), "--min-time must be above 0 seconds"},
         std::pair{!(o.upstreamMaxGflop >= 0),

@@ -341,9 +341,9 @@ SmallVector<Value> emitEdgeAwareMicroKernel(OpBuilder &b, Location loc,
   return SmallVector<Value>(ifOp.getResults());
 }
 
-/// Adds `accs`, the product of a register block's whole K range, to the
-/// tile of `c` at (row, col) or, when `isLast` does not hold (a K block
-/// before the last), just adds: the epilogue applies to the finished sum.
+/// Adds `accs`, one K block's product for a register block, to the tile of
+/// `c` at (row, col), applying the epilogue when `isLast` holds (the last K
+/// block): the epilogue applies to the finished sum only.
 void emitBlockUpdate(OpBuilder &b, Location loc, const KernelSpec &spec,
                      ArrayRef<Value> accs, Value c, Value bias, Value row,
                      Value col, Value rows, Value cols, Value isLast) {
@@ -468,7 +468,9 @@ void chooseOperandReads(OpBuilder &b, Location loc, const KernelSpec &spec,
   }
   IndexMath im{b, loc};
   // M*K and K*N are operand sizes, which the dispatch's checks bound.
-  Value footprint = im.add(im.mul(r.m, r.k), im.mul(r.k, r.n));
+  Value aSize = im.mul(r.m, r.k);
+  Value bSize = im.mul(r.k, r.n);
+  Value footprint = im.add(aSize, bSize);
   int64_t blockFootprint = spec.mc * spec.kc + spec.kc * spec.nc;
   Value fits = im.le(r.m, im.c(spec.mc));
   for (Value cond : {im.le(r.n, im.c(spec.nc)),

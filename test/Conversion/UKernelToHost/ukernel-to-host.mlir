@@ -65,8 +65,8 @@
 // A whole panel (cols = 16) loads B with plain vector loads; a partial one
 // with one micro-kernel per count of vectors, the last vector masked (lanes
 // past the columns read as zeros).
-// CHECK: %[[KN:.*]] = arith.muli %[[KDIM:.*]], %[[COLS]]
-// CHECK: %[[MK:.*]] = arith.muli %[[ROWS]], %[[KDIM]]
+// CHECK: %[[MK:.*]] = arith.muli %[[ROWS]], %[[KDIM:.*]] : index
+// CHECK: %[[KN:.*]] = arith.muli %[[KDIM]], %[[COLS]]
 // CHECK: %[[FOOT:.*]] = arith.addi %[[MK]], %[[KN]]
 // CHECK: %[[FITM:.*]] = arith.cmpi sle, %[[ROWS]], %c12
 // CHECK: %[[FITN:.*]] = arith.cmpi sle, %[[COLS]], %c32
