@@ -21,7 +21,8 @@ namespace quilt {
 template <typename Derived>
 struct CommonPipelineOptions : public mlir::PassPipelineOptions<Derived> {
   template <typename T>
-  using Option = typename mlir::PassPipelineOptions<Derived>::template Option<T>;
+  using Option =
+      typename mlir::PassPipelineOptions<Derived>::template Option<T>;
 
   Option<std::string> target{
       *this, "target",

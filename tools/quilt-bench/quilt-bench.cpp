@@ -27,10 +27,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
-#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -135,9 +135,9 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
     // --name=value or --name value.
     size_t eq = arg.find('=');
     std::string name = arg.substr(0, eq);
-    auto option = std::find_if(
-        options.begin(), options.end(),
-        [&](const ValueOption &opt) { return name == opt.name; });
+    auto option =
+        std::find_if(options.begin(), options.end(),
+                     [&](const ValueOption &opt) { return name == opt.name; });
     if (option == options.end()) {
       error = "unknown option '" + name + "'";
       return false;

@@ -154,8 +154,7 @@ void packB(OpBuilder &b, Location loc, const KernelSpec &spec, Value bmat,
 /// columns. Builders for both sources follow.
 struct MicroKernelReader {
   std::function<Value(OpBuilder &, Location, Value k, int64_t i)> a;
-  std::function<Value(OpBuilder &, Location, Value k, int64_t j, bool whole)>
-      b;
+  std::function<Value(OpBuilder &, Location, Value k, int64_t j, bool whole)> b;
   /// B's vectors that are not whole cost more than whole ones (masked
   /// loads, which targets without them, such as NEON, expand lane by
   /// lane): panels that are all whole deserve their own micro-kernel.

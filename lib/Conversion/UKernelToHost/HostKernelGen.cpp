@@ -391,9 +391,8 @@ void emitMacroKernel(OpBuilder &b, Location loc, const KernelSpec &spec,
         prefetchTile(pb, l, spec, c, row, col, rows, cols);
         scf::YieldOp::create(pb, l);
       });
-      MicroKernelReader read =
-          packedReader(spec, buffers.packedA, m5.mul(ir, kcV),
-                       buffers.packedB, bOffset);
+      MicroKernelReader read = packedReader(
+          spec, buffers.packedA, m5.mul(ir, kcV), buffers.packedB, bOffset);
       SmallVector<Value> accs =
           emitEdgeAwareMicroKernel(b5, loc, spec, read, kb, cols);
       emitBlockUpdate(b5, loc, spec, accs, c, bias, row, col, rows, cols,
@@ -440,8 +439,8 @@ void emitInPlaceProduct(OpBuilder &b, Location loc, const KernelSpec &spec,
     forLoop(b1, loc, m1.c(0), m, spec.mr, [&](OpBuilder &b2, Value ir) {
       IndexMath m2{b2, loc};
       Value rows = m2.min(m2.c(spec.mr), m2.sub(m, ir));
-      MicroKernelReader read = inPlaceReader(b2, loc, spec, v.a.matrix, v.b,
-                                             ir, jr, rows, cols);
+      MicroKernelReader read =
+          inPlaceReader(b2, loc, spec, v.a.matrix, v.b, ir, jr, rows, cols);
       SmallVector<Value> accs =
           emitEdgeAwareMicroKernel(b2, loc, spec, read, k, cols);
       emitTileUpdate(b2, loc, spec, accs, v.c, ir, jr, rows, cols, bias,
@@ -473,9 +472,9 @@ void chooseOperandReads(OpBuilder &b, Location loc, const KernelSpec &spec,
   Value footprint = im.add(aSize, bSize);
   int64_t blockFootprint = spec.mc * spec.kc + spec.kc * spec.nc;
   Value fits = im.le(r.m, im.c(spec.mc));
-  for (Value cond : {im.le(r.n, im.c(spec.nc)),
-                     im.le(footprint, im.c(blockFootprint)),
-                     im.lt(im.c(0), r.k)})
+  for (Value cond :
+       {im.le(r.n, im.c(spec.nc)), im.le(footprint, im.c(blockFootprint)),
+        im.lt(im.c(0), r.k)})
     fits = arith::AndIOp::create(b, loc, fits, cond);
   scf::IfOp::create(
       b, loc, fits,

@@ -25,11 +25,9 @@ using namespace mlir;
 using namespace mlir::ukernel;
 using namespace mlir::ukernel::host;
 
-MicroKernelReader mlir::ukernel::host::packedReader(const KernelSpec &spec,
-                                                    Value packedA,
-                                                    Value aOffset,
-                                                    Value packedB,
-                                                    Value bOffset) {
+MicroKernelReader
+mlir::ukernel::host::packedReader(const KernelSpec &spec, Value packedA,
+                                  Value aOffset, Value packedB, Value bOffset) {
   MicroKernelReader read;
   read.a = [=, mr = spec.mr](OpBuilder &b, Location loc, Value k, int64_t i) {
     IndexMath im{b, loc};
@@ -48,9 +46,11 @@ MicroKernelReader mlir::ukernel::host::packedReader(const KernelSpec &spec,
   return read;
 }
 
-MicroKernelReader mlir::ukernel::host::inPlaceReader(
-    OpBuilder &b, Location loc, const KernelSpec &spec, Value a, Value bmat,
-    Value row, Value col, Value rows, Value cols) {
+MicroKernelReader mlir::ukernel::host::inPlaceReader(OpBuilder &b, Location loc,
+                                                     const KernelSpec &spec,
+                                                     Value a, Value bmat,
+                                                     Value row, Value col,
+                                                     Value rows, Value cols) {
   IndexMath im{b, loc};
   // Row i of the block reads row min(i, rows - 1): in bounds, and without a
   // branch in the k loop.
@@ -73,8 +73,8 @@ MicroKernelReader mlir::ukernel::host::inPlaceReader(
       b, loc, vecType, DenseElementsAttr::get(vecType, b.getF32FloatAttr(0)));
 
   MicroKernelReader read;
-  read.a = [=, transposed = spec.transposeA](OpBuilder &ob, Location l,
-                                             Value k, int64_t i) {
+  read.a = [=, transposed = spec.transposeA](OpBuilder &ob, Location l, Value k,
+                                             int64_t i) {
     SmallVector<Value> index = {aRows[i], k};
     if (transposed)
       std::swap(index[0], index[1]);
@@ -92,10 +92,11 @@ MicroKernelReader mlir::ukernel::host::inPlaceReader(
   return read;
 }
 
-SmallVector<Value> mlir::ukernel::host::emitMicroKernel(
-    OpBuilder &b, Location loc, const KernelSpec &spec,
-    const MicroKernelReader &read, Value depth, int64_t vectors,
-    bool lastWhole) {
+SmallVector<Value>
+mlir::ukernel::host::emitMicroKernel(OpBuilder &b, Location loc,
+                                     const KernelSpec &spec,
+                                     const MicroKernelReader &read, Value depth,
+                                     int64_t vectors, bool lastWhole) {
   IndexMath im{b, loc};
   int64_t nv = vectors;
   auto vecType = VectorType::get({spec.lanes}, b.getF32Type());
@@ -111,8 +112,8 @@ SmallVector<Value> mlir::ukernel::host::emitMicroKernel(
           bVecs.push_back(read.b(kb, l, kk, j, j + 1 < nv || lastWhole));
         SmallVector<Value> next(accs.begin(), accs.end());
         for (int64_t i = 0; i < spec.mr; ++i) {
-          Value aVec = vector::BroadcastOp::create(kb, l, vecType,
-                                                   read.a(kb, l, kk, i));
+          Value aVec =
+              vector::BroadcastOp::create(kb, l, vecType, read.a(kb, l, kk, i));
           for (int64_t j = 0; j < nv; ++j)
             next[i * nv + j] =
                 vector::FMAOp::create(kb, l, aVec, bVecs[j], next[i * nv + j]);

@@ -367,8 +367,7 @@ void packIm2col(OpBuilder &b, Location loc, const KernelSpec &spec,
   }
   auto runType = VectorType::get({kTransposeDepth}, elem);
   auto runMaskType = VectorType::get({kTransposeDepth}, b.getI1Type());
-  auto blockType =
-      VectorType::get({spec.mr, kTransposeDepth}, b.getF32Type());
+  auto blockType = VectorType::get({spec.mr, kTransposeDepth}, b.getF32Type());
   auto flatType = VectorType::get({kTransposeDepth * spec.mr}, b.getF32Type());
 
   // Gathers: one of mr elements per k step.
@@ -389,10 +388,9 @@ void packIm2col(OpBuilder &b, Location loc, const KernelSpec &spec,
             rowOffsets.push_back(memref::LoadOp::create(
                 pb, l, a.rowOffsets, ValueRange{pm.add(p0, pm.c(r))}));
             Value size = arith::SelectOp::create(
-                pb, l, pm.lt(pm.c(r), valid), pm.c(kTransposeDepth),
-                pm.c(0));
-            runMasks.push_back(vector::CreateMaskOp::create(
-                pb, l, runMaskType, ValueRange{size}));
+                pb, l, pm.lt(pm.c(r), valid), pm.c(kTransposeDepth), pm.c(0));
+            runMasks.push_back(vector::CreateMaskOp::create(pb, l, runMaskType,
+                                                            ValueRange{size}));
           }
           Value runPassThru = zeroVector(pb, l, runType);
           scf::ForOp::create(
