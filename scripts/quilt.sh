@@ -30,6 +30,7 @@ PACKAGES=(
   libgtest-dev libbenchmark-dev libopenblas-dev libomp-22-dev
   python3-dev pybind11-dev python3-numpy python3-pytest
   libamdhip64-dev rocm-device-libs
+  qemu-user g++-aarch64-linux-gnu
 )
 
 log() { printf '\033[1m[quilt]\033[0m %s\n' "$*"; }

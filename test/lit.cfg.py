@@ -2,6 +2,7 @@
 # lit configuration for Quilt's FileCheck tests.
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -52,6 +53,12 @@ libomp = os.path.join(llvm_lib_dir, "libomp.so")
 config.substitutions.append(("%libomp", libomp))
 if os.path.exists(libomp):
     config.available_features.add("openmp")
+
+# NEON code runs under qemu-aarch64 when the AArch64 cross toolchain is
+# there to build the runtime and the driver (qemu-user,
+# g++-aarch64-linux-gnu).
+if shutil.which("qemu-aarch64") and shutil.which("aarch64-linux-gnu-g++"):
+    config.available_features.add("aarch64-qemu")
 
 # Features for tests that need tools or hardware CI does not have.
 if os.path.isdir(config.shared_workloads_dir):
@@ -112,7 +119,6 @@ if config.cuda_driver_stub and os.path.exists(config.cuda_driver_stub):
 
 # Device code checks (test/Integration/GPU): ptxas from the CUDA toolkit
 # (resource checks), ld.lld for hsaco links.
-import shutil
 
 ptxas = None
 for toolkit in [os.environ.get(v) for v in ("CUDA_HOME", "CUDA_ROOT", "CUDA_PATH")] + ["/usr/local/cuda"]:
