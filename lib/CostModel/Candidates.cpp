@@ -21,20 +21,9 @@ constexpr int64_t kMaxTileEdge = 256;
 /// GPU accesses are at most 16 bytes per thread.
 constexpr int64_t kAccessBytes = 16;
 
-/// "sm_90a" -> 90; 0 for anything else.
-int smVersion(const TargetDesc &t) {
-  if (t.vendor != Vendor::NVIDIA || t.chip.rfind("sm_", 0) != 0)
-    return 0;
-  int v = 0;
-  for (size_t i = 3; i < t.chip.size() && t.chip[i] >= '0' && t.chip[i] <= '9';
-       ++i)
-    v = v * 10 + (t.chip[i] - '0');
-  return v;
-}
-
 /// cp.async (sm_80+) makes multi-stage shared-memory pipelines cheap; other
 /// GPUs double-buffer through registers.
-int64_t maxStages(const TargetDesc &t) { return smVersion(t) >= 80 ? 4 : 2; }
+int64_t maxStages(const TargetDesc &t) { return t.hasAsyncCopies() ? 4 : 2; }
 
 /// The best instruction(s) the target has for the element type.
 std::vector<InstKind> instructionsFor(ElemType elem, const TargetDesc &t,

@@ -18,9 +18,13 @@ namespace {
 /// Longest pipeline the code generator emits; deeper ones never pay off on
 /// the targets we know and only burn shared memory.
 constexpr int64_t kMaxStages = 8;
-/// Registers the kernel needs beyond accumulators and operand fragments:
-/// addresses, loop counters, predicates.
-constexpr int64_t kRegisterOverhead = 24;
+/// Registers a kernel needs beyond accumulators, operand fragments and
+/// staged loads: addresses, loop counters, predicates, the epilogue's
+/// indices. Fitted to the registers ptxas (CUDA 13) and LLVM 22's AMDGPU
+/// backend give the default candidates (docs/cost-model.md, "Registers");
+/// AMD keeps 64-bit addresses and more of the loop state in VGPRs.
+constexpr int64_t kNvidiaRegisterOverhead = 32;
+constexpr int64_t kAmdRegisterOverhead = 48;
 /// Register allocation granularity per thread (NVIDIA allocates 256 per
 /// warp, AMD in blocks of 8 VGPRs).
 constexpr int64_t kRegisterGranule = 8;
@@ -43,27 +47,31 @@ int64_t instWarpM(InstKind inst) {
   return inst == InstKind::Wgmma ? 16 : instShape(inst).m;
 }
 
-/// 32-bit registers for the operand fragments a warp holds per k-step.
+/// 32-bit registers a thread holds for operand fragments. A matrix
+/// instruction's A fragments stay live while the row of B fragments is
+/// read one by one, and the compilers load the next k step's A fragments
+/// during the current one's instructions: 2 x A + B.
 int64_t operandRegisters(const KernelConfig &cfg) {
   int64_t wm = cfg.warpTileM(), wn = cfg.warpTileN();
+  auto fragments = [](int64_t aRegs, int64_t bRegs) {
+    return 2 * aRegs + bRegs;
+  };
   switch (cfg.inst) {
   case InstKind::SimtFma:
     // Double-buffered column of A and row of B, widened to f32.
     return 2 * (cfg.threadTileM + cfg.threadTileN);
   case InstKind::MmaSyncF16:
   case InstKind::MmaSyncTf32:
+  case InstKind::Wgmma: // issued as mma.sync m16n8k16 (docs/gpu-codegen.md)
     // m16 A fragment: 4 registers; n8 B fragment: 2 registers.
-    return wm / 16 * 4 + wn / 8 * 2;
-  case InstKind::Wgmma:
-    // Both operands are read from shared memory through descriptors.
-    return 0;
+    return fragments(wm / 16 * 4, wn / 8 * 2);
   case InstKind::Mfma32x32x8:
-    return wm / 32 * 2 + wn / 32 * 2;
+    return fragments(wm / 32 * 2, wn / 32 * 2);
   case InstKind::Mfma16x16x16:
-    return wm / 16 * 2 + wn / 16 * 2;
+    return fragments(wm / 16 * 2, wn / 16 * 2);
   case InstKind::Wmma16x16x16:
     // RDNA3 replicates 16 halves of each operand in every lane.
-    return wm / 16 * 8 + wn / 16 * 8;
+    return fragments(wm / 16 * 8, wn / 16 * 8);
   case InstKind::CpuFma:
     return 0;
   }
@@ -211,13 +219,20 @@ ResourceUsage estimateResources(const KernelConfig &cfg, ElemType elem,
     usage.occupancy = 1.0;
     return usage;
   }
+  // Without cp.async the code generator pipelines at most two stages, the
+  // next K step's tiles in flight in registers during the multiply.
+  bool asyncCopies = target.hasAsyncCopies();
+  if (!asyncCopies)
+    stages = std::min<int64_t>(stages, 2);
   usage.sharedMemBytes = stages * (tileM + tileN) * tileK * elemBytes(elem);
   int64_t staging = 0;
-  if (stages == 1) // Without a pipeline, global loads are staged in registers.
+  if (!asyncCopies && stages > 1)
     staging = ((tileM + tileN) * tileK * elemBytes(elem) + 4 * threads - 1) /
               (4 * threads);
+  int64_t overhead = target.vendor == Vendor::AMD ? kAmdRegisterOverhead
+                                                  : kNvidiaRegisterOverhead;
   int64_t regs = cfg.threadTileM * cfg.threadTileN + operandRegisters(cfg) +
-                 staging + kRegisterOverhead;
+                 staging + overhead;
   usage.registersPerThread =
       (regs + kRegisterGranule - 1) / kRegisterGranule * kRegisterGranule;
 

@@ -343,6 +343,16 @@ void writeExplainJson(JsonWriter &json, const ExplainReport &r, int top) {
     json.key("config");
     writeConfigJson(json, r.candidates[i]);
     json.field("predicted_us", r.predictions[i].totalUs);
+    // The per-candidate resources behind the occupancy term, so that the
+    // register estimate can be checked against ptxas (check_ptxas.py).
+    ResourceUsage usage =
+        estimateResources(r.candidates[i], r.workload.elem, r.target);
+    json.key("resources");
+    json.beginObject();
+    json.field("registers_per_thread", usage.registersPerThread);
+    json.field("shared_mem_bytes", usage.sharedMemBytes);
+    json.field("blocks_per_cu", usage.blocksPerCU);
+    json.endObject();
     json.key("terms");
     json.beginObject();
     for (int t = 0; t < kNumTerms; ++t)

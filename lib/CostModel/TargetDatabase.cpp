@@ -20,6 +20,23 @@
 
 namespace quilt {
 
+int nvidiaSmVersion(const std::string &chip) {
+  if (chip.rfind("sm_", 0) != 0)
+    return 0;
+  int version = 0;
+  for (size_t i = 3; i < chip.size() && chip[i] >= '0' && chip[i] <= '9'; ++i)
+    version = version * 10 + (chip[i] - '0');
+  return version;
+}
+
+bool chipHasAsyncCopies(Vendor vendor, const std::string &chip) {
+  return vendor == Vendor::NVIDIA && nvidiaSmVersion(chip) >= 80;
+}
+
+bool TargetDesc::hasAsyncCopies() const {
+  return chipHasAsyncCopies(vendor, chip);
+}
+
 namespace {
 
 // The generated array holding data/targets.db (see CMakeLists.txt).

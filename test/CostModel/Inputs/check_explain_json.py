@@ -23,8 +23,15 @@ for report in reports:
         assert key in report, f"missing '{key}' in {sorted(report)}"
     assert report["candidates"], "no candidates"
     for candidate in report["candidates"]:
-        assert set(("config", "predicted_us", "terms")) <= set(candidate), \
-            sorted(candidate)
+        assert set(("config", "predicted_us", "resources", "terms")) <= \
+            set(candidate), sorted(candidate)
+        resources = candidate["resources"]
+        assert set(resources) == {"registers_per_thread", "shared_mem_bytes",
+                                  "blocks_per_cu"}, sorted(resources)
+        assert all(isinstance(v, int) and v >= 0 for v in resources.values()), \
+            resources
+        # Candidates that reach the ranking fit: at least one block per CU.
+        assert resources["blocks_per_cu"] >= 1, resources
         assert isinstance(candidate["predicted_us"], (int, float))
         assert candidate["predicted_us"] >= 0
         assert candidate["terms"] and all(
