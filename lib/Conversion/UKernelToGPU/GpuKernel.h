@@ -155,13 +155,13 @@ std::unique_ptr<MatrixEngine> createMatrixEngine(const GpuKernelSpec &spec,
 
 /// Copies the block's slice of a stored operand into workgroup memory:
 /// stored rows [row0, row0 + tileRows) x columns [col0, col0 + tileCols) of
-/// `global` (rank 2, or rank 3 with `batch` selecting the matrix), zero
+/// `global` (a matrix; a batched kernel passes its block's), zero
 /// where the slice leaves the matrix (`rows` x `cols`). Element (r, c) of
 /// the slice goes to `shared`[c][r] when `transposeIntoShared`, else to
 /// `shared`[r][c], converted to the shared element type. With `useVectors`
 /// true at run time, in-bounds rows move `vectorWidth` elements at a time.
 struct StagingCopy {
-  Value global, batch;
+  Value global;
   /// A convolution's A: `global` is the image and stored element (row, col)
   /// is A(rowOrigin + row, col) of the implicit GEMM, read one element at a
   /// time (`contiguous` false).
@@ -180,6 +180,18 @@ struct StagingCopy {
 };
 void emitStagingCopy(OpBuilder &b, Location loc, const ThreadContext &thread,
                      int64_t threads, const StagingCopy &copy);
+
+/// The same copy in two halves, for a pipeline through registers (chips
+/// without cp.async): the thread's runs read from global memory, one value
+/// per round (zero outside the matrix), and later stored into `shared`.
+/// The loads of the next K step are issued before the multiplication of
+/// the current one, which hides their latency.
+SmallVector<Value> emitStagingLoads(OpBuilder &b, Location loc,
+                                    const ThreadContext &thread,
+                                    int64_t threads, const StagingCopy &copy);
+void emitStagingStores(OpBuilder &b, Location loc, const ThreadContext &thread,
+                       int64_t threads, const StagingCopy &copy,
+                       ValueRange loaded);
 
 /// Builds kernels on demand, once per spec, in the module's `gpu.module`
 /// for the spec's vendor.

@@ -27,6 +27,16 @@
 // Every thread commits a group per step, empty or not, so the count of
 // pending groups means the same in every thread.
 //
+// Without cp.async (AMD, NVIDIA before sm_80) a candidate with stages > 1
+// gets two pairs of tiles and a pipeline through registers:
+//
+//   load K step 0 into registers; store them into buffer 0; barrier
+//   for k0 in [0, K) step TK (step i):
+//     load K step i + 1 into registers            (in flight ...)
+//     accumulators += the tiles in buffer i % 2   (... during the multiply)
+//     store the registers into buffer (i + 1) % 2
+//     barrier
+//
 // The staged tiles are zero outside the matrix, so only global accesses are
 // masked: loads while staging and the final read-modify-write of C.
 //
@@ -128,6 +138,21 @@ SmallVector<Type> GpuKernelSpec::argumentTypes(MLIRContext *ctx) const {
   return types;
 }
 
+/// Matrix `index` of a rank-3 strided view, as a rank-2 view.
+static Value matrixAt(OpBuilder &b, Location loc, Value batched, Value index) {
+  auto type = cast<MemRefType>(batched.getType());
+  SmallVector<OpFoldResult> offsets = {index, b.getIndexAttr(0),
+                                       b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1)};
+  for (int64_t d = 1; d < 3; ++d)
+    sizes.push_back(memref::getMixedSize(b, loc, batched, d));
+  SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+  auto viewType = memref::SubViewOp::inferRankReducedResultType(
+      type.getShape().drop_front(), type, offsets, sizes, strides);
+  return memref::SubViewOp::create(b, loc, cast<MemRefType>(viewType), batched,
+                                   offsets, sizes, strides);
+}
+
 namespace {
 
 /// Shapes and byte offsets of the two staged tiles in workgroup memory.
@@ -179,10 +204,16 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   thread.warpId = arith::DivUIOp::create(b, loc, thread.tid, warp);
   thread.laneId = arith::RemUIOp::create(b, loc, thread.tid, warp);
 
-  unsigned first = spec.batched ? 1 : 0;
-  Value batch = spec.batched
-                    ? Value(gpu::BlockIdOp::create(b, loc, gpu::Dimension::z))
-                    : Value();
+  // A batched kernel works on block z's matrices as rank-2 views: the
+  // batch offset joins each base address once, instead of a third index
+  // term in every address (which cost the batched kernels 20-40 more
+  // registers than the same tiles of a matmul).
+  if (spec.batched) {
+    Value batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+    a = matrixAt(b, loc, a, batch);
+    bMat = matrixAt(b, loc, bMat, batch);
+    c = matrixAt(b, loc, c, batch);
+  }
   Value row0 = im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),
                       im.c(cfg.tileM));
   Value col0 = im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y),
@@ -223,9 +254,9 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
       scf::YieldOp::create(tb, l);
     });
   } else {
-    m = memref::DimOp::create(b, loc, c, first);
-    n = memref::DimOp::create(b, loc, c, first + 1);
-    k = memref::DimOp::create(b, loc, a, spec.transposeA ? first : first + 1);
+    m = memref::DimOp::create(b, loc, c, 0);
+    n = memref::DimOp::create(b, loc, c, 1);
+    k = memref::DimOp::create(b, loc, a, spec.transposeA ? 0 : 1);
   }
 
   // Workgroup memory: the A tile, then the B tile at a 16-byte boundary.
@@ -243,10 +274,23 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
                       MemRefLayoutAttrInterface(), workgroup));
   // One stage's pair of tiles starts at a 16-byte boundary (cp.async's).
   int64_t stageBytes = (layout.bytes + 15) / 16 * 16;
-  int64_t stages = spec.asyncCopies ? std::max<int64_t>(cfg.stages, 1) : 1;
+  // How K steps overlap: `stages` buffers filled by cp.async, two filled
+  // through registers on chips without it, or one (a single-stage
+  // candidate, or workgroup memory too small for more).
+  // A convolution's A tile is gathered one element at a time, each with
+  // its own pixel and tap: held across a multiply, those registers doubled
+  // the VGPRs of gfx942 kernels (127 -> 368) and made them spill, so its
+  // kernels keep one stage there.
+  int64_t stages = std::max<int64_t>(cfg.stages, 1);
+  if (!spec.asyncCopies)
+    stages = spec.isConv() ? 1 : std::min<int64_t>(stages, 2);
   if (spec.maxWorkgroupBytes > 0)
     stages = std::max<int64_t>(
         1, std::min(stages, spec.maxWorkgroupBytes / stageBytes));
+  enum class Pipeline { None, Registers, AsyncCopies };
+  Pipeline pipeline = stages == 1        ? Pipeline::None
+                      : spec.asyncCopies ? Pipeline::AsyncCopies
+                                         : Pipeline::Registers;
   // The tiles of the stage at byte `offset`.
   auto tilesAt = [&](OpBuilder &vb, Value offset) {
     IndexMath vm{vb, loc};
@@ -279,7 +323,6 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
                          Value k0) {
     StagingCopy copy;
     copy.global = global;
-    copy.batch = batch;
     copy.shared = tile.buffer;
     copy.contiguous = contiguous;
     copy.vectorWidth = cfg.vectorWidth;
@@ -295,21 +338,45 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     copy.transposeIntoShared = kMajor == tile.kContiguous;
     return copy;
   };
-  auto stageOperands = [&](OpBuilder &sb, Value k0, const SharedTile &aTile,
+  auto operandCopies = [&](Value k0, const SharedTile &aTile,
                            const SharedTile &bTile) {
     StagingCopy copyA = stagingCopy(a, spec.transposeA, spec.contiguousA,
                                     vectorA, aTile, row0, m, cfg.tileM, k0);
     if (spec.isConv()) {
-      copyA.batch = Value();
       copyA.conv = &conv;
       copyA.rowOrigin = rowOrigin;
       copyA.contiguous = false;
     }
     StagingCopy copyB = stagingCopy(bMat, !spec.transposeB, spec.contiguousB,
                                     vectorB, bTile, col0, n, cfg.tileN, k0);
-    copyA.async = copyB.async = stages > 1;
+    copyA.async = copyB.async = pipeline == Pipeline::AsyncCopies;
+    return std::make_pair(copyA, copyB);
+  };
+  auto stageOperands = [&](OpBuilder &sb, Value k0, const SharedTile &aTile,
+                           const SharedTile &bTile) {
+    auto [copyA, copyB] = operandCopies(k0, aTile, bTile);
     emitStagingCopy(sb, loc, thread, cfg.threads, copyA);
     emitStagingCopy(sb, loc, thread, cfg.threads, copyB);
+  };
+  // The register pipeline's halves: the K step at `k0` read into registers
+  // (A's runs, then B's), and those registers stored into a pair of tiles.
+  auto loadOperands = [&](OpBuilder &lb, Value k0, const SharedTile &aTile,
+                          const SharedTile &bTile) {
+    auto [copyA, copyB] = operandCopies(k0, aTile, bTile);
+    SmallVector<Value> loaded =
+        emitStagingLoads(lb, loc, thread, cfg.threads, copyA);
+    int64_t aValues = loaded.size();
+    loaded.append(emitStagingLoads(lb, loc, thread, cfg.threads, copyB));
+    return std::make_pair(loaded, aValues);
+  };
+  auto storeOperands = [&](OpBuilder &sb, Value k0, const SharedTile &aTile,
+                           const SharedTile &bTile, ValueRange loaded,
+                           int64_t aValues) {
+    auto [copyA, copyB] = operandCopies(k0, aTile, bTile);
+    emitStagingStores(sb, loc, thread, cfg.threads, copyA,
+                      loaded.take_front(aValues));
+    emitStagingStores(sb, loc, thread, cfg.threads, copyB,
+                      loaded.drop_front(aValues));
   };
   auto multiplyTiles = [&](OpBuilder &mb, Location l, const SharedTile &aTile,
                            const SharedTile &bTile, ValueRange accs) {
@@ -323,7 +390,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
 
   SmallVector<Value> init = engine.initAccumulators(b, loc);
   scf::ForOp kLoop;
-  if (stages == 1) {
+  if (pipeline == Pipeline::None) {
     auto [aTile, bTile] = tilesAt(b, im.c(0));
     kLoop = scf::ForOp::create(
         b, loc, im.c(0), k, im.c(cfg.tileK), init,
@@ -334,6 +401,32 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
           // The next step overwrites the tiles this one reads.
           gpu::BarrierOp::create(lb, l);
           scf::YieldOp::create(lb, l, current);
+        });
+  } else if (pipeline == Pipeline::Registers) {
+    // Two pairs of tiles. Step s multiplies pair s % 2 while the loads of
+    // step s + 1 are in flight, then stores them into the other pair, which
+    // every thread finished reading before the barrier that ended step
+    // s - 1: one barrier a step. Past K the loads read nothing (every
+    // element is outside the matrix) and store zeros no step reads.
+    auto [aFirst, bFirst] = tilesAt(b, im.c(0));
+    auto [first, aValues] = loadOperands(b, im.c(0), aFirst, bFirst);
+    storeOperands(b, im.c(0), aFirst, bFirst, first, aValues);
+    gpu::BarrierOp::create(b, loc);
+    kLoop = scf::ForOp::create(
+        b, loc, im.c(0), k, im.c(cfg.tileK), init,
+        [&](OpBuilder &lb, Location l, Value k0, ValueRange accs) {
+          IndexMath lm{lb, l};
+          Value step = arith::DivUIOp::create(lb, l, k0, lm.c(cfg.tileK));
+          Value current = arith::RemUIOp::create(lb, l, step, lm.c(2));
+          Value other = lm.sub(lm.c(1), current);
+          auto [aTile, bTile] = tilesAt(lb, lm.mul(current, lm.c(stageBytes)));
+          auto [aNext, bNext] = tilesAt(lb, lm.mul(other, lm.c(stageBytes)));
+          Value nextK = lm.add(k0, lm.c(cfg.tileK));
+          auto [loaded, aCount] = loadOperands(lb, nextK, aNext, bNext);
+          SmallVector<Value> updated = multiplyTiles(lb, l, aTile, bTile, accs);
+          storeOperands(lb, nextK, aNext, bNext, loaded, aCount);
+          gpu::BarrierOp::create(lb, l);
+          scf::YieldOp::create(lb, l, updated);
         });
   } else {
     auto tokenType = nvgpu::DeviceAsyncTokenType::get(ctx);
@@ -380,8 +473,6 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
         Value in = arith::AndIOp::create(b, loc, im.lt(gr, m), im.lt(gc, n));
         scf::IfOp::create(b, loc, in, [&](OpBuilder &tb, Location l) {
           SmallVector<Value> idx = {gr, gc};
-          if (batch)
-            idx.insert(idx.begin(), batch);
           if (spec.isConv()) {
             // C(m, f) is output pixel m's element of filter f.
             IndexMath om{tb, l};

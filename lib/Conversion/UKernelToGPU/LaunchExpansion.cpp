@@ -80,13 +80,6 @@ Value vectorAligned(OpBuilder &b, Location loc, Value view, int64_t width) {
   return ok;
 }
 
-/// cp.async (global to shared without registers) exists from sm_80 on.
-bool hasAsyncCopies(Vendor vendor, StringRef chip) {
-  unsigned sm = 0;
-  return vendor == Vendor::nvidia && chip.consume_front("sm_") &&
-         !chip.take_while(llvm::isDigit).getAsInteger(10, sm) && sm >= 80;
-}
-
 } // namespace
 
 LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
@@ -137,7 +130,10 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
   base.contiguousA = !isConv && hasContiguousRows(lhs);
   base.contiguousB = hasContiguousRows(rhs);
   base.contiguousC = !isConv && hasContiguousRows(init);
-  base.asyncCopies = hasAsyncCopies(base.vendor, target.getChip());
+  base.asyncCopies = quilt::chipHasAsyncCopies(base.vendor == Vendor::nvidia
+                                                   ? quilt::Vendor::NVIDIA
+                                                   : quilt::Vendor::AMD,
+                                               target.getChip().str());
   base.maxWorkgroupBytes = desc.sharedMemPerBlock;
   SmallVector<GpuKernelSpec> specs;
   SmallVector<GpuKernel> functions;

@@ -73,62 +73,96 @@ public:
             im.add(c, im.c(i)));
   }
 
-  SmallVector<Value> globalIndices(Value row, Value col) const {
-    if (copy.batch)
-      return {copy.batch, row, col};
-    return {row, col};
-  }
-
   /// Where stored element (row, col) is: in the matrix, or for a
   /// convolution's A, in the image (ConvIndex.h: row is GEMM row
   /// rowOrigin + row, col is GEMM column k).
   SmallVector<Value> elementIndices(OpBuilder &eb, Location l, Value row,
                                     Value col) const {
     if (!copy.conv)
-      return globalIndices(row, col);
+      return {row, col};
     IndexMath em{eb, l};
     const ConvGeometry &conv = *copy.conv;
     return llvm::to_vector(conv.imageIndex(
         em, conv.pixel(em, em.add(copy.rowOrigin, row)), conv.tap(em, col)));
   }
 
-  /// The run of `width` elements at slice position (r, c).
+  /// The run of `width` elements at slice position (r, c): with cp.async
+  /// when it can, else through registers.
   void copyRun(OpBuilder &rb, Value r, Value c, int64_t width) {
+    int64_t bytes = width * storedElem.getIntOrFloatBitWidth() / 8;
+    if (width > 1 && copiesAsync(bytes)) {
+      IndexMath im{rb, loc};
+      Value gr = im.add(copy.row0, r), gc = im.add(copy.col0, c);
+      copyRunAsync(rb, r, c, gr, gc, im.lt(gr, copy.rows), width);
+      return;
+    }
+    storeShared(rb, loadRun(rb, r, c, width), r, c);
+  }
+
+  /// The run of `width` elements at slice position (r, c) read into
+  /// registers: a vector of stored elements (a scalar when `width` is 1),
+  /// zero outside the matrix. One vector load when the run lies inside the
+  /// matrix of an aligned operand.
+  Value loadRun(OpBuilder &rb, Value r, Value c, int64_t width) {
     IndexMath im{rb, loc};
     Value gr = im.add(copy.row0, r), gc = im.add(copy.col0, c);
     Value rowIn = im.lt(gr, copy.rows);
-    if (width == 1) {
-      copyElements(rb, r, c, gr, gc, rowIn, width);
-      return;
-    }
-    int64_t bytes = width * storedElem.getIntOrFloatBitWidth() / 8;
-    if (copiesAsync(bytes)) {
-      copyRunAsync(rb, r, c, gr, gc, rowIn, width);
-      return;
-    }
-    // A whole run inside the matrix, on an aligned operand: one load.
+    if (width == 1)
+      return loadElement(rb, gr, gc, rowIn);
     Value runIn = arith::AndIOp::create(
         rb, loc, rowIn, arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::sle,
                                               im.add(gc, im.c(width)),
                                               copy.cols));
     Value vectorOk = arith::AndIOp::create(rb, loc, runIn, copy.useVectors);
-    scf::IfOp::create(
+    auto type = VectorType::get({width}, storedElem);
+    int64_t bytes = width * storedElem.getIntOrFloatBitWidth() / 8;
+    auto ifOp = scf::IfOp::create(
         rb, loc, vectorOk,
         [&](OpBuilder &tb, Location l) {
           Value v = vector::LoadOp::create(
-              tb, l, VectorType::get({width}, storedElem), copy.global,
-              globalIndices(gr, gc), /*nontemporal=*/false,
-              llvm::MaybeAlign(bytes));
-          storeShared(tb, v, r, c);
-          scf::YieldOp::create(tb, l);
+              tb, l, type, copy.global, ValueRange{gr, gc},
+              /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+          scf::YieldOp::create(tb, l, v);
         },
         [&](OpBuilder &fb, Location l) {
-          copyElements(fb, r, c, gr, gc, rowIn, width);
-          scf::YieldOp::create(fb, l);
+          IndexMath fm{fb, l};
+          Value v = zeros(fb, type);
+          for (int64_t i = 0; i < width; ++i)
+            v = vector::InsertOp::create(
+                fb, l, loadElement(fb, gr, fm.add(gc, fm.c(i)), rowIn), v, i);
+          scf::YieldOp::create(fb, l, v);
         });
+    return ifOp.getResult(0);
+  }
+
+  /// What loadRun yields for a run past the tile (a thread's last round).
+  Value zeroRun(OpBuilder &zb, int64_t width) {
+    return width == 1 ? zeros(zb, storedElem)
+                      : zeros(zb, VectorType::get({width}, storedElem));
   }
 
 private:
+  Value zeros(OpBuilder &zb, Type type) {
+    return arith::ConstantOp::create(zb, loc, type, zb.getZeroAttr(type));
+  }
+
+  /// Stored element (gr, col), zero outside the matrix.
+  Value loadElement(OpBuilder &eb, Value gr, Value col, Value rowIn) {
+    IndexMath em{eb, loc};
+    Value in = arith::AndIOp::create(eb, loc, rowIn, em.lt(col, copy.cols));
+    auto ifOp = scf::IfOp::create(
+        eb, loc, in,
+        [&](OpBuilder &tb, Location l) {
+          Value v = memref::LoadOp::create(tb, l, copy.global,
+                                           elementIndices(tb, l, gr, col));
+          scf::YieldOp::create(tb, l, v);
+        },
+        [&](OpBuilder &fb, Location l) {
+          scf::YieldOp::create(fb, l, zeros(fb, storedElem));
+        });
+    return ifOp.getResult(0);
+  }
+
   /// The run (r, c) at stored (gr, gc) one element at a time, zero outside
   /// the matrix.
   void copyElements(OpBuilder &eb, Value r, Value c, Value gr, Value gc,
@@ -136,20 +170,7 @@ private:
     IndexMath em{eb, loc};
     for (int64_t i = 0; i < width; ++i) {
       Value col = em.add(gc, em.c(i));
-      Value in = arith::AndIOp::create(eb, loc, rowIn, em.lt(col, copy.cols));
-      auto ifOp = scf::IfOp::create(
-          eb, loc, in,
-          [&](OpBuilder &tb, Location l) {
-            Value v = memref::LoadOp::create(tb, l, copy.global,
-                                             elementIndices(tb, l, gr, col));
-            scf::YieldOp::create(tb, l, v);
-          },
-          [&](OpBuilder &fb, Location l) {
-            Value zero = arith::ConstantOp::create(
-                fb, l, storedElem, fb.getZeroAttr(storedElem));
-            scf::YieldOp::create(fb, l, zero);
-          });
-      storeShared(eb, ifOp.getResult(0), r, em.add(c, em.c(i)));
+      storeShared(eb, loadElement(eb, gr, col, rowIn), r, em.add(c, em.c(i)));
     }
   }
 
@@ -180,7 +201,7 @@ private:
           nvgpu::DeviceAsyncCopyOp::create(
               tb, l, nvgpu::DeviceAsyncTokenType::get(tb.getContext()),
               copy.shared, ValueRange{r, c}, copy.global,
-              globalIndices(srcRow, srcCol), tb.getIndexAttr(width), inside,
+              ValueRange{srcRow, srcCol}, tb.getIndexAttr(width), inside,
               tb.getUnitAttr());
           scf::YieldOp::create(tb, l);
         },
@@ -204,41 +225,128 @@ private:
 
 } // namespace
 
+namespace {
+
+/// How the block's threads split a stored tile: runs of `width` elements
+/// along the contiguous dimension, dealt round-robin, `rounds` per thread.
+struct RunLayout {
+  int64_t width, runsPerRow, runs, rounds;
+
+  RunLayout(const StagingCopy &copy, int64_t threads) {
+    width = copy.contiguous ? std::gcd(std::max<int64_t>(copy.vectorWidth, 1),
+                                       copy.tileCols)
+                            : 1;
+    runsPerRow = copy.tileCols / width;
+    runs = copy.tileRows * runsPerRow;
+    rounds = (runs + threads - 1) / threads;
+  }
+
+  /// The thread's run of `round`.
+  Value run(IndexMath &im, const ThreadContext &thread, Value round,
+            int64_t threads) const {
+    return im.add(thread.tid, im.mul(round, im.c(threads)));
+  }
+
+  /// Slice position (r, c) of `run`.
+  std::pair<Value, Value> position(OpBuilder &b, Location loc,
+                                   Value run) const {
+    IndexMath im{b, loc};
+    Value perRow = im.c(runsPerRow);
+    Value r = arith::DivUIOp::create(b, loc, run, perRow);
+    Value c = im.mul(arith::RemUIOp::create(b, loc, run, perRow), im.c(width));
+    return {r, c};
+  }
+
+  /// Every thread has a run in every round.
+  bool even(int64_t threads) const { return runs % threads == 0; }
+};
+
+} // namespace
+
 void mlir::ukernel::gpucg::emitStagingCopy(OpBuilder &b, Location loc,
                                            const ThreadContext &thread,
                                            int64_t threads,
                                            const StagingCopy &copy) {
   IndexMath im{b, loc};
-  int64_t width = copy.contiguous
-                      ? std::gcd(std::max<int64_t>(copy.vectorWidth, 1),
-                                 copy.tileCols)
-                      : 1;
-  int64_t runsPerRow = copy.tileCols / width;
-  int64_t runs = copy.tileRows * runsPerRow;
-  int64_t rounds = (runs + threads - 1) / threads;
+  RunLayout layout(copy, threads);
   Stager stager(b, loc, copy);
-  scf::ForOp::create(
-      b, loc, im.c(0), im.c(rounds), im.c(1), ValueRange{},
-      [&](OpBuilder &lb, Location l, Value round, ValueRange) {
-        IndexMath lm{lb, l};
-        Value run = lm.add(thread.tid, lm.mul(round, lm.c(threads)));
-        auto body = [&](OpBuilder &rb) {
-          IndexMath rm{rb, l};
-          Value perRow = rm.c(runsPerRow);
-          Value r = arith::DivUIOp::create(rb, l, run, perRow);
-          Value c = rm.mul(arith::RemUIOp::create(rb, l, run, perRow),
-                           rm.c(width));
-          stager.copyRun(rb, r, c, width);
-        };
-        if (runs % threads == 0) {
-          body(lb);
-        } else {
-          scf::IfOp::create(lb, l, lm.lt(run, lm.c(runs)),
-                            [&](OpBuilder &tb, Location tl) {
-                              body(tb);
-                              scf::YieldOp::create(tb, tl);
-                            });
-        }
-        scf::YieldOp::create(lb, l);
-      });
+  scf::ForOp::create(b, loc, im.c(0), im.c(layout.rounds), im.c(1),
+                     ValueRange{},
+                     [&](OpBuilder &lb, Location l, Value round, ValueRange) {
+                       IndexMath lm{lb, l};
+                       Value run = layout.run(lm, thread, round, threads);
+                       auto body = [&](OpBuilder &rb) {
+                         auto [r, c] = layout.position(rb, l, run);
+                         stager.copyRun(rb, r, c, layout.width);
+                       };
+                       if (layout.even(threads)) {
+                         body(lb);
+                       } else {
+                         scf::IfOp::create(lb, l, lm.lt(run, lm.c(layout.runs)),
+                                           [&](OpBuilder &tb, Location tl) {
+                                             body(tb);
+                                             scf::YieldOp::create(tb, tl);
+                                           });
+                       }
+                       scf::YieldOp::create(lb, l);
+                     });
+}
+
+SmallVector<Value> mlir::ukernel::gpucg::emitStagingLoads(
+    OpBuilder &b, Location loc, const ThreadContext &thread, int64_t threads,
+    const StagingCopy &copy) {
+  IndexMath im{b, loc};
+  RunLayout layout(copy, threads);
+  Stager stager(b, loc, copy);
+  SmallVector<Value> loaded;
+  // Unrolled: each round's registers are a value of their own.
+  for (int64_t round = 0; round < layout.rounds; ++round) {
+    Value run = layout.run(im, thread, im.c(round), threads);
+    auto load = [&](OpBuilder &rb) {
+      auto [r, c] = layout.position(rb, loc, run);
+      return stager.loadRun(rb, r, c, layout.width);
+    };
+    if (layout.even(threads)) {
+      loaded.push_back(load(b));
+      continue;
+    }
+    auto ifOp = scf::IfOp::create(
+        b, loc, im.lt(run, im.c(layout.runs)),
+        [&](OpBuilder &tb, Location l) {
+          scf::YieldOp::create(tb, l, load(tb));
+        },
+        [&](OpBuilder &fb, Location l) {
+          scf::YieldOp::create(fb, l, stager.zeroRun(fb, layout.width));
+        });
+    loaded.push_back(ifOp.getResult(0));
+  }
+  return loaded;
+}
+
+void mlir::ukernel::gpucg::emitStagingStores(OpBuilder &b, Location loc,
+                                             const ThreadContext &thread,
+                                             int64_t threads,
+                                             const StagingCopy &copy,
+                                             ValueRange loaded) {
+  IndexMath im{b, loc};
+  RunLayout layout(copy, threads);
+  assert(static_cast<int64_t>(loaded.size()) == layout.rounds &&
+         "one loaded value per round");
+  Stager stager(b, loc, copy);
+  for (int64_t round = 0; round < layout.rounds; ++round) {
+    Value run = layout.run(im, thread, im.c(round), threads);
+    auto store = [&](OpBuilder &sb) {
+      auto [r, c] = layout.position(sb, loc, run);
+      stager.storeShared(sb, loaded[round], r, c);
+    };
+    if (layout.even(threads)) {
+      store(b);
+      continue;
+    }
+    scf::IfOp::create(b, loc, im.lt(run, im.c(layout.runs)),
+                      [&](OpBuilder &tb, Location l) {
+                        store(tb);
+                        scf::YieldOp::create(tb, l);
+                      });
+  }
 }

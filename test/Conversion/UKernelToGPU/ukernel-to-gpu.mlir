@@ -71,10 +71,18 @@
 // A100:           memref.store
 // A100-LABEL:   gpu.func @quilt_mma_sync_f16_16x32x64_t64_w1x2_tt2x4_v8_f16_f32_sc(
 // A100:           memref.load %arg2[{{.*}}] : memref<?x?xf32, strided<[?, ?], offset: ?>>
+// A batched kernel takes block z's matrices as rank-2 views once, so its
+// addresses are those of a matmul's (a third index in every address cost
+// 20-40 registers).
 // A100-LABEL:   gpu.func @quilt_simt_fma_{{.*}}_batch
-// A100:           gpu.block_id z
+// A100:           %[[Z:.*]] = gpu.block_id z
+// A100:           %[[A:.*]] = memref.subview %arg0[%[[Z]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1] : memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>> to memref<?x?xf32, strided<[?, 1], offset: ?>>
+// A100:           memref.subview %arg1[%[[Z]], 0, 0]
+// A100:           %[[C:.*]] = memref.subview %arg2[%[[Z]], 0, 0]
+// A100:           vector.load %[[A]][%{{[^,]*}}, %{{[^,]*}}] {{.*}} : memref<?x?xf32, strided<[?, 1], offset: ?>>, vector<4xf32>
 // A100:           vector.load {{.*}} #gpu.address_space<workgroup>>, vector<{{[0-9]+}}xf32>
 // A100:           vector.fma
+// A100:           memref.load %[[C]][%{{[^,]*}}, %{{[^,]*}}] : memref<?x?xf32, strided<[?, 1], offset: ?>>
 
 // MI300-LABEL: func.func @mm_f16(
 // MI300:         gpu.launch_func @quilt_amdgpu_kernels::@quilt_mfma_
