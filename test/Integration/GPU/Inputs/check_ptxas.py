@@ -3,7 +3,12 @@ checks the resources: no register spills, at most 255 registers a thread,
 and registers x threads within the 64K-register file of an SM, so every
 block can launch.
 
-usage: check_ptxas.py QUILTC PTXAS INPUT.mlir TARGET CHIP
+With --estimate-tolerance N it also checks the cost model's register
+estimate (`quiltc explain --json`, the number that decides which candidates
+fit and how many blocks share an SM) against what ptxas allocated: a
+problem when they differ by more than N registers.
+
+usage: check_ptxas.py QUILTC PTXAS INPUT.mlir TARGET CHIP [--estimate-tolerance N]
 """
 
 import re
@@ -11,7 +16,14 @@ import subprocess
 import sys
 import tempfile
 
+# Keep the source tree free of __pycache__ when importing the helper.
+sys.dont_write_bytecode = True
+from kernel_estimates import estimated_registers  # noqa: E402
+
 quiltc, ptxas, source, target, chip = sys.argv[1:6]
+tolerance = None
+if sys.argv[6:8] and sys.argv[6] == "--estimate-tolerance":
+    tolerance = int(sys.argv[7])
 
 ptx = subprocess.run([quiltc, source, "--target", target, "--emit=ptx"],
                      check=True, capture_output=True, text=True).stdout
@@ -45,7 +57,17 @@ for index, module in enumerate(modules):
             kernels += 1
             registers = int(used.group(1))
             threads = int(re.search(r"_t(\d+)_", name).group(1))
-            print("%s: %d registers x %d threads" % (name, registers, threads))
+            line = "%s: %d registers x %d threads" % (name, registers, threads)
+            if tolerance is not None:
+                estimate = estimated_registers(quiltc, target, name)
+                if estimate is None:
+                    problems.append("%s: explain lists no such candidate" % name)
+                else:
+                    line += " (estimated %d)" % estimate
+                    if abs(estimate - registers) > tolerance:
+                        problems.append("%s: %d registers, estimated %d"
+                                        % (name, registers, estimate))
+            print(line)
             if registers > 255 or registers * threads > 65536:
                 problems.append("%s: %d registers x %d threads do not fit an SM"
                                 % (name, registers, threads))

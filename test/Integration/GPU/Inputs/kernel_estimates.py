@@ -1,0 +1,42 @@
+"""The cost model's resource estimate for a compiled kernel, looked up
+through `quiltc explain --json`, for the resource checks of the ptxas and
+AMDGPU ISA tests."""
+
+import json
+import re
+import subprocess
+
+# A kernel's name spells its configuration, operand types and op:
+# quilt_<inst>_<MxNxK>_t<threads>_w<MxN>_tt<MxN>_v<width>_<ab>_<c>[_<op details>].
+KERNEL_NAME = re.compile(r"quilt_(\w+?)_(\d+)x(\d+)x(\d+)_t(\d+)_w(\d+)x(\d+)"
+                         r"_tt(\d+)x(\d+)_v(\d+)_([a-z0-9]+)_[a-z0-9]+(_\w+)?$")
+# One workload per op: the candidates and their estimates depend on the op,
+# the operand type and the target, not on the shape.
+WORKLOADS = [
+    ("_batch", "batch_matmul %s B=4 M=1000 N=1000 K=1000"),
+    ("_conv2d_nhwc", "conv2d_nhwc %s N=16 H=64 W=64 C=64 F=64 R=3 S=3 stride=1 pad=1"),
+    ("_conv2d_nchw", "conv2d_nchw %s N=16 H=64 W=64 C=64 F=64 R=3 S=3 stride=1 pad=1"),
+    ("", "matmul %s M=1000 N=1000 K=1000"),
+]
+_estimates_by_workload = {}
+
+
+def estimated_registers(quiltc, target, name):
+    """The registers explain estimates for the candidate a kernel compiles."""
+    match = KERNEL_NAME.match(name)
+    if not match:
+        return None
+    inst, *knobs, ab, details = match.groups()
+    workload = next(text for marker, text in WORKLOADS
+                    if marker in (details or "")) % ab
+    if workload not in _estimates_by_workload:
+        report = json.loads(subprocess.run(
+            [quiltc, "explain", "--target", target, "--json", "--top", "1000", workload],
+            check=True, capture_output=True, text=True).stdout)
+        _estimates_by_workload[workload] = {
+            tuple(str(c["config"][key]) for key in
+                  ("inst", "tile_m", "tile_n", "tile_k", "threads", "warps_m",
+                   "warps_n", "thread_tile_m", "thread_tile_n", "vector_width")):
+            c["resources"]["registers_per_thread"]
+            for c in report["candidates"]}
+    return _estimates_by_workload[workload].get((inst, *knobs))
