@@ -25,6 +25,8 @@ constexpr int64_t kMaxStages = 8;
 /// AMD keeps 64-bit addresses and more of the loop state in VGPRs.
 constexpr int64_t kNvidiaRegisterOverhead = 32;
 constexpr int64_t kAmdRegisterOverhead = 48;
+/// Architectural VGPRs of an AMD lane; CDNA adds as many accumulation VGPRs.
+constexpr int64_t kArchitecturalVgprs = 256;
 /// Register allocation granularity per thread (NVIDIA allocates 256 per
 /// warp, AMD in blocks of 8 VGPRs).
 constexpr int64_t kRegisterGranule = 8;
@@ -231,8 +233,14 @@ ResourceUsage estimateResources(const KernelConfig &cfg, ElemType elem,
               (4 * threads);
   int64_t overhead = target.vendor == Vendor::AMD ? kAmdRegisterOverhead
                                                   : kNvidiaRegisterOverhead;
-  int64_t regs = cfg.threadTileM * cfg.threadTileN + operandRegisters(cfg) +
-                 staging + overhead;
+  int64_t accumulators = cfg.threadTileM * cfg.threadTileN;
+  int64_t regs = accumulators + operandRegisters(cfg) + staging + overhead;
+  // CDNA's unified file: past the 256 architectural VGPRs the compiler
+  // moves the accumulators into AGPRs and still fills the architectural
+  // ones (the 256x256 MFMA tile with 256 accumulators: 498-512, spilling).
+  if (target.vendor == Vendor::AMD && regs > kArchitecturalVgprs &&
+      target.maxRegistersPerThread > kArchitecturalVgprs)
+    regs = kArchitecturalVgprs + accumulators;
   usage.registersPerThread =
       (regs + kRegisterGranule - 1) / kRegisterGranule * kRegisterGranule;
 
@@ -312,10 +320,16 @@ std::string checkGpuTarget(const KernelConfig &cfg, ElemType elem,
     return "shared memory (" + kib(usage.sharedMemBytes) + " for " +
            str(cfg.stages) + " stages) exceeds the per-block limit (" +
            kib(target.sharedMemPerBlock) + ")";
+  // An estimate that takes the whole register file leaves the compiler no
+  // room: both AMD candidates estimated at their limit spilled.
   if (usage.registersPerThread > target.maxRegistersPerThread)
     return "needs about " + str(usage.registersPerThread) +
            " registers per thread, above the limit (" +
            str(target.maxRegistersPerThread) + ")";
+  if (usage.registersPerThread == target.maxRegistersPerThread)
+    return "needs about " + str(usage.registersPerThread) +
+           " registers per thread, the whole register file, with no room "
+           "for the compiler";
   if (usage.registersPerThread * cfg.threads > target.registersPerBlock)
     return "needs about " + str(usage.registersPerThread * cfg.threads) +
            " registers per block, above the limit (" +

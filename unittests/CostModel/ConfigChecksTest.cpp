@@ -292,6 +292,25 @@ TEST(ConfigChecks, ResourcesWithoutAsyncCopies) {
   EXPECT_EQ(u.registersPerThread, 240);
 }
 
+TEST(ConfigChecks, CdnaAccumulatorsMoveToAgprs) {
+  // 256x256 MFMA tile, 16x16 accumulators a thread: past 256 VGPRs the
+  // accumulators go to AGPRs and the architectural file still fills.
+  KernelConfig c =
+      parseOrDie("256x256x32 t256 w2x2 tt16x16 v8 s2 mfma_32x32x8");
+  ResourceUsage u =
+      estimateResources(c, ElemType::F16, builtinTarget("mi300x"));
+  EXPECT_EQ(u.registersPerThread, 256 + 256);
+  EXPECT_EQ(checkForTarget(c, ElemType::F16, builtinTarget("mi300x")),
+            "needs about 512 registers per thread, the whole register file, "
+            "with no room for the compiler");
+  // 16x8 accumulators stay below 256: counted as on any other target.
+  c = parseOrDie("256x64x32 t128 w2x1 tt16x8 v8 s2 mfma_32x32x8");
+  EXPECT_LT(estimateResources(c, ElemType::F16, builtinTarget("mi300x"))
+                .registersPerThread,
+            256);
+  EXPECT_EQ(checkForTarget(c, ElemType::F16, builtinTarget("mi300x")), "");
+}
+
 TEST(ConfigChecks, StrRoundTrips) {
   KernelConfig c = mmaConfig();
   c.splitK = 4, c.boundary = BoundaryPolicy::Pad;

@@ -55,6 +55,15 @@ inline KernelConfig avx2Config() {
   return c;
 }
 
+/// The configuration `text` spells (KernelConfig::str's syntax); fails the
+/// test when it does not parse.
+inline KernelConfig parseOrDie(const std::string &text) {
+  std::string error;
+  std::optional<KernelConfig> c = parseKernelConfig(text, error);
+  EXPECT_TRUE(c.has_value()) << text << ": " << error;
+  return c.value_or(KernelConfig());
+}
+
 } // namespace quilt
 
 #endif // QUILT_UNITTESTS_COSTMODEL_TESTUTIL_H
