@@ -48,8 +48,9 @@ struct GpuKernelSpec {
   ContractionKind kind = ContractionKind::matmul;
   int64_t strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
   /// The stored operand's inner stride is statically 1, so its rows can be
-  /// read with vector loads (A, B), and addressing an element of C needs no
-  /// multiplication by its inner stride (C of a matmul or batch matmul).
+  /// read with vector loads (A, B; an nhwc image along C), and addressing
+  /// an element of C needs no multiplication by its inner stride (C of a
+  /// matmul or batch matmul).
   bool contiguousA = true, contiguousB = true, contiguousC = true;
   /// Global-to-workgroup copies can run asynchronously (cp.async, sm_80 and
   /// later), so the kernel keeps `config.stages` tiles in flight; without
@@ -87,7 +88,8 @@ struct GpuKernel {
 
 /// Bits of the kernel's last operand: which operands the host found aligned
 /// for vector loads of the configuration's width (base address and every
-/// row stride a multiple of the vector), decided per launch.
+/// row stride a multiple of the vector; for an nhwc image, also C), decided
+/// per launch.
 enum VectorFlags : int32_t { kVectorA = 1, kVectorB = 2 };
 
 /// Values every piece of a kernel body needs.
@@ -163,8 +165,10 @@ std::unique_ptr<MatrixEngine> createMatrixEngine(const GpuKernelSpec &spec,
 struct StagingCopy {
   Value global;
   /// A convolution's A: `global` is the image and stored element (row, col)
-  /// is A(rowOrigin + row, col) of the implicit GEMM, read one element at a
-  /// time (`contiguous` false).
+  /// is A(rowOrigin + row, col) of the implicit GEMM. Runs along col are
+  /// consecutive channels of an nhwc image (`contiguous`, with the host's
+  /// vector flag only when C is a multiple of the run); otherwise the copy
+  /// reads one element at a time.
   const ConvGeometry *conv = nullptr;
   Value rowOrigin;
   Value row0, col0, rows, cols;

@@ -123,7 +123,7 @@ SmallVector<Type> GpuKernelSpec::argumentTypes(MLIRContext *ctx) const {
   int64_t rank = batched ? 3 : 2;
   SmallVector<Type> types;
   if (isConv())
-    types = {stridedView(ctx, 4, inputType, /*contiguous=*/false),
+    types = {stridedView(ctx, 4, inputType, contiguousA),
              stridedView(ctx, 2, inputType, contiguousB),
              stridedView(ctx, 4, accType, /*contiguous=*/false)};
   else
@@ -277,13 +277,15 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   // How K steps overlap: `stages` buffers filled by cp.async, two filled
   // through registers on chips without it, or one (a single-stage
   // candidate, or workgroup memory too small for more).
-  // A convolution's A tile is gathered one element at a time, each with
-  // its own pixel and tap: held across a multiply, those registers doubled
-  // the VGPRs of gfx942 kernels (127 -> 368) and made them spill, so its
-  // kernels keep one stage there.
+  // An nchw convolution's A tile is gathered one element at a time, each
+  // with its own pixel and tap: held across a multiply, those registers
+  // doubled the VGPRs of gfx942 kernels (127 -> 368) and made them spill,
+  // so its kernels keep one stage there. An nhwc image read in runs of
+  // channels pipelines like a matrix (gfx942: 59-230 VGPRs -> 81-274).
   int64_t stages = std::max<int64_t>(cfg.stages, 1);
   if (!spec.asyncCopies)
-    stages = spec.isConv() ? 1 : std::min<int64_t>(stages, 2);
+    stages =
+        spec.isConv() && !spec.contiguousA ? 1 : std::min<int64_t>(stages, 2);
   if (spec.maxWorkgroupBytes > 0)
     stages = std::max<int64_t>(
         1, std::min(stages, spec.maxWorkgroupBytes / stageBytes));
@@ -345,7 +347,6 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     if (spec.isConv()) {
       copyA.conv = &conv;
       copyA.rowOrigin = rowOrigin;
-      copyA.contiguous = false;
     }
     StagingCopy copyB = stagingCopy(bMat, !spec.transposeB, spec.contiguousB,
                                     vectorB, bTile, col0, n, cfg.tileN, k0);

@@ -126,8 +126,9 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
   base.kind = kind;
   base.strideH = conv.strideH, base.strideW = conv.strideW;
   base.dilationH = conv.dilationH, base.dilationW = conv.dilationW;
-  // A convolution's A is read element by element (Staging.cpp).
-  base.contiguousA = !isConv && hasContiguousRows(lhs);
+  // An nhwc image with contiguous channels is read in runs along C, like a
+  // matrix's rows; an nchw image element by element (Staging.cpp).
+  base.contiguousA = (!isConv || conv.nhwc()) && hasContiguousRows(lhs);
   base.contiguousB = hasContiguousRows(rhs);
   base.contiguousC = !isConv && hasContiguousRows(init);
   base.asyncCopies = quilt::chipHasAsyncCopies(base.vendor == Vendor::nvidia
@@ -233,6 +234,17 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
           flags = arith::OrIOp::create(tb, l, flags, bitValue);
         };
         addFlag(args[0], spec.contiguousA, kVectorA);
+        // A run of an nhwc image's im2col row must not cross from one
+        // filter tap's channels into the next: C a multiple of the width.
+        if (isConv && spec.contiguousA && cfg.vectorWidth > 1) {
+          Value whole = cm.eq(arith::RemUIOp::create(tb, l, conv.channels,
+                                                     cm.c(cfg.vectorWidth)),
+                              cm.c(0));
+          Value keep = arith::SelectOp::create(
+              tb, l, whole, arith::ConstantIntOp::create(tb, l, ~0, 32),
+              arith::ConstantIntOp::create(tb, l, ~kVectorA, 32));
+          flags = arith::AndIOp::create(tb, l, flags, keep);
+        }
         addFlag(args[1], spec.contiguousB, kVectorB);
         SmallVector<Value> operands = args;
         operands.push_back(flags);

@@ -9,9 +9,12 @@
 // asynchronous copies (cp.async), an aligned 16-byte run goes straight from
 // global to workgroup memory, the part outside the matrix zero-filled by the
 // instruction itself (its source size), and registers hold nothing.
-// A convolution's A (the image read as its im2col matrix, never
-// materialized) goes element by element through the maps of
-// Conversion/Utils/ConvIndex.h.
+// A convolution's A is the image read as its im2col matrix, never
+// materialized: each run's first element goes through the maps of
+// Conversion/Utils/ConvIndex.h. An nhwc image with contiguous channels,
+// C a multiple of the run (checked by the host with the alignment), has
+// each run inside one filter tap's channels, consecutive in memory, so it
+// moves like a matrix row's; an nchw image goes element by element.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,8 +85,11 @@ public:
       return {row, col};
     IndexMath em{eb, l};
     const ConvGeometry &conv = *copy.conv;
-    return llvm::to_vector(conv.imageIndex(
-        em, conv.pixel(em, em.add(copy.rowOrigin, row)), conv.tap(em, col)));
+    // Sequenced, so that the IR does not depend on the host compiler's
+    // order of evaluating arguments.
+    ConvTap tap = conv.tap(em, col);
+    ConvPixel pixel = conv.pixel(em, em.add(copy.rowOrigin, row));
+    return llvm::to_vector(conv.imageIndex(em, pixel, tap));
   }
 
   /// The run of `width` elements at slice position (r, c): with cp.async
@@ -120,7 +126,7 @@ public:
         rb, loc, vectorOk,
         [&](OpBuilder &tb, Location l) {
           Value v = vector::LoadOp::create(
-              tb, l, type, copy.global, ValueRange{gr, gc},
+              tb, l, type, copy.global, elementIndices(tb, l, gr, gc),
               /*nontemporal=*/false, llvm::MaybeAlign(bytes));
           scf::YieldOp::create(tb, l, v);
         },
@@ -201,8 +207,8 @@ private:
           nvgpu::DeviceAsyncCopyOp::create(
               tb, l, nvgpu::DeviceAsyncTokenType::get(tb.getContext()),
               copy.shared, ValueRange{r, c}, copy.global,
-              ValueRange{srcRow, srcCol}, tb.getIndexAttr(width), inside,
-              tb.getUnitAttr());
+              elementIndices(tb, l, srcRow, srcCol), tb.getIndexAttr(width),
+              inside, tb.getUnitAttr());
           scf::YieldOp::create(tb, l);
         },
         [&](OpBuilder &fb, Location l) {

@@ -19,15 +19,25 @@
 // A100-NEXT:    arith.cmpi uge, %{{.*}}, %[[LIMIT2]] : index
 // A100:         func.call @quilt_rt_report_operand_error(
 // A100:         } else {
+// A100:         %[[CH_HOST:.*]] = memref.dim %[[I]], %c3{{.*}} : memref<?x?x?x?xf16>
 // A100:         %[[R:.*]] = memref.dim %[[F]], %c0
 // A100-NEXT:    %{{.*}} = arith.constant 1 : index
 // A100-NEXT:    %[[S:.*]] = memref.dim %[[F]], %c1
 // A100-NEXT:    %[[FM:.*]] = memref.collapse_shape %[[F]] {{\[}}[0, 1, 2], [3]] : memref<?x?x?x?xf16> into memref<?x?xf16>
 // A100:         call @quilt_rt_select(
 // A100:         memref.subview %[[FM]][0, 0]
-// A100:         %[[IMG:.*]] = memref.cast %[[I]] : memref<?x?x?x?xf16> to memref<?x?x?x?xf16, strided<[?, ?, ?, ?], offset: ?>>
+// The image keeps its unit channel stride, for vector runs along C.
+// A100:         %[[IMG:.*]] = memref.cast %[[I]] : memref<?x?x?x?xf16> to memref<?x?x?x?xf16, strided<[?, ?, ?, 1], offset: ?>>
 // A100:         memref.subview %[[O]][0, 0, 0, 0]
-// A100:         gpu.launch_func @quilt_nvidia_kernels::@[[K:quilt_mma_sync_f16_.*_f16_f32_conv2d_nhwc_s2x3_d1x2_sa]] blocks in (%{{.*}}, %{{.*}}, %c1{{.*}}) {{.*}} args(%[[IMG]] : {{.*}}, %{{.*}} : memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}} : memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, %c0{{.*}} : index, %{{.*}} : index, %[[R]] : index, %[[S]] : index, %{{.*}} : i32)
+// The image's vector flag (bit 0) needs its alignment and C % 8 == 0, so
+// that no run of 8 channels crosses into the next tap.
+// A100:         %[[CREM:.*]] = arith.remui %[[CH_HOST]], %c8{{.*}} : index
+// A100-NEXT:    %[[CWHOLE:.*]] = arith.cmpi eq, %[[CREM]], %c0{{.*}} : index
+// A100-NEXT:    %[[NOT_A:.*]] = arith.constant -2 : i32
+// A100-NEXT:    %[[ALL:.*]] = arith.constant -1 : i32
+// A100-NEXT:    %[[KEEP:.*]] = arith.select %[[CWHOLE]], %[[ALL]], %[[NOT_A]] : i32
+// A100-NEXT:    arith.andi %{{.*}}, %[[KEEP]] : i32
+// A100:         gpu.launch_func @quilt_nvidia_kernels::@[[K:quilt_mma_sync_f16_.*_f16_f32_conv2d_nhwc_s2x3_d1x2]] blocks in (%{{.*}}, %{{.*}}, %c1{{.*}}) {{.*}} args(%[[IMG]] : {{.*}}, %{{.*}} : memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}} : memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, %c0{{.*}} : index, %{{.*}} : index, %[[R]] : index, %[[S]] : index, %{{.*}} : i32)
 // The remainder region: the filter matrix's and the output's columns from c0.
 // A100:         memref.subview %[[FM]][0, %[[C0:[0-9a-z_]+]]] [
 // A100:         memref.subview %[[O]][0, 0, 0, %[[C0]]] [
@@ -37,8 +47,8 @@
 // m = rowOrigin + row = (n*OH + oh)*OW + ow and k = (r*S + s)*C + c, and
 // writes C(m, f) to output[n, oh, ow, f].
 // A100:       gpu.module @quilt_nvidia_kernels
-// A100-LABEL:   gpu.func @quilt_mma_sync_f16_{{.*}}_conv2d_nhwc_s2x3_d1x2_sa(
-// A100-SAME:      %[[IMAGE:[^:]+]]: memref<?x?x?x?xf16, strided<[?, ?, ?, ?], offset: ?>>, %[[BM:[^:]+]]: memref<?x?xf16, strided<[?, 1], offset: ?>>, %[[OUT:[^:]+]]: memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, %[[ROW0:[^:]+]]: index, %[[ROWS:[^:]+]]: index, %[[FR:[^:]+]]: index, %[[FS:[^:]+]]: index, %{{.*}}: i32)
+// A100-LABEL:   gpu.func @quilt_mma_sync_f16_{{.*}}_conv2d_nhwc_s2x3_d1x2(
+// A100-SAME:      %[[IMAGE:[^:]+]]: memref<?x?x?x?xf16, strided<[?, ?, ?, 1], offset: ?>>, %[[BM:[^:]+]]: memref<?x?xf16, strided<[?, 1], offset: ?>>, %[[OUT:[^:]+]]: memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, %[[ROW0:[^:]+]]: index, %[[ROWS:[^:]+]]: index, %[[FR:[^:]+]]: index, %[[FS:[^:]+]]: index, %{{.*}}: i32)
 // A100-DAG:       %[[OH:.*]] = memref.dim %[[OUT]], %c1
 // A100-DAG:       %[[OW:.*]] = memref.dim %[[OUT]], %c2
 // A100-DAG:       %[[CH:.*]] = memref.dim %[[IMAGE]], %c3
@@ -95,8 +105,13 @@
 // A100-NEXT:        %[[SW:.*]] = arith.constant 3 : index
 // A100-NEXT:        %[[OWS:.*]] = arith.muli %[[OWI]], %[[SW]] : index
 // A100-NEXT:        %[[W:.*]] = arith.addi %[[OWS]], %[[SD]] : index
-// A100-NEXT:        memref.load %[[IMAGE]][%[[N]], %[[H]], %[[W]], %[[CC]]]
-// The filter matrix keeps the vector path (cp.async on sm_80).
+// With C a multiple of 8 and the image aligned (the host's vector flag),
+// a run of 8 channels of one tap moves with one cp.async; otherwise element
+// by element through the same maps.
+// A100-NEXT:        nvgpu.device_async_copy %[[IMAGE]][%[[N]], %[[H]], %[[W]], %[[CC]]], %{{.*}}, 8, %{{.*}} {bypassL1} : memref<?x?x?x?xf16, strided<[?, ?, ?, 1], offset: ?>> to memref<{{[0-9]+}}x40xf16, #gpu.address_space<workgroup>>
+// A100:             } else {
+// A100:               memref.load %[[IMAGE]][
+// The filter matrix too (cp.async on sm_80).
 // A100:           nvgpu.device_async_copy %[[BM]]
 // A100:           nvgpu.mma.sync
 // A100:           %[[EM:.*]] = arith.addi %[[ROW0]], %{{.*}} : index
@@ -122,9 +137,10 @@
 
 // MI300-LABEL: func.func @conv_nhwc(
 // MI300:         memref.collapse_shape %{{.*}} {{\[}}[0, 1, 2], [3]]
-// MI300:         gpu.launch_func @quilt_amdgpu_kernels::@quilt_mfma_{{.*}}_conv2d_nhwc_s2x3_d1x2_sa
+// MI300:         gpu.launch_func @quilt_amdgpu_kernels::@quilt_mfma_{{.*}}_conv2d_nhwc_s2x3_d1x2
 // MI300:       gpu.module @quilt_amdgpu_kernels [#rocdl.target<O = 3, chip = "gfx942">]
-// MI300-LABEL:   gpu.func @quilt_mfma_{{.*}}_conv2d_nhwc_s2x3_d1x2_sa(
+// MI300-LABEL:   gpu.func @quilt_mfma_{{.*}}_conv2d_nhwc_s2x3_d1x2(
+// MI300:           vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<?x?x?x?xf16, strided<[?, ?, ?, 1], offset: ?>>, vector<8xf16>
 // MI300:           memref.load %arg0[{{.*}}] : memref<?x?x?x?xf16
 // MI300:           amdgpu.mfma
 // MI300:           memref.store %{{.*}}, %arg2[{{.*}}] : memref<?x?x?x?xf32

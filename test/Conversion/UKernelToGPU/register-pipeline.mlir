@@ -49,10 +49,32 @@ func.func @mm_f32(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>)
 
 // -----
 
-// A convolution's element gathers would keep too many values in flight
-// (on gfx942 they took a candidate from 127 VGPRs to 368, spilling), so
-// without cp.async convolutions keep one stage: one buffer, allocated
-// before the loop, filled, multiplied between two barriers.
+// An nchw convolution's element gathers would keep too many values in
+// flight (on gfx942 they took a candidate from 127 VGPRs to 368, spilling),
+// so without cp.async it keeps one stage: one buffer, allocated before the
+// loop, filled, multiplied between two barriers.
+#conv = #ukernel.config<tile = 64x64x8, threads = 64, warps = 2x1, thread_tile = 8x8, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+func.func @conv_nchw(%i: memref<?x?x?x?xf32>, %f: memref<?x?x?x?xf32>, %o: memref<?x?x?x?xf32>) {
+  ukernel.dispatch conv2d_nchw ins(%i, %f : memref<?x?x?x?xf32>, memref<?x?x?x?xf32>) outs(%o : memref<?x?x?x?xf32>)
+    candidates [#conv]
+  return
+}
+
+// CHECK-LABEL: gpu.func @quilt_simt_fma_64x64x8_t64_w2x1_tt8x8_v4_f32_f32_tb_conv2d_nchw_s1x1_sa(
+// CHECK:         %[[B:.*]] = memref.view {{.*}} to memref<8x64xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:    %[[A:.*]] = memref.view {{.*}} to memref<8x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         scf.for
+// CHECK-NOT:       memref.view
+// CHECK:           memref.store {{.*}}, %[[A]][
+// CHECK:           gpu.barrier
+// CHECK:           vector.fma
+// CHECK:           gpu.barrier
+// CHECK-NEXT:      scf.yield
+
+// -----
+
+// An nhwc image with contiguous channels is read in runs along C, so its
+// convolution pipelines like a matrix: two buffers chosen per iteration.
 #conv = #ukernel.config<tile = 64x64x8, threads = 64, warps = 2x1, thread_tile = 8x8, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
 func.func @conv_nhwc(%i: memref<?x?x?x?xf32>, %f: memref<?x?x?x?xf32>, %o: memref<?x?x?x?xf32>) {
   ukernel.dispatch conv2d_nhwc ins(%i, %f : memref<?x?x?x?xf32>, memref<?x?x?x?xf32>) outs(%o : memref<?x?x?x?xf32>)
@@ -60,14 +82,16 @@ func.func @conv_nhwc(%i: memref<?x?x?x?xf32>, %f: memref<?x?x?x?xf32>, %o: memre
   return
 }
 
-// CHECK-LABEL: gpu.func @quilt_simt_fma_64x64x8_t64_w2x1_tt8x8_v4_f32_f32_conv2d_nhwc
-// CHECK:         %[[B:.*]] = memref.view {{.*}} to memref<8x64xf32, #gpu.address_space<workgroup>>
-// CHECK-NEXT:    %[[A:.*]] = memref.view {{.*}} to memref<8x64xf32, #gpu.address_space<workgroup>>
+// CHECK-LABEL: gpu.func @quilt_simt_fma_64x64x8_t64_w2x1_tt8x8_v4_f32_f32_conv2d_nhwc_s1x1(
+// CHECK-SAME:    %[[IMAGE:[^:]+]]: memref<?x?x?x?xf32, strided<[?, ?, ?, 1], offset: ?>>
+// CHECK:         vector.load %[[IMAGE]]
+// CHECK:         gpu.barrier
 // CHECK:         scf.for
-// CHECK-NOT:       memref.view
-// CHECK:           memref.store {{.*}}, %[[A]][
-// CHECK:           vector.store {{.*}}, %[[B]][
-// CHECK:           gpu.barrier
+// CHECK:           %[[CUR:.*]] = arith.remui
+// CHECK:           memref.view
+// CHECK:           vector.load %[[IMAGE]]
 // CHECK:           vector.fma
+// CHECK-NOT:       gpu.barrier
+// CHECK:           vector.store
 // CHECK:           gpu.barrier
 // CHECK-NEXT:      scf.yield
