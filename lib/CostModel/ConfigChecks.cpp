@@ -236,9 +236,12 @@ ResourceUsage estimateResources(const KernelConfig &cfg, ElemType elem,
   int64_t accumulators = cfg.threadTileM * cfg.threadTileN;
   int64_t regs = accumulators + operandRegisters(cfg) + staging + overhead;
   // CDNA's unified file: past the 256 architectural VGPRs the compiler
-  // moves the accumulators into AGPRs and still fills the architectural
-  // ones (the 256x256 MFMA tile with 256 accumulators: 498-512, spilling).
-  if (target.vendor == Vendor::AMD && regs > kArchitecturalVgprs &&
+  // moves MFMA accumulators (only they can live there) into AGPRs and still
+  // fills the architectural ones (the 256x256 MFMA tile with 256 accumulators:
+  // 498-512, spilling).
+  bool mfma =
+      cfg.inst == InstKind::Mfma32x32x8 || cfg.inst == InstKind::Mfma16x16x16;
+  if (mfma && regs > kArchitecturalVgprs &&
       target.maxRegistersPerThread > kArchitecturalVgprs)
     regs = kArchitecturalVgprs + accumulators;
   usage.registersPerThread =

@@ -203,14 +203,19 @@ class GpuKernelCache {
 public:
   explicit GpuKernelCache(ModuleOp module) : module(module) {}
   /// A null func (after a diagnostic at `loc`) when the spec cannot be
-  /// generated. A new kernel module is compiled for `chip`.
+  /// generated, or when the vendor's kernel module is for another chip.
+  /// A new kernel module is compiled for `chip`.
   GpuKernel getOrCreate(const GpuKernelSpec &spec, StringRef chip,
                         Location loc);
 
 private:
-  gpu::GPUModuleOp getOrCreateModule(Vendor vendor, StringRef chip);
+  /// Null (after a diagnostic at `loc`) when the vendor's module was
+  /// created for another chip.
+  gpu::GPUModuleOp getOrCreateModule(Vendor vendor, StringRef chip,
+                                     Location loc);
 
   ModuleOp module;
+  /// By symbol name, stage count and chip.
   llvm::StringMap<GpuKernel> kernels;
 };
 

@@ -522,12 +522,24 @@ Attribute mlir::ukernel::gpucg::binaryTargetForChip(MLIRContext *ctx,
   return {};
 }
 
-gpu::GPUModuleOp GpuKernelCache::getOrCreateModule(Vendor vendor,
-                                                   StringRef chip) {
+gpu::GPUModuleOp
+GpuKernelCache::getOrCreateModule(Vendor vendor, StringRef chip, Location loc) {
   StringRef name = kernelModuleName(vendor);
-  if (auto existing = module.lookupSymbol<gpu::GPUModuleOp>(name))
-    return existing;
   MLIRContext *ctx = module.getContext();
+  if (auto existing = module.lookupSymbol<gpu::GPUModuleOp>(name)) {
+    // One binary per vendor module: its kernels are compiled for one chip
+    // (they differ in pipelines and instructions between chips).
+    Attribute target = binaryTargetForChip(ctx, chip);
+    ArrayAttr targets = existing.getTargetsAttr();
+    if (target && targets && !llvm::is_contained(targets, target)) {
+      emitError(loc) << "GPU kernels for chip '" << chip
+                     << "' and for another chip of the same vendor in one "
+                        "module: convert the functions of each chip in "
+                        "modules of their own";
+      return {};
+    }
+    return existing;
+  }
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                   UnitAttr::get(ctx));
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
@@ -540,9 +552,19 @@ gpu::GPUModuleOp GpuKernelCache::getOrCreateModule(Vendor vendor,
 GpuKernel GpuKernelCache::getOrCreate(const GpuKernelSpec &spec,
                                       StringRef chip, Location loc) {
   std::string name = spec.symbolName();
-  auto it = kernels.find(name);
+  // The name spells the configuration but not its stage count (nor the
+  // chip, whose module is checked below): key the cache on both, and give
+  // a spec that differs from a built one only there a name of its own.
+  std::string key =
+      (name + "|s" + Twine(spec.config.stages) + "|" + chip).str();
+  auto it = kernels.find(key);
   if (it != kernels.end())
     return it->second;
+  if (llvm::any_of(kernels, [&](const auto &entry) {
+        gpu::GPUFuncOp built = entry.second.func;
+        return built.getName() == name;
+      }))
+    name += "_s" + std::to_string(spec.config.stages);
 
   MLIRContext *ctx = module.getContext();
   std::string why;
@@ -552,7 +574,9 @@ GpuKernel GpuKernelCache::getOrCreate(const GpuKernelSpec &spec,
                    << spec.config.str() << ": " << why;
     return {};
   }
-  gpu::GPUModuleOp gpuModule = getOrCreateModule(spec.vendor, chip);
+  gpu::GPUModuleOp gpuModule = getOrCreateModule(spec.vendor, chip, loc);
+  if (!gpuModule)
+    return {};
   OpBuilder b = OpBuilder::atBlockEnd(gpuModule.getBody());
   auto type = FunctionType::get(ctx, spec.argumentTypes(ctx), {});
   auto func = gpu::GPUFuncOp::create(b, loc, name, type);
@@ -561,6 +585,6 @@ GpuKernel GpuKernelCache::getOrCreate(const GpuKernelSpec &spec,
       {static_cast<int32_t>(spec.config.threads), 1, 1}));
   OpBuilder body = OpBuilder::atBlockBegin(&func.getBody().front());
   GpuKernel kernel{func, buildKernelBody(body, loc, spec, *engine, func)};
-  kernels[name] = kernel;
+  kernels[key] = kernel;
   return kernel;
 }

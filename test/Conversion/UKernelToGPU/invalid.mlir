@@ -66,3 +66,24 @@ module attributes {ukernel.target = #a100} {
     return
   }
 }
+
+// -----
+
+// The NVIDIA kernels of a module go into one binary, for one chip.
+#a100 = #ukernel.target<name = "a100", vendor = nvidia, chip = "sm_80", compute_units = 108, warp_size = 32, sub_partitions = 4, max_threads_per_block = 1024, max_threads_per_cu = 2048, max_blocks_per_cu = 32, registers_per_block = 65536, registers_per_cu = 65536, max_registers_per_thread = 255, shared_mem_per_block = 166912, shared_mem_per_cu = 167936, l1_bytes = 196608, l2_bytes = 41943040, mem_bandwidth_gbs = 2039.0, clock_ghz = 1.41, onchip_bytes_per_clock = 128.0, peak_tflops = {simt_fma = 19.5, mma_sync_f16 = 312.0, mma_sync_tf32 = 156.0}>
+#t4 = #ukernel.target<name = "t4", vendor = nvidia, chip = "sm_75", compute_units = 40, warp_size = 32, sub_partitions = 4, max_threads_per_block = 1024, max_threads_per_cu = 1024, max_blocks_per_cu = 16, registers_per_block = 65536, registers_per_cu = 65536, max_registers_per_thread = 255, shared_mem_per_block = 65536, shared_mem_per_cu = 65536, l1_bytes = 65536, l2_bytes = 4194304, mem_bandwidth_gbs = 320.0, clock_ghz = 1.59, onchip_bytes_per_clock = 128.0, peak_tflops = {simt_fma = 8.1}>
+#simt = #ukernel.config<tile = 32x32x8, threads = 64, warps = 2x1, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+
+module {
+  func.func @on_a100(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) attributes {ukernel.target = #a100} {
+    ukernel.dispatch matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
+      candidates [#simt]
+    return
+  }
+  func.func @on_t4(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) attributes {ukernel.target = #t4} {
+    // expected-error @+1 {{GPU kernels for chip 'sm_75' and for another chip of the same vendor in one module: convert the functions of each chip in modules of their own}}
+    ukernel.dispatch matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
+      candidates [#simt]
+    return
+  }
+}

@@ -35,9 +35,13 @@ func.func @mm_f32(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>)
 // CHECK:           %[[NEXT_B_AT:.*]] = arith.addi %[[NEXT_A_AT]], %c1024{{.*}} : index
 // CHECK:           %[[NEXT_B:.*]] = memref.view %[[SMEM]][%[[NEXT_B_AT]]][]
 // CHECK:           %[[NEXT_A:.*]] = memref.view %[[SMEM]][%[[NEXT_A_AT]]][]
+// The loads are of K step k + 8: A's columns and B's rows from there.
+// CHECK:           %[[NEXT_K:.*]] = arith.addi %[[K]], %c8{{.*}} : index
 // CHECK-NOT:       gpu.barrier
-// CHECK:           vector.load %arg0
-// CHECK:           vector.load %arg1
+// CHECK:           %[[A_COL:.*]] = arith.addi %[[NEXT_K]], %{{.*}} : index
+// CHECK:           vector.load %arg0[%{{.*}}, %[[A_COL]]]
+// CHECK:           %[[B_ROW:.*]] = arith.addi %[[NEXT_K]], %{{.*}} : index
+// CHECK:           vector.load %arg1[%[[B_ROW]], %{{.*}}]
 // CHECK:           vector.load %[[CUR_A]][
 // CHECK:           vector.load %[[CUR_B]][
 // CHECK:           vector.fma

@@ -11,6 +11,7 @@ problem when they differ by more than N registers.
 usage: check_ptxas.py QUILTC PTXAS INPUT.mlir TARGET CHIP [--estimate-tolerance N]
 """
 
+import argparse
 import re
 import subprocess
 import sys
@@ -20,10 +21,14 @@ import tempfile
 sys.dont_write_bytecode = True
 from kernel_estimates import estimated_registers  # noqa: E402
 
-quiltc, ptxas, source, target, chip = sys.argv[1:6]
-tolerance = None
-if sys.argv[6:8] and sys.argv[6] == "--estimate-tolerance":
-    tolerance = int(sys.argv[7])
+parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+for name in ("quiltc", "ptxas", "source", "target", "chip"):
+    parser.add_argument(name)
+parser.add_argument("--estimate-tolerance", type=int, default=None)
+args = parser.parse_args()
+quiltc, ptxas, source, target, chip = (args.quiltc, args.ptxas, args.source,
+                                       args.target, args.chip)
+tolerance = args.estimate_tolerance
 
 ptx = subprocess.run([quiltc, source, "--target", target, "--emit=ptx"],
                      check=True, capture_output=True, text=True).stdout

@@ -30,9 +30,14 @@ def estimated_registers(quiltc, target, name):
     workload = next(text for marker, text in WORKLOADS
                     if marker in (details or "")) % ab
     if workload not in _estimates_by_workload:
-        report = json.loads(subprocess.run(
-            [quiltc, "explain", "--target", target, "--json", "--top", "1000", workload],
-            check=True, capture_output=True, text=True).stdout)
+        # --top 0 lists every candidate.
+        result = subprocess.run(
+            [quiltc, "explain", "--target", target, "--json", "--top", "0", workload],
+            capture_output=True, text=True)
+        if result.returncode != 0:
+            raise SystemExit("quiltc explain failed for '%s': %s"
+                             % (workload, result.stderr.strip()))
+        report = json.loads(result.stdout)
         _estimates_by_workload[workload] = {
             tuple(str(c["config"][key]) for key in
                   ("inst", "tile_m", "tile_n", "tile_k", "threads", "warps_m",
