@@ -69,17 +69,11 @@ struct TargetDesc {
   double peak(InstKind k) const { return peakTflops[static_cast<int>(k)]; }
   /// f32 lanes in one CPU vector register (1 on GPUs).
   int64_t cpuLanes() const { return vectorBits > 0 ? vectorBits / 32 : 1; }
+  /// Kernels copy global to workgroup memory with cp.async (NVIDIA sm_80
+  /// and later): multi-stage pipelines without registers. Other chips
+  /// pipeline two stages through registers.
   bool hasAsyncCopies() const;
 };
-
-/// The compute capability in an NVIDIA chip name ("sm_90a" -> 90); 0 for
-/// any other name.
-int nvidiaSmVersion(const std::string &chip);
-
-/// Whether kernels for `chip` copy global to workgroup memory with cp.async
-/// (NVIDIA sm_80 and later): multi-stage pipelines without registers.
-/// Other chips pipeline two stages through registers.
-bool chipHasAsyncCopies(Vendor vendor, const std::string &chip);
 
 } // namespace quilt
 

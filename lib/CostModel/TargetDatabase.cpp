@@ -20,7 +20,9 @@
 
 namespace quilt {
 
-int nvidiaSmVersion(const std::string &chip) {
+/// The compute capability in an NVIDIA chip name ("sm_90a" -> 90); 0 for
+/// any other name.
+static int nvidiaSmVersion(const std::string &chip) {
   if (chip.rfind("sm_", 0) != 0)
     return 0;
   int version = 0;
@@ -29,12 +31,8 @@ int nvidiaSmVersion(const std::string &chip) {
   return version;
 }
 
-bool chipHasAsyncCopies(Vendor vendor, const std::string &chip) {
-  return vendor == Vendor::NVIDIA && nvidiaSmVersion(chip) >= 80;
-}
-
 bool TargetDesc::hasAsyncCopies() const {
-  return chipHasAsyncCopies(vendor, chip);
+  return vendor == Vendor::NVIDIA && nvidiaSmVersion(chip) >= 80;
 }
 
 namespace {

@@ -560,11 +560,6 @@ GpuKernel GpuKernelCache::getOrCreate(const GpuKernelSpec &spec,
   auto it = kernels.find(key);
   if (it != kernels.end())
     return it->second;
-  if (llvm::any_of(kernels, [&](const auto &entry) {
-        gpu::GPUFuncOp built = entry.second.func;
-        return built.getName() == name;
-      }))
-    name += "_s" + std::to_string(spec.config.stages);
 
   MLIRContext *ctx = module.getContext();
   std::string why;
@@ -577,6 +572,8 @@ GpuKernel GpuKernelCache::getOrCreate(const GpuKernelSpec &spec,
   gpu::GPUModuleOp gpuModule = getOrCreateModule(spec.vendor, chip, loc);
   if (!gpuModule)
     return {};
+  if (gpuModule.lookupSymbol(name))
+    name += "_s" + std::to_string(spec.config.stages);
   OpBuilder b = OpBuilder::atBlockEnd(gpuModule.getBody());
   auto type = FunctionType::get(ctx, spec.argumentTypes(ctx), {});
   auto func = gpu::GPUFuncOp::create(b, loc, name, type);

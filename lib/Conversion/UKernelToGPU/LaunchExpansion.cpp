@@ -131,10 +131,7 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
   base.contiguousA = (!isConv || conv.nhwc()) && hasContiguousRows(lhs);
   base.contiguousB = hasContiguousRows(rhs);
   base.contiguousC = !isConv && hasContiguousRows(init);
-  base.asyncCopies = quilt::chipHasAsyncCopies(base.vendor == Vendor::nvidia
-                                                   ? quilt::Vendor::NVIDIA
-                                                   : quilt::Vendor::AMD,
-                                               target.getChip().str());
+  base.asyncCopies = desc.hasAsyncCopies();
   base.maxWorkgroupBytes = desc.sharedMemPerBlock;
   SmallVector<GpuKernelSpec> specs;
   SmallVector<GpuKernel> functions;
@@ -228,23 +225,20 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
           if (!contiguous || cfg.vectorWidth <= 1)
             return;
           Value aligned = vectorAligned(tb, l, view, cfg.vectorWidth);
+          // A run of an nhwc image's im2col row must not cross from one
+          // filter tap's channels into the next: C a multiple of the width.
+          if (isConv && bit == kVectorA)
+            aligned = arith::AndIOp::create(
+                tb, l, aligned,
+                cm.eq(arith::RemUIOp::create(tb, l, conv.channels,
+                                             cm.c(cfg.vectorWidth)),
+                      cm.c(0)));
           Value bitValue = arith::SelectOp::create(
               tb, l, aligned, arith::ConstantIntOp::create(tb, l, bit, 32),
               arith::ConstantIntOp::create(tb, l, 0, 32));
           flags = arith::OrIOp::create(tb, l, flags, bitValue);
         };
         addFlag(args[0], spec.contiguousA, kVectorA);
-        // A run of an nhwc image's im2col row must not cross from one
-        // filter tap's channels into the next: C a multiple of the width.
-        if (isConv && spec.contiguousA && cfg.vectorWidth > 1) {
-          Value whole = cm.eq(arith::RemUIOp::create(tb, l, conv.channels,
-                                                     cm.c(cfg.vectorWidth)),
-                              cm.c(0));
-          Value keep = arith::SelectOp::create(
-              tb, l, whole, arith::ConstantIntOp::create(tb, l, ~0, 32),
-              arith::ConstantIntOp::create(tb, l, ~kVectorA, 32));
-          flags = arith::AndIOp::create(tb, l, flags, keep);
-        }
         addFlag(args[1], spec.contiguousB, kVectorB);
         SmallVector<Value> operands = args;
         operands.push_back(flags);

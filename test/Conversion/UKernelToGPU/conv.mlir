@@ -33,10 +33,11 @@
 // that no run of 8 channels crosses into the next tap.
 // A100:         %[[CREM:.*]] = arith.remui %[[CH_HOST]], %c8{{.*}} : index
 // A100-NEXT:    %[[CWHOLE:.*]] = arith.cmpi eq, %[[CREM]], %c0{{.*}} : index
-// A100-NEXT:    %[[NOT_A:.*]] = arith.constant -2 : i32
-// A100-NEXT:    %[[ALL:.*]] = arith.constant -1 : i32
-// A100-NEXT:    %[[KEEP:.*]] = arith.select %[[CWHOLE]], %[[ALL]], %[[NOT_A]] : i32
-// A100-NEXT:    arith.andi %{{.*}}, %[[KEEP]] : i32
+// A100-NEXT:    %[[AOK:.*]] = arith.andi %{{.*}}, %[[CWHOLE]] : i1
+// A100-NEXT:    %[[OFF:.*]] = arith.constant 0 : i32
+// A100-NEXT:    %[[ON:.*]] = arith.constant 1 : i32
+// A100-NEXT:    %[[ABIT:.*]] = arith.select %[[AOK]], %[[ON]], %[[OFF]] : i32
+// A100-NEXT:    arith.ori %{{.*}}, %[[ABIT]] : i32
 // A100:         gpu.launch_func @quilt_nvidia_kernels::@[[K:quilt_mma_sync_f16_.*_f16_f32_conv2d_nhwc_s2x3_d1x2]] blocks in (%{{.*}}, %{{.*}}, %c1{{.*}}) {{.*}} args(%[[IMG]] : {{.*}}, %{{.*}} : memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}} : memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, %c0{{.*}} : index, %{{.*}} : index, %[[R]] : index, %[[S]] : index, %{{.*}} : i32)
 // The remainder region: the filter matrix's and the output's columns from c0.
 // A100:         memref.subview %[[FM]][0, %[[C0:[0-9a-z_]+]]] [
