@@ -8,7 +8,9 @@
 #                            workload file for TARGET (default h100) in
 #                            bench/gpu/bundles/TARGET; runs it when this
 #                            machine has an NVIDIA GPU and PyTorch, else says
-#                            how to run it on one
+#                            how to run it on one. QUILT_NATIVE_WGMMA=1
+#                            compiles wgmma candidates as wgmma.mma_async
+#                            (bundles in bench/gpu/bundles/TARGET-native-wgmma)
 #
 # Installs missing Debian packages non-interactively (idempotent: nothing is
 # installed when everything is present), configures once with Ninja against
@@ -135,7 +137,12 @@ demo() {
 gpu_bench() {
   local target=${1:-h100}
   local workloads=${QUILT_WORKLOADS:-$ROOT/../shared/workloads}
-  local bundles=$ROOT/bench/gpu/bundles/$target
+  local set=$target extra=()
+  if [[ ${QUILT_NATIVE_WGMMA:-0} == 1 ]]; then
+    set=$target-native-wgmma
+    extra=(--native-wgmma)
+  fi
+  local bundles=$ROOT/bench/gpu/bundles/$set
   build
   local run=(python3 bench/gpu/run.py --model-sample 2)
   rm -rf "$bundles"
@@ -143,8 +150,8 @@ gpu_bench() {
     local name
     name=$(basename "$file" .txt)
     "$BUILD_DIR/bin/quilt-bench" --target "$target" --workloads "$file" \
-      --bundle "$bundles/$name"
-    run+=("bench/gpu/bundles/$target/$name")
+      --bundle "$bundles/$name" "${extra[@]}"
+    run+=("bench/gpu/bundles/$set/$name")
   done
   if nvidia-smi -L >/dev/null 2>&1 && python3 -c 'import torch' 2>/dev/null; then
     (cd "$ROOT" && "${run[@]}")

@@ -62,6 +62,9 @@ struct CompileOptions {
   /// GPU targets: the CUDA toolkit / ROCm-style directory to take ptxas or
   /// ld.lld from; empty searches the usual places.
   std::string toolkit;
+  /// sm_90a: issue wgmma candidates as wgmma.mma_async instead of mma.sync
+  /// (convert-ukernel-to-gpu's `native-wgmma`).
+  bool nativeWgmma = false;
   /// CPU targets: the threads the kernels run on (quilt-lower-to-host's
   /// `threads`; 0 means as many as OpenMP gives). Other than 1, the code
   /// calls LLVM's OpenMP runtime, and shared libraries link libomp.

@@ -142,8 +142,12 @@ def ConvertUKernelToGPU : Pass<"convert-ukernel-to-gpu", "::mlir::ModuleOp"> {
     - `simt_fma`: a thread_tile M x N block of f32 FMAs per thread;
     - `mma_sync_f16` / `mma_sync_tf32`: `nvgpu.mma.sync` m16n8k16 / m16n8k8
       per warp over a warp tile of tile / warps;
-    - `wgmma`: the same warp tiles, issued as mma.sync m16n8k16 (wgmma and
-      TMA are not generated yet);
+    - `wgmma`: the same warp tiles, issued as mma.sync m16n8k16; with
+      `native-wgmma`, as `wgmma.mma_async` m64nNk16 per warpgroup (4
+      consecutive warps) reading 128-byte-swizzled tiles through matrix
+      descriptors, for sm_90a and f16/bf16 candidates with a 64-deep K
+      tile (others stay mma.sync). Off by default until it has been run on
+      an H100 (docs/gpu-codegen.md); TMA is not generated;
     - `mfma_32x32x8`, `mfma_16x16x16`, `wmma_16x16x16`: `amdgpu.mfma` /
       `amdgpu.wmma` per wavefront.
 
@@ -157,9 +161,14 @@ def ConvertUKernelToGPU : Pass<"convert-ukernel-to-gpu", "::mlir::ModuleOp"> {
     as `convert-ukernel-to-host` does, and on a failed check reports it
     through `quilt_rt_report_operand_error` instead of launching.
 
-    Dispatches on tensors, for CPU targets, convolutions and candidates with
-    split-K are diagnosed.
+    Dispatches on tensors, for CPU targets, convolutions whose filter is not
+    a contiguous buffer and candidates with split-K are diagnosed.
   }];
+  let options = [
+    Option<"nativeWgmma", "native-wgmma", "bool", /*default=*/"false",
+           "Issue wgmma candidates as wgmma.mma_async on sm_90a (else as "
+           "mma.sync)">
+  ];
   let dependentDialects = [
     "::mlir::amdgpu::AMDGPUDialect",
     "::mlir::arith::ArithDialect",

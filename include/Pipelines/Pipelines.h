@@ -89,6 +89,11 @@ struct GpuPipelineOptions : public CommonPipelineOptions<GpuPipelineOptions> {
                      "(llvm/bin/ld.lld, amdgcn/bitcode); empty searches the "
                      "usual places"),
       llvm::cl::init("")};
+  Option<bool> nativeWgmma{
+      *this, "native-wgmma",
+      llvm::cl::desc("Issue wgmma candidates as wgmma.mma_async on sm_90a "
+                     "(convert-ukernel-to-gpu's native-wgmma)"),
+      llvm::cl::init(false)};
 };
 
 /// The GPU vendors a pipeline lowers device code for.

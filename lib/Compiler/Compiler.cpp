@@ -344,6 +344,7 @@ CompileResult compileSource(std::string_view source,
     pipeline.maxCandidates = options.maxCandidates;
     pipeline.chip = options.chip;
     pipeline.toolkit = options.toolkit;
+    pipeline.nativeWgmma = options.nativeWgmma;
     if (options.emit == EmitKind::Ptx || options.emit == EmitKind::Isa)
       pipeline.format = "isa";
     else if (options.emit == EmitKind::Cubin || options.emit == EmitKind::Hsaco)

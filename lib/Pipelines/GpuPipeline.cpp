@@ -12,12 +12,13 @@
 #include "Conversion/Passes.h"
 #include "CostModel/TargetDatabase.h"
 
-#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/AMDGPUToROCDL/AMDGPUToROCDL.h"
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
@@ -131,7 +132,9 @@ void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
   pm.addPass(createQuiltGpuDeviceBuffers());
 
   // Micro-kernels, run-time selection and launches.
-  pm.addPass(createConvertUKernelToGPU());
+  ConvertUKernelToGPUOptions kernelOptions;
+  kernelOptions.nativeWgmma = options.nativeWgmma;
+  pm.addPass(createConvertUKernelToGPU(kernelOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
@@ -176,6 +179,8 @@ void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
     ConvertGpuOpsToNVVMOpsOptions nvvm;
     nvvm.indexBitwidth = 64;
     device.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+    // NVVM ops without an intrinsic (wgmma.mma_async) become inline PTX.
+    device.addPass(createConvertNVVMToLLVMPass());
   } else {
     ConvertGpuOpsToROCDLOpsOptions rocdl;
     if (!chip.empty())

@@ -46,15 +46,19 @@ namespace {
 
 constexpr const char *kUsage =
     "usage: quilt-bench --target T --workloads FILE [--json] [--threads N]\n"
-    "                   [--baselines openblas,upstream|none] [--target-file F]\n"
+    "                   [--baselines openblas,upstream|none] [--target-file "
+    "F]\n"
     "                   [--policy P] [--max-candidates N] [--model-sample N]\n"
     "                   [--upstream-max-gflop G] [--min-time S]\n"
     "                   [--measurements OUT.csv] [--calibrate OUT.db]\n"
     "       quilt-bench --target GPU --workloads FILE --bundle DIR\n"
+    "                   [--native-wgmma]\n"
     "  With a CPU target (host, host-avx512, host-avx2, host-neon) it runs\n"
     "  here. With a GPU target (h100, a100, mi300x, ...) it prepares DIR for\n"
     "  bench/gpu/run.py on a machine with that GPU: the compiled libraries,\n"
     "  the runtime and a manifest of the workloads with the model's picks.\n"
+    "  --native-wgmma compiles wgmma candidates (sm_90a) as wgmma.mma_async\n"
+    "  instead of mma.sync (quiltc --native-wgmma).\n"
     "  --threads N runs Quilt's multi-threaded kernels (OpenMP) and OpenBLAS\n"
     "  on N threads; the cost model is told N of the target's cores.\n"
     "  --model-sample N runs every candidate on N workloads and reports the\n"
@@ -69,7 +73,7 @@ struct Options {
   std::string target, workloads, targetFile, policy = "cost_model";
   std::string measurementsPath, calibratePath, bundle;
   std::string baselines = "openblas,upstream";
-  bool json = false;
+  bool json = false, nativeWgmma = false;
   int threads = 1, maxCandidates = 16, modelSample = 0;
   double upstreamMaxGflop = 8, minTime = 0.2;
 };
@@ -126,6 +130,10 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
     std::string arg = argv[i];
     if (arg == "--json") {
       o.json = true;
+      continue;
+    }
+    if (arg == "--native-wgmma") {
+      o.nativeWgmma = true;
       continue;
     }
     if (arg == "--help" || arg == "-h") {
@@ -377,6 +385,7 @@ int main(int argc, char **argv) {
   base.targetFile = o.targetFile;
   base.policy = o.policy;
   base.maxCandidates = o.maxCandidates;
+  base.nativeWgmma = o.nativeWgmma;
 
   ExplainOptions explainOptions;
   explainOptions.candidates.maxCandidates = o.maxCandidates;

@@ -22,15 +22,19 @@ constexpr const char *kUsage =
     "usage: quiltc [compile] IN.mlir [--target T] [--target-file F]\n"
     "              [--policy P] [--max-candidates N]\n"
     "              [--emit=mlir|llvm|asm|obj|shared|ptx|cubin|isa|hsaco]\n"
-    "              [--chip C] [--toolkit DIR] [--threads N] [-o OUT]\n"
+    "              [--chip C] [--toolkit DIR] [--native-wgmma]\n"
+    "              [--threads N] [-o OUT]\n"
     "  Compiles the dynamic-shape contractions of IN.mlir ('-' for stdin)\n"
     "  into micro-kernels for T (default host; a GPU such as h100, a100,\n"
     "  mi300x) with run-time selection.\n"
     "  --emit=shared writes a library linked against libquilt_runtime (and\n"
     "  libquilt_cuda_runtime / libquilt_hip_runtime for GPU targets); each\n"
-    "  public function f gets the C entry _mlir_ciface_f (docs/user-guide.md).\n"
+    "  public function f gets the C entry _mlir_ciface_f "
+    "(docs/user-guide.md).\n"
     "  ptx|cubin (NVIDIA), isa (PTX or AMDGCN text), hsaco (AMD): the device\n"
     "  code alone; --chip overrides the target's chip (e.g. sm_90a, gfx942).\n"
+    "  --native-wgmma (sm_90a) issues wgmma candidates as wgmma.mma_async\n"
+    "  instead of mma.sync (docs/gpu-codegen.md).\n"
     "  --threads N (CPU targets) runs the kernels on N threads (0: as many\n"
     "  as OpenMP gives); the library then links LLVM's libomp.\n";
 
@@ -66,6 +70,10 @@ int runCompileCommand(const std::vector<std::string> &args, std::ostream &out,
     if (arg == "--help" || arg == "-h") {
       out << kUsage;
       return kExitOk;
+    }
+    if (arg == "--native-wgmma") {
+      options.nativeWgmma = true;
+      continue;
     }
     if (takeValue(args, i, "--target", options.target) ||
         takeValue(args, i, "--target-file", options.targetFile) ||

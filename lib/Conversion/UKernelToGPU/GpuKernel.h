@@ -60,6 +60,10 @@ struct GpuKernelSpec {
   /// stages than its configuration asks for when the padded tiles of all of
   /// them would not fit.
   int64_t maxWorkgroupBytes = 0;
+  /// A wgmma candidate is issued as wgmma.mma_async over swizzled tiles
+  /// (sm_90a, WgmmaEngine.cpp) rather than as mma.sync. Set only where
+  /// `canIssueWgmma` holds.
+  bool nativeWgmma = false;
 
   bool isConv() const {
     return kind == ContractionKind::conv2d_nhwc ||
@@ -101,10 +105,20 @@ struct ThreadContext {
 
 /// Where a staged tile lives in workgroup memory and how it is laid out:
 /// `kContiguous` tiles are [rows][K + pad] (rows are M for A, N for B),
-/// the others [K][rows + pad].
+/// the others [K][rows + pad]. That is the tile's logical shape [R][C];
+/// a swizzled tile (`swizzleElems` > 0) stores it in panels of
+/// `swizzleElems` columns (128 bytes), panel p holding columns
+/// [p * swizzleElems, (p + 1) * swizzleElems) of every row, and its
+/// 16-byte chunks permuted within each row: logical (r, c) is at
+/// buffer[(c / P) * R + r][(c % P) ^ ((r % 8) * chunk)] for P =
+/// swizzleElems and chunk = 16 bytes of elements. That is the layout
+/// wgmma's 128-byte swizzle mode reads (a panel is one swizzle atom
+/// column; every 8 rows of it, 1024 bytes, one atom).
 struct SharedTile {
   Value buffer; ///< 2-D memref in workgroup memory
   bool kContiguous = true;
+  int64_t swizzleElems = 0;
+  int64_t logicalRows = 0; ///< R; used by swizzled tiles
 };
 
 /// The instruction family of a kernel: owns the accumulators of a thread,
@@ -123,6 +137,14 @@ public:
   virtual int64_t rowPad() const { return 0; }
   /// Element type of the staged tiles.
   virtual Type sharedType() const = 0;
+  /// Bytes of a swizzled tile's panel rows (see SharedTile); 0 for plain
+  /// tiles. Swizzled tiles start at 1024-byte boundaries, unpadded.
+  virtual int64_t swizzleBytes() const { return 0; }
+  /// Called by every thread after it wrote its part of the staged tiles and
+  /// before the barrier that hands them to the engine's reads: an engine
+  /// that reads workgroup memory through another memory proxy orders the
+  /// writes for it.
+  virtual void fenceStagedTiles(OpBuilder &b, Location loc) {}
   /// K consumed by one `accumulate` step.
   virtual int64_t kStep() const = 0;
 
@@ -155,6 +177,14 @@ std::unique_ptr<MatrixEngine> createMatrixEngine(const GpuKernelSpec &spec,
                                                  MLIRContext *ctx,
                                                  std::string &why);
 
+/// Whether the wgmma engine takes the spec's candidate: a wgmma candidate
+/// on f16 / bf16 operands with K tiles of 128 bytes, warpgroup tiles of
+/// whole 64-row instructions and 64-column panels, compiled for `chip`
+/// sm_90a. Other wgmma candidates are issued as mma.sync.
+bool canIssueWgmma(const GpuKernelSpec &spec, StringRef chip);
+std::unique_ptr<MatrixEngine> createWgmmaEngine(const GpuKernelSpec &spec,
+                                                MLIRContext *ctx);
+
 /// Copies the block's slice of a stored operand into workgroup memory:
 /// stored rows [row0, row0 + tileRows) x columns [col0, col0 + tileCols) of
 /// `global` (a matrix; a batched kernel passes its block's), zero
@@ -174,6 +204,9 @@ struct StagingCopy {
   Value row0, col0, rows, cols;
   int64_t tileRows = 0, tileCols = 0;
   Value shared;
+  /// The tile's swizzle (SharedTile): 0, or the panel width in elements,
+  /// with the tile's logical row count.
+  int64_t swizzleElems = 0, sharedRows = 0;
   bool transposeIntoShared = false;
   bool contiguous = true; ///< the stored inner stride is 1 (static)
   int64_t vectorWidth = 1;
@@ -201,7 +234,11 @@ void emitStagingStores(OpBuilder &b, Location loc, const ThreadContext &thread,
 /// for the spec's vendor.
 class GpuKernelCache {
 public:
-  explicit GpuKernelCache(ModuleOp module) : module(module) {}
+  /// `nativeWgmma`: issue wgmma candidates as wgmma.mma_async where
+  /// canIssueWgmma holds.
+  GpuKernelCache(ModuleOp module, bool nativeWgmma)
+      : module(module), nativeWgmma(nativeWgmma) {}
+  bool issuesNativeWgmma() const { return nativeWgmma; }
   /// A null func (after a diagnostic at `loc`) when the spec cannot be
   /// generated, or when the vendor's kernel module is for another chip.
   /// A new kernel module is compiled for `chip`.
@@ -215,6 +252,7 @@ private:
                                      Location loc);
 
   ModuleOp module;
+  bool nativeWgmma;
   /// By symbol name, stage count and chip.
   llvm::StringMap<GpuKernel> kernels;
 };

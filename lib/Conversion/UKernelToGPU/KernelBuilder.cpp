@@ -103,6 +103,8 @@ std::string GpuKernelSpec::symbolName() const {
     os << "_sb";
   if (!isConv() && !contiguousC)
     os << "_sc";
+  if (nativeWgmma)
+    os << "_async";
   return name;
 }
 
@@ -156,24 +158,39 @@ static Value matrixAt(OpBuilder &b, Location loc, Value batched, Value index) {
 namespace {
 
 /// Shapes and byte offsets of the two staged tiles in workgroup memory.
+/// Plain tiles start at 16-byte boundaries (cp.async's); swizzled ones
+/// (SharedTile) at 1024-byte boundaries, where their swizzle pattern starts.
 struct SharedLayout {
   SmallVector<int64_t, 2> aShape, bShape;
-  int64_t bOffset = 0, bytes = 0;
+  int64_t aRows = 0, bRows = 0; ///< logical rows (SharedTile::logicalRows)
+  int64_t bOffset = 0, bytes = 0, alignment = 16;
 
   SharedLayout(const quilt::KernelConfig &c, bool aKContiguous,
-               bool bKContiguous, int64_t pad, int64_t elemBytes) {
-    aShape = shape(c.tileM, c.tileK, aKContiguous, pad);
-    bShape = shape(c.tileN, c.tileK, bKContiguous, pad);
+               bool bKContiguous, int64_t pad, int64_t elemBytes,
+               int64_t swizzleElems) {
+    if (swizzleElems)
+      alignment = 1024;
+    aShape = shape(c.tileM, c.tileK, aKContiguous, pad, swizzleElems, aRows);
+    bShape = shape(c.tileN, c.tileK, bKContiguous, pad, swizzleElems, bRows);
     int64_t aBytes = aShape[0] * aShape[1] * elemBytes;
-    bOffset = (aBytes + 15) / 16 * 16;
+    bOffset = alignUp(aBytes);
     bytes = bOffset + bShape[0] * bShape[1] * elemBytes;
+  }
+
+  int64_t alignUp(int64_t bytes) const {
+    return (bytes + alignment - 1) / alignment * alignment;
   }
 
 private:
   static SmallVector<int64_t, 2> shape(int64_t rows, int64_t tileK,
-                                       bool kContiguous, int64_t pad) {
-    return kContiguous ? SmallVector<int64_t, 2>{rows, tileK + pad}
-                       : SmallVector<int64_t, 2>{tileK, rows + pad};
+                                       bool kContiguous, int64_t pad,
+                                       int64_t swizzleElems,
+                                       int64_t &logicalRows) {
+    int64_t r = kContiguous ? rows : tileK, cols = kContiguous ? tileK : rows;
+    logicalRows = r;
+    if (swizzleElems)
+      return {r * (cols / swizzleElems), swizzleElems};
+    return {r, cols + pad};
   }
 };
 
@@ -264,16 +281,27 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   // A is stored K-contiguous unless transposed, B only when transposed.
   bool aKContiguous = engine.sharedKContiguous(!spec.transposeA);
   bool bKContiguous = engine.sharedKContiguous(spec.transposeB);
+  int64_t swizzleElems = engine.swizzleBytes() / elemBytes(sharedElem);
   SharedLayout layout(cfg, aKContiguous, bKContiguous, engine.rowPad(),
-                      elemBytes(sharedElem));
+                      elemBytes(sharedElem), swizzleElems);
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   Value smem = gpu::DynamicSharedMemoryOp::create(
       b, loc,
       MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                       MemRefLayoutAttrInterface(), workgroup));
-  // One stage's pair of tiles starts at a 16-byte boundary (cp.async's).
-  int64_t stageBytes = (layout.bytes + 15) / 16 * 16;
+  // Each stage's pair of tiles starts at the layout's alignment.
+  int64_t stageBytes = layout.alignUp(layout.bytes);
+  // Swizzled tiles are read at the addresses their pattern assumes, from a
+  // 1024-byte boundary: the kernel asks for that much more workgroup
+  // memory and starts its tiles at the first boundary in it.
+  int64_t alignmentSlack = layout.alignment > 16 ? layout.alignment : 0;
+  Value tilesBase = im.c(0);
+  if (alignmentSlack) {
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
+    Value alignment = im.c(layout.alignment);
+    tilesBase = im.rem(im.sub(alignment, im.rem(base, alignment)), alignment);
+  }
   // How K steps overlap: `stages` buffers filled by cp.async, two filled
   // through registers on chips without it, or one (a single-stage
   // candidate, or workgroup memory too small for more).
@@ -288,7 +316,8 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
         spec.isConv() && !spec.contiguousA ? 1 : std::min<int64_t>(stages, 2);
   if (spec.maxWorkgroupBytes > 0)
     stages = std::max<int64_t>(
-        1, std::min(stages, spec.maxWorkgroupBytes / stageBytes));
+        1, std::min(stages,
+                    (spec.maxWorkgroupBytes - alignmentSlack) / stageBytes));
   enum class Pipeline { None, Registers, AsyncCopies };
   Pipeline pipeline = stages == 1        ? Pipeline::None
                       : spec.asyncCopies ? Pipeline::AsyncCopies
@@ -296,15 +325,18 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   // The tiles of the stage at byte `offset`.
   auto tilesAt = [&](OpBuilder &vb, Value offset) {
     IndexMath vm{vb, loc};
+    if (alignmentSlack)
+      offset = vm.add(tilesBase, offset);
     auto view = [&](ArrayRef<int64_t> shape, Value at) -> Value {
       auto type = MemRefType::get(shape, sharedElem,
                                   MemRefLayoutAttrInterface(), workgroup);
       return memref::ViewOp::create(vb, loc, type, smem, at, ValueRange{});
     };
     return std::make_pair(
-        SharedTile{view(layout.aShape, offset), aKContiguous},
+        SharedTile{view(layout.aShape, offset), aKContiguous, swizzleElems,
+                   layout.aRows},
         SharedTile{view(layout.bShape, vm.add(offset, vm.c(layout.bOffset))),
-                   bKContiguous});
+                   bKContiguous, swizzleElems, layout.bRows});
   };
 
   auto flagSet = [&](int32_t bit) -> Value {
@@ -326,6 +358,8 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     StagingCopy copy;
     copy.global = global;
     copy.shared = tile.buffer;
+    copy.swizzleElems = tile.swizzleElems;
+    copy.sharedRows = tile.logicalRows;
     copy.contiguous = contiguous;
     copy.vectorWidth = cfg.vectorWidth;
     copy.useVectors = useVectors;
@@ -397,6 +431,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
         b, loc, im.c(0), k, im.c(cfg.tileK), init,
         [&](OpBuilder &lb, Location l, Value k0, ValueRange accs) {
           stageOperands(lb, k0, aTile, bTile);
+          engine.fenceStagedTiles(lb, l);
           gpu::BarrierOp::create(lb, l);
           SmallVector<Value> current = multiplyTiles(lb, l, aTile, bTile, accs);
           // The next step overwrites the tiles this one reads.
@@ -412,6 +447,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     auto [aFirst, bFirst] = tilesAt(b, im.c(0));
     auto [first, aValues] = loadOperands(b, im.c(0), aFirst, bFirst);
     storeOperands(b, im.c(0), aFirst, bFirst, first, aValues);
+    engine.fenceStagedTiles(b, loc);
     gpu::BarrierOp::create(b, loc);
     kLoop = scf::ForOp::create(
         b, loc, im.c(0), k, im.c(cfg.tileK), init,
@@ -426,6 +462,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
           auto [loaded, aCount] = loadOperands(lb, nextK, aNext, bNext);
           SmallVector<Value> updated = multiplyTiles(lb, l, aTile, bTile, accs);
           storeOperands(lb, nextK, aNext, bNext, loaded, aCount);
+          engine.fenceStagedTiles(lb, l);
           gpu::BarrierOp::create(lb, l);
           scf::YieldOp::create(lb, l, updated);
         });
@@ -454,6 +491,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
           Value step = arith::DivUIOp::create(lb, l, k0, lm.c(cfg.tileK));
           nvgpu::DeviceAsyncWaitOp::create(lb, l, group,
                                            lb.getI32IntegerAttr(stages - 2));
+          engine.fenceStagedTiles(lb, l);
           gpu::BarrierOp::create(lb, l);
           Value ahead = lm.add(step, lm.c(stages - 1));
           stageStep(lb, lm.mul(ahead, lm.c(cfg.tileK)),
@@ -498,7 +536,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
         });
       });
   gpu::ReturnOp::create(b, loc);
-  return stages == 1 ? layout.bytes : stages * stageBytes;
+  return alignmentSlack + (stages == 1 ? layout.bytes : stages * stageBytes);
 }
 
 //===----------------------------------------------------------------------===//

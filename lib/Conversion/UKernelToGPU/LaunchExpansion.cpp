@@ -133,11 +133,13 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
   base.contiguousC = !isConv && hasContiguousRows(init);
   base.asyncCopies = desc.hasAsyncCopies();
   base.maxWorkgroupBytes = desc.sharedMemPerBlock;
-  SmallVector<GpuKernelSpec> specs;
+  SmallVector<GpuKernelSpec, 4> specs;
   SmallVector<GpuKernel> functions;
   for (Attribute attr : op.getCandidates()) {
     GpuKernelSpec spec = base;
     spec.config = toKernelConfig(cast<ConfigAttr>(attr));
+    spec.nativeWgmma =
+        kernels.issuesNativeWgmma() && canIssueWgmma(spec, target.getChip());
     GpuKernel kernel = kernels.getOrCreate(spec, target.getChip(), loc);
     if (!kernel.func)
       return failure();

@@ -509,11 +509,13 @@ mlir::ukernel::gpucg::createMatrixEngine(const GpuKernelSpec &spec,
   // The dispatch verifier has checked the configuration against the target
   // (quilt::checkForTarget): the instruction exists there and takes the
   // element type, and the thread tiles cover the block tile exactly.
+  if (spec.nativeWgmma)
+    return createWgmmaEngine(spec, ctx);
   switch (spec.config.inst) {
   case quilt::InstKind::SimtFma:
     return std::make_unique<SimtEngine>(spec, ctx);
   case quilt::InstKind::MmaSyncF16:
-  case quilt::InstKind::Wgmma:
+  case quilt::InstKind::Wgmma: // where the wgmma engine does not take it
     return std::make_unique<MmaSyncEngine>(spec, ctx, /*tf32=*/false);
   case quilt::InstKind::MmaSyncTf32:
     return std::make_unique<MmaSyncEngine>(spec, ctx, /*tf32=*/true);

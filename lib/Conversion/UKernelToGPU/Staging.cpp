@@ -68,7 +68,9 @@ public:
       return;
     }
     if (!copy.transposeIntoShared) {
-      vector::StoreOp::create(sb, loc, value, copy.shared, ValueRange{r, c});
+      // A run stays inside one 16-byte chunk of a swizzled row.
+      vector::StoreOp::create(sb, loc, value, copy.shared,
+                              sharedIndices(sb, r, c));
       return;
     }
     for (int64_t i = 0; i < vec.getNumElements(); ++i)
@@ -206,7 +208,7 @@ private:
           Value srcCol = arith::SelectOp::create(tb, l, colIn, gc, zero);
           nvgpu::DeviceAsyncCopyOp::create(
               tb, l, nvgpu::DeviceAsyncTokenType::get(tb.getContext()),
-              copy.shared, ValueRange{r, c}, copy.global,
+              copy.shared, sharedIndices(tb, r, c), copy.global,
               elementIndices(tb, l, srcRow, srcCol), tb.getIndexAttr(width),
               inside, tb.getUnitAttr());
           scf::YieldOp::create(tb, l);
@@ -218,9 +220,25 @@ private:
   }
 
   void store(OpBuilder &sb, Value value, Value r, Value c) {
-    SmallVector<Value> idx = copy.transposeIntoShared ? SmallVector<Value>{c, r}
-                                                      : SmallVector<Value>{r, c};
+    SmallVector<Value> idx = copy.transposeIntoShared ? sharedIndices(sb, c, r)
+                                                      : sharedIndices(sb, r, c);
     memref::StoreOp::create(sb, loc, value, copy.shared, idx);
+  }
+
+  /// The buffer indices of the staged tile's logical element (sr, sc):
+  /// itself, or in a swizzled tile its panel row and permuted column
+  /// (SharedTile).
+  SmallVector<Value> sharedIndices(OpBuilder &sb, Value sr, Value sc) const {
+    if (!copy.swizzleElems)
+      return {sr, sc};
+    IndexMath im{sb, loc};
+    int64_t chunk = 16 * 8 / sharedElem.getIntOrFloatBitWidth();
+    Value panel = im.div(sc, im.c(copy.swizzleElems));
+    Value row = im.add(im.mul(panel, im.c(copy.sharedRows)), sr);
+    Value permutation = im.mul(im.rem(sr, im.c(8)), im.c(chunk));
+    Value col = arith::XOrIOp::create(
+        sb, loc, im.rem(sc, im.c(copy.swizzleElems)), permutation);
+    return {row, col};
   }
 
   OpBuilder &b;

@@ -100,7 +100,7 @@ struct ConvertUKernelToGPUPass
     if (!ok || failed(guardDispatchOperands(module)))
       return signalPassFailure();
 
-    gpucg::GpuKernelCache kernels(module);
+    gpucg::GpuKernelCache kernels(module, nativeWgmma);
     for (DispatchOp op : dispatches)
       if (failed(gpucg::expandDispatch(op, kernels)))
         return signalPassFailure();

@@ -8,7 +8,12 @@ estimate (`quiltc explain --json`, the number that decides which candidates
 fit and how many blocks share an SM) against what ptxas allocated: a
 problem when they differ by more than N registers.
 
+With --native-wgmma the kernels are generated with quiltc's --native-wgmma
+(wgmma.mma_async on sm_90a), and a wgmma that ptxas reports serialized is a
+problem too.
+
 usage: check_ptxas.py QUILTC PTXAS INPUT.mlir TARGET CHIP [--estimate-tolerance N]
+                      [--native-wgmma]
 """
 
 import argparse
@@ -25,13 +30,16 @@ parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
 for name in ("quiltc", "ptxas", "source", "target", "chip"):
     parser.add_argument(name)
 parser.add_argument("--estimate-tolerance", type=int, default=None)
+parser.add_argument("--native-wgmma", action="store_true")
 args = parser.parse_args()
 quiltc, ptxas, source, target, chip = (args.quiltc, args.ptxas, args.source,
                                        args.target, args.chip)
 tolerance = args.estimate_tolerance
 
-ptx = subprocess.run([quiltc, source, "--target", target, "--emit=ptx"],
-                     check=True, capture_output=True, text=True).stdout
+command = [quiltc, source, "--target", target, "--emit=ptx"]
+if args.native_wgmma:
+    command.append("--native-wgmma")
+ptx = subprocess.run(command, check=True, capture_output=True, text=True).stdout
 # quiltc prints each gpu.binary's PTX after a "// gpu.binary @name" line.
 modules = re.split(r"^// gpu\.binary @\S+\n", ptx, flags=re.M)[1:]
 
@@ -54,6 +62,8 @@ for index, module in enumerate(modules):
             continue
         if name is None or not name.startswith("quilt_"):
             continue
+        if "Performance Loss" in line:
+            problems.append("%s: %s" % (name, line.strip()))
         spill = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", line)
         if spill and (int(spill.group(1)) or int(spill.group(2))):
             problems.append("%s spills: %s" % (name, line.strip()))
