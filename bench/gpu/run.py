@@ -17,9 +17,13 @@ For every workload of every bundle it
     median) and cuBLAS through torch.matmul / torch.bmm (CUDA events around
     each call, median; and the same wall-clock method as Quilt's, which
     includes the synchronization Quilt pays);
+  - times Triton's matmul (bench/gpu/triton_matmul.py, autotuned per shape;
+    CUDA events) on matmuls and batch matmuls where Triton is installed, after
+    checking its product against the reference;
   - reports per workload Quilt's time, cuBLAS's, the ratio (cuBLAS time over
-    Quilt's: above 1 is faster than cuBLAS), the candidate the model chose,
-    and its predicted time against the measured one.
+    Quilt's: above 1 is faster than cuBLAS), Triton's time and ratio, the
+    candidate the model chose, and its predicted time against the measured
+    one.
 With --model-sample N it also runs every candidate on N workloads (forced
 through quilt_rt_force_kernel), checks each one's output, and reports the rank
 correlation of predicted and measured times and the regret of the model's pick.
@@ -43,6 +47,7 @@ import sys
 import time
 
 torch = None  # imported by main(): --check-only runs without PyTorch
+triton_matmul = None  # bench/gpu/triton_matmul.py when Triton works here
 
 
 # --------------------------------------------------------------------------
@@ -296,6 +301,8 @@ def run_bundle(bundle, args, generator):
             r["vs_cublas_sync"] = r["cublas_sync_us"] / r["quilt_us"]
         if r.get("predicted_us"):
             r["measured_over_predicted"] = r["quilt_us"] / r["predicted_us"]
+        if triton_matmul is not None and w["op"] in ("matmul", "batch_matmul"):
+            time_triton(r, w, case)
 
         if sample_every and index % sample_every == 0 and len(checks) < args.model_sample \
                 and w.get("candidates"):
@@ -324,6 +331,25 @@ def run_bundle(bundle, args, generator):
     return manifest, results, checks
 
 
+def time_triton(r, w, case):
+    """Triton's time for the workload, once its product is checked (in the
+    operands' dtype, like torch.matmul's: a sanity check, 1e-2); a failure
+    is reported instead of a time."""
+    allow_tf32 = "tf32" in (w.get("instruction") or "")
+    product = lambda: triton_matmul.matmul(case.lhs, case.rhs, allow_tf32)
+    try:
+        error = relative_error(product(), case.ref - case.acc.to(case.ref.dtype))
+    except Exception as failure:  # noqa: BLE001 - compile errors, bad configs
+        r["triton_error"] = f"{type(failure).__name__}: {failure}".splitlines()[0]
+        return
+    if error > 1e-2:
+        r["triton_error"] = f"wrong product (relative error {error:.1e})"
+        return
+    r["triton_us"] = median_event_us(product)
+    if r.get("quilt_us"):
+        r["vs_triton"] = r["triton_us"] / r["quilt_us"]
+
+
 def fmt(value, spec, missing="-"):
     return missing if value is None else format(value, spec)
 
@@ -332,16 +358,19 @@ def report(bundle, manifest, results, checks, device):
     lines = [f"## {os.path.basename(os.path.normpath(bundle))} on {device} "
              f"(target {manifest['target']}, {manifest['chip']})", "",
              "| workload | ok | rel. error | Quilt us | cuBLAS us | vs cuBLAS | "
-             "vs cuBLAS (synced) | chosen | predicted us | measured / predicted |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "vs cuBLAS (synced) | Triton us | vs Triton | chosen | predicted us | "
+             "measured / predicted |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
-        lines.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+        lines.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
             r["workload"],
             "skipped" if r["ok"] is None else "yes" if r["ok"] else "**NO**",
             fmt(r.get("max_rel_error"), ".1e"), fmt(r.get("quilt_us"), ".1f"),
             fmt(r.get("cublas_us"), ".1f"), fmt(r.get("vs_cublas"), ".2f") + "x"
             if r.get("vs_cublas") else "-",
             fmt(r.get("vs_cublas_sync"), ".2f") + "x" if r.get("vs_cublas_sync") else "-",
+            fmt(r.get("triton_us"), ".1f", "failed" if r.get("triton_error") else "-"),
+            fmt(r.get("vs_triton"), ".2f") + "x" if r.get("vs_triton") else "-",
             r.get("skipped") or ("error: " + r["error"] if r.get("error")
                                  else r.get("chosen") or "-"),
             fmt(r.get("predicted_us"), ".1f"),
@@ -356,6 +385,14 @@ def report(bundle, manifest, results, checks, device):
             lines.append(f"- {dtype}: geomean {geomean(ratios):.2f}x cuBLAS "
                          f"({geomean(synced):.2f}x against cuBLAS synchronized "
                          f"per call) over {len(ratios)} workloads")
+        vs_triton = [r["vs_triton"] for r in results
+                     if r.get("ok") and r.get("vs_triton") and f" {dtype} " in r["workload"]]
+        if vs_triton:
+            lines.append(f"- {dtype}: geomean {geomean(vs_triton):.2f}x Triton "
+                         f"over {len(vs_triton)} workloads")
+    triton_failures = sorted({r["triton_error"] for r in results if r.get("triton_error")})
+    for failure in triton_failures:
+        lines.append(f"- Triton baseline failed: {failure}")
     wrong = [r["workload"] for r in results if r["ok"] is False]
     skipped = sum(1 for r in results if r["ok"] is None)
     ran = len(results) - skipped
@@ -418,6 +455,15 @@ def main():
     torch = torch_module
     if not torch.cuda.is_available():
         sys.exit("run.py: PyTorch sees no CUDA GPU here")
+    global triton_matmul
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    sys.dont_write_bytecode = True
+    import triton_matmul as triton_module
+    why_not = triton_module.available()
+    if why_not:
+        print(f"run.py: no Triton baseline ({why_not})", file=sys.stderr)
+    else:
+        triton_matmul = triton_module
     device = torch.cuda.get_device_name()
     generator = torch.Generator(device="cuda").manual_seed(args.seed)
     all_ok, summary = True, []
