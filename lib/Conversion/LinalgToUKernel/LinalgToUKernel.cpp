@@ -209,9 +209,15 @@ struct ConvertLinalgToUKernelPass
       return signalPassFailure();
 
     // Match each op only when converting it: fusing an epilogue replaces
-    // values that later contractions may read.
+    // values that later contractions may read. Only contractions are
+    // collected: converting one erases its fused epilogue, a linalg op the
+    // list must not hold (ASan found the loop reading an erased generic).
     SmallVector<Operation *> ops;
-    module.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+    module.walk([&](Operation *op) {
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp, linalg::Conv2DNhwcHwcfOp,
+              linalg::Conv2DNchwFchwOp>(op))
+        ops.push_back(op);
+    });
     for (Operation *op : ops)
       if (std::optional<Contraction> c = matchContraction(op))
         if (failed(convert(*c)))
