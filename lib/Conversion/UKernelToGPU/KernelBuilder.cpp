@@ -276,7 +276,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     k = memref::DimOp::create(b, loc, a, spec.transposeA ? 0 : 1);
   }
 
-  // Workgroup memory: the A tile, then the B tile at a 16-byte boundary.
+  // Workgroup memory: the A tile, then the B tile at the layout's alignment.
   Type sharedElem = engine.sharedType();
   // A is stored K-contiguous unless transposed, B only when transposed.
   bool aKContiguous = engine.sharedKContiguous(!spec.transposeA);

@@ -232,9 +232,7 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
           if (isConv && bit == kVectorA)
             aligned = arith::AndIOp::create(
                 tb, l, aligned,
-                cm.eq(arith::RemUIOp::create(tb, l, conv.channels,
-                                             cm.c(cfg.vectorWidth)),
-                      cm.c(0)));
+                cm.eq(cm.rem(conv.channels, cm.c(cfg.vectorWidth)), cm.c(0)));
           Value bitValue = arith::SelectOp::create(
               tb, l, aligned, arith::ConstantIntOp::create(tb, l, bit, 32),
               arith::ConstantIntOp::create(tb, l, 0, 32));

@@ -276,13 +276,27 @@ struct RunLayout {
                                    Value run) const {
     IndexMath im{b, loc};
     Value perRow = im.c(runsPerRow);
-    Value r = arith::DivUIOp::create(b, loc, run, perRow);
-    Value c = im.mul(arith::RemUIOp::create(b, loc, run, perRow), im.c(width));
-    return {r, c};
+    return {im.div(run, perRow), im.mul(im.rem(run, perRow), im.c(width))};
   }
 
   /// Every thread has a run in every round.
   bool even(int64_t threads) const { return runs % threads == 0; }
+
+  /// Calls `body` for `run`, under a check that the run exists unless every
+  /// thread has one in every round.
+  void ifRunExists(OpBuilder &b, Location loc, Value run, int64_t threads,
+                   function_ref<void(OpBuilder &)> body) const {
+    if (even(threads)) {
+      body(b);
+      return;
+    }
+    IndexMath im{b, loc};
+    scf::IfOp::create(b, loc, im.lt(run, im.c(runs)),
+                      [&](OpBuilder &tb, Location l) {
+                        body(tb);
+                        scf::YieldOp::create(tb, l);
+                      });
+  }
 };
 
 } // namespace
@@ -294,26 +308,17 @@ void mlir::ukernel::gpucg::emitStagingCopy(OpBuilder &b, Location loc,
   IndexMath im{b, loc};
   RunLayout layout(copy, threads);
   Stager stager(b, loc, copy);
-  scf::ForOp::create(b, loc, im.c(0), im.c(layout.rounds), im.c(1),
-                     ValueRange{},
-                     [&](OpBuilder &lb, Location l, Value round, ValueRange) {
-                       IndexMath lm{lb, l};
-                       Value run = layout.run(lm, thread, round, threads);
-                       auto body = [&](OpBuilder &rb) {
-                         auto [r, c] = layout.position(rb, l, run);
-                         stager.copyRun(rb, r, c, layout.width);
-                       };
-                       if (layout.even(threads)) {
-                         body(lb);
-                       } else {
-                         scf::IfOp::create(lb, l, lm.lt(run, lm.c(layout.runs)),
-                                           [&](OpBuilder &tb, Location tl) {
-                                             body(tb);
-                                             scf::YieldOp::create(tb, tl);
-                                           });
-                       }
-                       scf::YieldOp::create(lb, l);
-                     });
+  scf::ForOp::create(
+      b, loc, im.c(0), im.c(layout.rounds), im.c(1), ValueRange{},
+      [&](OpBuilder &lb, Location l, Value round, ValueRange) {
+        IndexMath lm{lb, l};
+        Value run = layout.run(lm, thread, round, threads);
+        layout.ifRunExists(lb, l, run, threads, [&](OpBuilder &rb) {
+          auto [r, c] = layout.position(rb, l, run);
+          stager.copyRun(rb, r, c, layout.width);
+        });
+        scf::YieldOp::create(lb, l);
+      });
 }
 
 SmallVector<Value> mlir::ukernel::gpucg::emitStagingLoads(
@@ -359,18 +364,9 @@ void mlir::ukernel::gpucg::emitStagingStores(OpBuilder &b, Location loc,
   Stager stager(b, loc, copy);
   for (int64_t round = 0; round < layout.rounds; ++round) {
     Value run = layout.run(im, thread, im.c(round), threads);
-    auto store = [&](OpBuilder &sb) {
+    layout.ifRunExists(b, loc, run, threads, [&](OpBuilder &sb) {
       auto [r, c] = layout.position(sb, loc, run);
       stager.storeShared(sb, loaded[round], r, c);
-    };
-    if (layout.even(threads)) {
-      store(b);
-      continue;
-    }
-    scf::IfOp::create(b, loc, im.lt(run, im.c(layout.runs)),
-                      [&](OpBuilder &tb, Location l) {
-                        store(tb);
-                        scf::YieldOp::create(tb, l);
-                      });
+    });
   }
 }

@@ -53,12 +53,12 @@ constexpr int64_t kInstM = 64, kInstK = 16;
 constexpr int64_t kRowBytes = 128, kAtomBytes = 1024;
 
 /// The block's warpgroups form a grid of warpsM / 4 x warpsN; each owns a
-/// (tileM / rows) x (tileN / cols) part of the block tile.
+/// (tileM / rows) x (tileN / warpsN) part of the block tile.
 struct WarpgroupGrid {
-  int64_t rows, cols, tileM, tileN;
+  int64_t rows, tileM, tileN;
 
   explicit WarpgroupGrid(const quilt::KernelConfig &c)
-      : rows(c.warpsM / kWarpgroupWarps), cols(c.warpsN),
+      : rows(c.warpsM / kWarpgroupWarps),
         tileM(c.tileM / std::max<int64_t>(rows, 1)),
         tileN(c.tileN / std::max<int64_t>(c.warpsN, 1)) {}
 };
@@ -67,10 +67,10 @@ class WgmmaEngine final : public MatrixEngine {
 public:
   WgmmaEngine(const GpuKernelSpec &spec, MLIRContext *ctx)
       : config(spec.config), grid(spec.config), elem(spec.inputType),
-        f32(Float32Type::get(ctx)),
-        accType(VectorType::get({grid.tileN / 2}, f32)),
+        // A slab's 64 x N f32 accumulators over 128 threads.
+        accType(VectorType::get({grid.tileN / 2}, Float32Type::get(ctx))),
         accStruct(LLVM::LLVMStructType::getLiteral(
-            ctx, SmallVector<Type>(grid.tileN / 2, f32))) {}
+            ctx, SmallVector<Type>(grid.tileN / 2, Float32Type::get(ctx)))) {}
 
   bool sharedKContiguous(bool storedKContiguous) const override {
     return storedKContiguous;
@@ -141,7 +141,7 @@ public:
                         im.add(im.mul(warpInGroup, im.c(16)), g));
     Value col0 = im.add(im.mul(wgCol, im.c(grid.tileN)), im.mul(t, im.c(2)));
     for (int64_t s = 0; s < slabs(); ++s)
-      for (int64_t e = 0; e < grid.tileN / 2; ++e) {
+      for (int64_t e = 0; e < accType.getNumElements(); ++e) {
         int64_t j = e / 4, q = e % 4;
         fn(s, {e}, im.add(row0, im.c(s * kInstM + 8 * (q / 2))),
            im.add(col0, im.c(8 * j + q % 2)));
@@ -215,14 +215,14 @@ private:
 
   Value toStruct(OpBuilder &b, Location loc, Value acc) const {
     Value s = LLVM::PoisonOp::create(b, loc, accStruct);
-    for (int64_t i = 0; i < grid.tileN / 2; ++i)
+    for (int64_t i = 0; i < accType.getNumElements(); ++i)
       s = LLVM::InsertValueOp::create(
           b, loc, s, vector::ExtractOp::create(b, loc, acc, i), i);
     return s;
   }
   Value fromStruct(OpBuilder &b, Location loc, Value s) const {
     SmallVector<Value> elements;
-    for (int64_t i = 0; i < grid.tileN / 2; ++i)
+    for (int64_t i = 0; i < accType.getNumElements(); ++i)
       elements.push_back(LLVM::ExtractValueOp::create(b, loc, s, i));
     return vector::FromElementsOp::create(b, loc, accType, elements);
   }
@@ -230,7 +230,6 @@ private:
   quilt::KernelConfig config;
   WarpgroupGrid grid;
   Type elem;
-  Type f32;
   VectorType accType;
   LLVM::LLVMStructType accStruct;
 };
@@ -250,9 +249,9 @@ bool mlir::ukernel::gpucg::canIssueWgmma(const GpuKernelSpec &spec,
   WarpgroupGrid grid(c);
   // Whole instructions (N a multiple of 8 up to 256) in whole panels.
   int64_t panel = kRowBytes / 2;
+  // (The block tile is a multiple of the warpgroup's in both dimensions.)
   return grid.rows > 0 && grid.tileM % kInstM == 0 && grid.tileN % panel == 0 &&
-         grid.tileN <= 256 && c.tileM % panel == 0 && c.tileN % panel == 0 &&
-         c.vectorWidth * 2 <= 16;
+         grid.tileN <= 256 && c.vectorWidth * 2 <= 16;
 }
 
 std::unique_ptr<MatrixEngine>
