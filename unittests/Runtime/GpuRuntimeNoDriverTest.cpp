@@ -147,6 +147,56 @@ TEST_F(NoDriver, EveryCallThatNeedsTheDeviceFailsCleanly) {
   EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_NO_DRIVER);
 }
 
+TEST_F(NoDriver, TileMapsRefuseWhatATensorMapCannotDescribeWithoutAnError) {
+  alignas(16) static char buffer[1 << 16];
+  const void *aligned = buffer;
+  // f16 (6): 3 matrices of 100 x 72, rows 80 and matrices 8000 apart,
+  // boxes of 128 x 64. Describable, so it needs the device.
+  EXPECT_EQ(quilt_gpu_tile_map(aligned, 6, 3, 100, 72, 8000, 80, 128, 64),
+            nullptr);
+  EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_NO_DRIVER);
+  EXPECT_TRUE(contains(lastError(), "quilt_gpu_tile_map: " + kMissing));
+  // A single matrix's matrix stride is not used; bf16 (9) too.
+  EXPECT_EQ(quilt_gpu_tile_map(aligned, 9, 1, 100, 72, 0, 72, 64, 64), nullptr);
+  EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_NO_DRIVER);
+
+  struct Case {
+    const char *why;
+    const void *address;
+    int64_t dtype, batch, rows, cols, batchStride, rowStride, boxRows, boxCols;
+  };
+  const Case refused[] = {
+      {"f32", aligned, 7, 1, 100, 72, 0, 80, 128, 64},
+      {"no matrices", aligned, 6, 0, 100, 72, 8000, 80, 128, 64},
+      {"no rows", aligned, 6, 1, 0, 72, 0, 80, 128, 64},
+      {"no columns (K = 0)", aligned, 6, 1, 100, 0, 0, 80, 128, 64},
+      {"address 2 bytes off", buffer + 2, 6, 1, 100, 72, 0, 80, 128, 64},
+      {"row stride 36 bytes", aligned, 6, 1, 100, 16, 0, 18, 128, 16},
+      {"matrix stride 8002 bytes", aligned, 6, 2, 50, 72, 4001, 80, 64, 64},
+      {"overlapping rows", aligned, 6, 1, 100, 72, 0, 64, 128, 64},
+      {"overlapping matrices", aligned, 6, 2, 100, 72, 7992, 80, 128, 64},
+      {"broadcast matrix", aligned, 6, 2, 100, 72, 0, 80, 128, 64},
+      {"box of 512 rows", aligned, 6, 1, 100, 72, 0, 80, 512, 64},
+      {"box row of 256 bytes", aligned, 6, 1, 100, 200, 0, 200, 128, 128},
+      {"negative stride", aligned, 6, 1, 100, 72, 0, -80, 128, 64},
+      {"null address", nullptr, 6, 1, 100, 72, 0, 80, 128, 64},
+      {"box row of 8 bytes", aligned, 6, 1, 100, 72, 0, 80, 128, 4},
+      {"2^31 rows", aligned, 6, 1, int64_t(1) << 31, 72, 0, 80, 128, 64},
+      {"matrix extent 2^40 bytes", aligned, 6, 1, int64_t(1) << 30, 72, 0, 1024,
+       128, 64},
+  };
+  for (const Case &c : refused) {
+    quilt_gpu_reset_status();
+    EXPECT_EQ(quilt_gpu_tile_map(c.address, c.dtype, c.batch, c.rows, c.cols,
+                                 c.batchStride, c.rowStride, c.boxRows,
+                                 c.boxCols),
+              nullptr)
+        << c.why;
+    EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_SUCCESS) << c.why;
+    EXPECT_EQ(quilt_gpu_status(), QUILT_GPU_SUCCESS) << c.why;
+  }
+}
+
 TEST_F(NoDriver, EmptyAndNullReleasesAreNotErrors) {
   // What generated code does after a failed load or allocation, and for
   // empty dynamic shapes: nothing to report beyond the first failure.

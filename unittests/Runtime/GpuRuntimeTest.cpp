@@ -410,6 +410,25 @@ TEST_F(Device, TensorMapsAreEncodedOnceOnTheDevice) {
   mgpuMemFree(buffer, nullptr);
 }
 
+TEST_F(Device, TileMapsAreEncodedOnceOnTheDevice) {
+  if (!nvidia() || facts.arch_major < 9)
+    GTEST_SKIP() << "tensor maps need an sm_90 device";
+  void *buffer = mgpuMemAlloc(2 * 100 * 80 * 2, nullptr, false);
+  ASSERT_NE(buffer, nullptr) << quilt_gpu_last_error();
+  // Two f16 matrices of 100 x 72 (rows 80 apart), boxes of 128 x 64.
+  void *map = quilt_gpu_tile_map(buffer, 6, 2, 100, 72, 8000, 80, 128, 64);
+  ASSERT_NE(map, nullptr) << quilt_gpu_last_error();
+  EXPECT_EQ(quilt_gpu_tile_map(buffer, 6, 2, 100, 72, 8000, 80, 128, 64), map);
+  void *other = quilt_gpu_tile_map(buffer, 6, 2, 100, 72, 8000, 80, 64, 64);
+  ASSERT_NE(other, nullptr) << quilt_gpu_last_error();
+  EXPECT_NE(other, map);
+  // One matrix: its (unused) matrix stride is its extent.
+  EXPECT_NE(quilt_gpu_tile_map(buffer, 9, 1, 100, 72, 0, 80, 64, 64), nullptr)
+      << quilt_gpu_last_error();
+  EXPECT_EQ(quilt_gpu_status(), QUILT_GPU_SUCCESS) << quilt_gpu_first_error();
+  mgpuMemFree(buffer, nullptr);
+}
+
 TEST_F(Device, OneDevicePerProcess) {
   mgpuSetDefaultDevice(facts.ordinal);
   EXPECT_CALL_OK();

@@ -343,7 +343,11 @@ Error Runtime::encodeTensorMap(int64_t rank, const void *descriptor,
   request.swizzle = swizzle;
   request.l2promo = l2promo;
   request.oob = oob;
+  return deviceTensorMap(request, map);
+}
 
+Error Runtime::deviceTensorMap(const TensorMapRequest &request, void *&map) {
+  map = nullptr;
   alignas(128) unsigned char encoded[512];
   size_t bytes = std::min(backend_.tensorMapBytes(), sizeof(encoded));
   std::memset(encoded, 0, sizeof(encoded));
@@ -370,6 +374,76 @@ Error Runtime::encodeTensorMap(int64_t rank, const void *descriptor,
   tensorMaps_.emplace(std::move(key), device);
   map = device;
   return Error::success();
+}
+
+namespace {
+/// CUtensorMapDataType's FLOAT16 and BFLOAT16, CUtensorMapSwizzle's 128B,
+/// CUtensorMapL2promotion's L2_128B.
+constexpr int64_t kF16 = 6, kBF16 = 9, kSwizzle128B = 3, kL2Promote128B = 2;
+/// TMA's limits: 16-byte aligned addresses, box rows and strides below
+/// 2^40 bytes, at most 256 elements a box dimension, 128 bytes a swizzled
+/// box row. The kernels' coordinates are signed 32-bit.
+constexpr int64_t kTmaAlignment = 16, kMaxBoxDim = 256, kSwizzleBytes = 128;
+constexpr int64_t kMaxStrideBytes = int64_t(1) << 40;
+constexpr int64_t kMaxCoordinate = int64_t(1) << 31;
+} // namespace
+
+bool TileMapRequest::describable() const {
+  if (dtype != kF16 && dtype != kBF16)
+    return false;
+  const int64_t elementBytes = 2;
+  if (!address || batch <= 0 || rows <= 0 || cols <= 0 ||
+      batch >= kMaxCoordinate || rows >= kMaxCoordinate ||
+      cols >= kMaxCoordinate || boxRows <= 0 || boxRows > kMaxBoxDim ||
+      boxCols <= 0 || boxCols * elementBytes > kSwizzleBytes ||
+      (boxCols * elementBytes) % kTmaAlignment != 0)
+    return false;
+  // Disjoint rows and matrices (the driver wants each stride at least the
+  // extent of the dimension inside it), every byte offset aligned and in
+  // range.
+  auto fits = [&](int64_t stride, int64_t minimum) {
+    return stride >= minimum && stride < kMaxStrideBytes / elementBytes &&
+           (stride * elementBytes) % kTmaAlignment == 0;
+  };
+  if (reinterpret_cast<uintptr_t>(address) % kTmaAlignment != 0 ||
+      !fits(rowStride, cols) ||
+      rowStride > std::numeric_limits<int64_t>::max() / rows ||
+      !fits(matrixStride(), rows * rowStride))
+    return false;
+  return true;
+}
+
+int64_t TileMapRequest::matrixStride() const {
+  // A single matrix's is not read; it is the matrix's extent.
+  return batch > 1 ? batchStride : rows * rowStride;
+}
+
+Error Runtime::encodeTileMap(const TileMapRequest &r, void *&map) {
+  const int64_t elementBytes = 2;
+  // The driver wants the innermost dimension first. A single matrix still
+  // gets a (valid, unused) matrix stride.
+  TensorMapRequest request;
+  request.rank = 3;
+  request.globalAddress = const_cast<void *>(r.address);
+  request.globalDim[0] = uint64_t(r.cols);
+  request.globalDim[1] = uint64_t(r.rows);
+  request.globalDim[2] = uint64_t(r.batch);
+  request.globalStrides[0] = uint64_t(r.rowStride * elementBytes);
+  request.globalStrides[1] = uint64_t(r.matrixStride() * elementBytes);
+  request.boxDim[0] = uint32_t(r.boxCols);
+  request.boxDim[1] = uint32_t(r.boxRows);
+  request.boxDim[2] = 1;
+  request.dtype = r.dtype;
+  request.swizzle = kSwizzle128B;
+  request.l2promo = kL2Promote128B;
+  Error error = deviceTensorMap(request, map);
+  // A runtime built without CUDA 12 headers, or an older driver: the
+  // caller's cp.async kernel is as correct, so this is not a failure.
+  if (error.status == QUILT_GPU_ERROR_UNSUPPORTED) {
+    map = nullptr;
+    return Error::success();
+  }
+  return error;
 }
 
 } // namespace quilt::gpu

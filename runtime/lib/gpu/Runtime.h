@@ -26,6 +26,23 @@
 
 namespace quilt::gpu {
 
+/// A batch of row-major matrices that Quilt's TMA kernels read in swizzled
+/// tiles (quilt_gpu_tile_map). Sizes and strides in elements.
+struct TileMapRequest {
+  const void *address = nullptr;
+  int64_t dtype = 0;
+  int64_t batch = 0, rows = 0, cols = 0;
+  int64_t batchStride = 0, rowStride = 0;
+  int64_t boxRows = 0, boxCols = 0;
+
+  /// Whether a tensor map can describe the matrices and the box (the
+  /// conditions of QuiltGpuRuntime.h); needs no device.
+  bool describable() const;
+  /// Elements between matrices as the driver is told (describable requests
+  /// only: rows * rowStride does not overflow there).
+  int64_t matrixStride() const;
+};
+
 class Runtime {
 public:
   /// The process's runtime over builtinBackend().
@@ -64,11 +81,16 @@ public:
   Error encodeTensorMap(int64_t rank, const void *descriptor, int64_t dtype,
                         int64_t interleave, int64_t swizzle, int64_t l2promo,
                         int64_t oob, const int64_t *boxDims, void *&map);
+  /// A describable request's map on the device.
+  Error encodeTileMap(const TileMapRequest &request, void *&map);
 
 private:
   enum State : int { kUnopened, kOpen, kFailed };
   State open();
   Error optIn(void *function, int32_t smem);
+  /// Encodes `request` and returns its device copy (shared by identical
+  /// encodings).
+  Error deviceTensorMap(const TensorMapRequest &request, void *&map);
 
   Backend &backend_;
 

@@ -63,6 +63,13 @@ PIN(mgpuSetDefaultDevice, void, (int32_t));
 PIN(mgpuTensorMapEncodeTiledMemref, void *,
     (int64_t, void *, int64_t, int64_t, int64_t, int64_t, int64_t, void *));
 
+/* What Quilt's TMA launches call (convert-ukernel-to-gpu declares it;
+   checked with the TILE-MAP prefix by ../../Integration/GPU/host-code.test). */
+// TILE-MAP: declare ptr @quilt_gpu_tile_map(ptr, i64, i64, i64, i64, i64, i64, i64, i64)
+PIN(quilt_gpu_tile_map, void *,
+    (const void *, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
+     int64_t, int64_t));
+
 /* clang-format on */
 
 /* Quilt's own queries. */
