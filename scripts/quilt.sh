@@ -10,7 +10,9 @@
 #                            machine has an NVIDIA GPU and PyTorch, else says
 #                            how to run it on one. QUILT_NATIVE_WGMMA=1
 #                            compiles wgmma candidates as wgmma.mma_async
-#                            (bundles in bench/gpu/bundles/TARGET-native-wgmma)
+#                            (bundles in bench/gpu/bundles/TARGET-native-wgmma);
+#                            with QUILT_TMA=1 too, loading their tiles with
+#                            TMA (bundles in ...-native-wgmma-tma)
 #
 # Installs missing Debian packages non-interactively (idempotent: nothing is
 # installed when everything is present), configures once with Ninja against
@@ -141,6 +143,10 @@ gpu_bench() {
   if [[ ${QUILT_NATIVE_WGMMA:-0} == 1 ]]; then
     set=$target-native-wgmma
     extra=(--native-wgmma)
+    if [[ ${QUILT_TMA:-0} == 1 ]]; then
+      set=$set-tma
+      extra+=(--tma)
+    fi
   fi
   local bundles=$ROOT/bench/gpu/bundles/$set
   build

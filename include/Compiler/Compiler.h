@@ -65,6 +65,9 @@ struct CompileOptions {
   /// sm_90a: issue wgmma candidates as wgmma.mma_async instead of mma.sync
   /// (convert-ukernel-to-gpu's `native-wgmma`).
   bool nativeWgmma = false;
+  /// With nativeWgmma: load those kernels' tiles with TMA where the
+  /// operands allow (convert-ukernel-to-gpu's `tma`).
+  bool tmaLoads = false;
   /// CPU targets: the threads the kernels run on (quilt-lower-to-host's
   /// `threads`; 0 means as many as OpenMP gives). Other than 1, the code
   /// calls LLVM's OpenMP runtime, and shared libraries link libomp.

@@ -147,7 +147,12 @@ def ConvertUKernelToGPU : Pass<"convert-ukernel-to-gpu", "::mlir::ModuleOp"> {
       consecutive warps) reading 128-byte-swizzled tiles through matrix
       descriptors, for sm_90a and f16/bf16 candidates with a 64-deep K
       tile (others stay mma.sync). Off by default until it has been run on
-      an H100 (docs/gpu-codegen.md); TMA is not generated;
+      an H100 (docs/gpu-codegen.md). With `tma` as well, those kernels of
+      matmuls and batch matmuls load their tiles with TMA
+      (`cp.async.bulk.tensor`, an mbarrier per stage) from tensor maps the
+      host encodes per launch (`quilt_gpu_tile_map`); a launch whose
+      operands a tensor map cannot describe (rows not 16-byte aligned)
+      runs the same candidate staged by `cp.async`;
     - `mfma_32x32x8`, `mfma_16x16x16`, `wmma_16x16x16`: `amdgpu.mfma` /
       `amdgpu.wmma` per wavefront.
 
@@ -167,7 +172,10 @@ def ConvertUKernelToGPU : Pass<"convert-ukernel-to-gpu", "::mlir::ModuleOp"> {
   let options = [
     Option<"nativeWgmma", "native-wgmma", "bool", /*default=*/"false",
            "Issue wgmma candidates as wgmma.mma_async on sm_90a (else as "
-           "mma.sync)">
+           "mma.sync)">,
+    Option<"tmaLoads", "tma", "bool", /*default=*/"false",
+           "Load the tiles of native wgmma kernels with TMA where the "
+           "operands allow (needs native-wgmma)">
   ];
   let dependentDialects = [
     "::mlir::amdgpu::AMDGPUDialect",

@@ -94,6 +94,12 @@ struct GpuPipelineOptions : public CommonPipelineOptions<GpuPipelineOptions> {
       llvm::cl::desc("Issue wgmma candidates as wgmma.mma_async on sm_90a "
                      "(convert-ukernel-to-gpu's native-wgmma)"),
       llvm::cl::init(false)};
+  Option<bool> tmaLoads{
+      *this, "tma",
+      llvm::cl::desc("Load the tiles of native wgmma kernels with TMA where "
+                     "the operands allow (convert-ukernel-to-gpu's tma; "
+                     "needs native-wgmma)"),
+      llvm::cl::init(false)};
 };
 
 /// The GPU vendors a pipeline lowers device code for.

@@ -345,6 +345,7 @@ CompileResult compileSource(std::string_view source,
     pipeline.chip = options.chip;
     pipeline.toolkit = options.toolkit;
     pipeline.nativeWgmma = options.nativeWgmma;
+    pipeline.tmaLoads = options.tmaLoads;
     if (options.emit == EmitKind::Ptx || options.emit == EmitKind::Isa)
       pipeline.format = "isa";
     else if (options.emit == EmitKind::Cubin || options.emit == EmitKind::Hsaco)

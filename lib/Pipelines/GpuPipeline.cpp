@@ -134,6 +134,7 @@ void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
   // Micro-kernels, run-time selection and launches.
   ConvertUKernelToGPUOptions kernelOptions;
   kernelOptions.nativeWgmma = options.nativeWgmma;
+  kernelOptions.tmaLoads = options.tmaLoads;
   pm.addPass(createConvertUKernelToGPU(kernelOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

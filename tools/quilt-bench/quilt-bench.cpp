@@ -52,13 +52,14 @@ constexpr const char *kUsage =
     "                   [--upstream-max-gflop G] [--min-time S]\n"
     "                   [--measurements OUT.csv] [--calibrate OUT.db]\n"
     "       quilt-bench --target GPU --workloads FILE --bundle DIR\n"
-    "                   [--native-wgmma]\n"
+    "                   [--native-wgmma [--tma]]\n"
     "  With a CPU target (host, host-avx512, host-avx2, host-neon) it runs\n"
     "  here. With a GPU target (h100, a100, mi300x, ...) it prepares DIR for\n"
     "  bench/gpu/run.py on a machine with that GPU: the compiled libraries,\n"
     "  the runtime and a manifest of the workloads with the model's picks.\n"
     "  --native-wgmma compiles wgmma candidates (sm_90a) as wgmma.mma_async\n"
-    "  instead of mma.sync (quiltc --native-wgmma).\n"
+    "  instead of mma.sync (quiltc --native-wgmma); --tma also loads their\n"
+    "  tiles with TMA where the operands allow (quiltc --tma).\n"
     "  --threads N runs Quilt's multi-threaded kernels (OpenMP) and OpenBLAS\n"
     "  on N threads; the cost model is told N of the target's cores.\n"
     "  --model-sample N runs every candidate on N workloads and reports the\n"
@@ -73,7 +74,7 @@ struct Options {
   std::string target, workloads, targetFile, policy = "cost_model";
   std::string measurementsPath, calibratePath, bundle;
   std::string baselines = "openblas,upstream";
-  bool json = false, nativeWgmma = false;
+  bool json = false, nativeWgmma = false, tmaLoads = false;
   int threads = 1, maxCandidates = 16, modelSample = 0;
   double upstreamMaxGflop = 8, minTime = 0.2;
 };
@@ -134,6 +135,10 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
     }
     if (arg == "--native-wgmma") {
       o.nativeWgmma = true;
+      continue;
+    }
+    if (arg == "--tma") {
+      o.tmaLoads = true;
       continue;
     }
     if (arg == "--help" || arg == "-h") {
@@ -386,6 +391,7 @@ int main(int argc, char **argv) {
   base.policy = o.policy;
   base.maxCandidates = o.maxCandidates;
   base.nativeWgmma = o.nativeWgmma;
+  base.tmaLoads = o.tmaLoads;
 
   ExplainOptions explainOptions;
   explainOptions.candidates.maxCandidates = o.maxCandidates;

@@ -22,7 +22,7 @@ constexpr const char *kUsage =
     "usage: quiltc [compile] IN.mlir [--target T] [--target-file F]\n"
     "              [--policy P] [--max-candidates N]\n"
     "              [--emit=mlir|llvm|asm|obj|shared|ptx|cubin|isa|hsaco]\n"
-    "              [--chip C] [--toolkit DIR] [--native-wgmma]\n"
+    "              [--chip C] [--toolkit DIR] [--native-wgmma [--tma]]\n"
     "              [--threads N] [-o OUT]\n"
     "  Compiles the dynamic-shape contractions of IN.mlir ('-' for stdin)\n"
     "  into micro-kernels for T (default host; a GPU such as h100, a100,\n"
@@ -34,7 +34,8 @@ constexpr const char *kUsage =
     "  ptx|cubin (NVIDIA), isa (PTX or AMDGCN text), hsaco (AMD): the device\n"
     "  code alone; --chip overrides the target's chip (e.g. sm_90a, gfx942).\n"
     "  --native-wgmma (sm_90a) issues wgmma candidates as wgmma.mma_async\n"
-    "  instead of mma.sync (docs/gpu-codegen.md).\n"
+    "  instead of mma.sync (docs/gpu-codegen.md); --tma also loads their\n"
+    "  tiles with TMA where the operands allow.\n"
     "  --threads N (CPU targets) runs the kernels on N threads (0: as many\n"
     "  as OpenMP gives); the library then links LLVM's libomp.\n";
 
@@ -73,6 +74,10 @@ int runCompileCommand(const std::vector<std::string> &args, std::ostream &out,
     }
     if (arg == "--native-wgmma") {
       options.nativeWgmma = true;
+      continue;
+    }
+    if (arg == "--tma") {
+      options.tmaLoads = true;
       continue;
     }
     if (takeValue(args, i, "--target", options.target) ||

@@ -64,6 +64,12 @@ struct GpuKernelSpec {
   /// (sm_90a, WgmmaEngine.cpp) rather than as mma.sync. Set only where
   /// `canIssueWgmma` holds.
   bool nativeWgmma = false;
+  /// The kernel loads its tiles with TMA (cp.async.bulk.tensor into the
+  /// swizzled tiles, completion on an mbarrier per stage) from tensor maps
+  /// the host encodes per launch. Set only where `canLoadWithTma` holds;
+  /// the host launches the spec without it when an operand's view cannot
+  /// be described by a tensor map.
+  bool tmaLoads = false;
 
   bool isConv() const {
     return kind == ContractionKind::conv2d_nhwc ||
@@ -73,7 +79,8 @@ struct GpuKernelSpec {
   /// A symbol name that is unique per spec.
   std::string symbolName() const;
   /// Kernel operands: A, B, C (strided views, rank 3 when batched), the bias
-  /// (1-D) when there is one, then an i32 of VectorFlags. A convolution's
+  /// (1-D) when there is one, with `tmaLoads` the tensor maps of A and B
+  /// (!llvm.ptr to global memory), then an i32 of VectorFlags. A convolution's
   /// are the image (rank 4), the filter matrix (rank 2), the output window
   /// (rank 4, its F dimension starting at the region's first column), the
   /// bias, then (index) the region's first GEMM row, its row count and the
@@ -182,6 +189,21 @@ std::unique_ptr<MatrixEngine> createMatrixEngine(const GpuKernelSpec &spec,
 /// whole 64-row instructions and 64-column panels, compiled for `chip`
 /// sm_90a. Other wgmma candidates are issued as mma.sync.
 bool canIssueWgmma(const GpuKernelSpec &spec, StringRef chip);
+
+/// Whether a native wgmma kernel (`nativeWgmma` set) can load its tiles
+/// with TMA: a matmul or batch matmul whose A and B rows are contiguous,
+/// with tiles a tensor map's box can cover.
+bool canLoadWithTma(const GpuKernelSpec &spec);
+
+/// The box (rows x columns of the stored operand) one TMA copy of a
+/// kernel's A or B tile reads, with the tile's 128-byte swizzle: an operand
+/// stored K-contiguous (A, transposed B) as one box of its whole tile
+/// (the tile's rows x a K tile of 64), the other one box per 64-column
+/// panel (a K tile of rows x 64).
+struct TmaBox {
+  int64_t rows = 0, cols = 0;
+};
+TmaBox tmaBox(const GpuKernelSpec &spec, bool operandB);
 std::unique_ptr<MatrixEngine> createWgmmaEngine(const GpuKernelSpec &spec,
                                                 MLIRContext *ctx);
 
@@ -230,15 +252,53 @@ void emitStagingStores(OpBuilder &b, Location loc, const ThreadContext &thread,
                        int64_t threads, const StagingCopy &copy,
                        ValueRange loaded);
 
+/// The tile loads of a TMA kernel (`tmaLoads`, TmaStaging.cpp): one thread
+/// copies a stage's A and B tiles with cp.async.bulk.tensor from the
+/// launch's tensor maps, completing the stage's mbarrier.
+class TmaStaging {
+public:
+  /// Bytes of one mbarrier in workgroup memory (8-byte aligned).
+  static constexpr int64_t kBarrierBytes = 8;
+
+  /// `mapA` / `mapB`: the kernel's tensor-map operands; `batch` the block's
+  /// matrix (0 unbatched); `row0` / `col0` the block tile's first row of A
+  /// and column of B.
+  TmaStaging(const GpuKernelSpec &spec, Value mapA, Value mapB, Value batch,
+             Value row0, Value col0)
+      : spec(spec), mapA(mapA), mapB(mapB), batch(batch), row0(row0),
+        col0(col0) {}
+
+  /// Bytes a stage's copies write: its A and B tiles, zeros included.
+  int64_t stageBytes() const;
+  /// Where `leader` (i1) holds: initializes `stages` mbarriers from shared
+  /// address `barriers` for the TMA unit. The caller's barrier publishes
+  /// them.
+  void initBarriers(OpBuilder &b, Location loc, Value leader, Value barriers,
+                    int64_t stages) const;
+  /// Run by one thread: expects a stage's bytes on the mbarrier at shared
+  /// address `barrier` and copies the K step at `k0` into the tiles.
+  void issue(OpBuilder &b, Location loc, Value k0, Value barrier,
+             const SharedTile &a, const SharedTile &bTile) const;
+  /// Every thread: waits for the phase of parity `parity` (index, 0 or 1)
+  /// of the mbarrier at `barrier` to complete.
+  void wait(OpBuilder &b, Location loc, Value barrier, Value parity) const;
+
+private:
+  const GpuKernelSpec &spec;
+  Value mapA, mapB, batch, row0, col0;
+};
+
 /// Builds kernels on demand, once per spec, in the module's `gpu.module`
 /// for the spec's vendor.
 class GpuKernelCache {
 public:
   /// `nativeWgmma`: issue wgmma candidates as wgmma.mma_async where
-  /// canIssueWgmma holds.
-  GpuKernelCache(ModuleOp module, bool nativeWgmma)
-      : module(module), nativeWgmma(nativeWgmma) {}
+  /// canIssueWgmma holds; `tmaLoads`: load their tiles with TMA where
+  /// canLoadWithTma holds.
+  GpuKernelCache(ModuleOp module, bool nativeWgmma, bool tmaLoads)
+      : module(module), nativeWgmma(nativeWgmma), tmaLoads(tmaLoads) {}
   bool issuesNativeWgmma() const { return nativeWgmma; }
+  bool loadsWithTma() const { return tmaLoads; }
   /// A null func (after a diagnostic at `loc`) when the spec cannot be
   /// generated, or when the vendor's kernel module is for another chip.
   /// A new kernel module is compiled for `chip`.
@@ -252,7 +312,7 @@ private:
                                      Location loc);
 
   ModuleOp module;
-  bool nativeWgmma;
+  bool nativeWgmma, tmaLoads;
   /// By symbol name, stage count and chip.
   llvm::StringMap<GpuKernel> kernels;
 };

@@ -105,6 +105,8 @@ std::string GpuKernelSpec::symbolName() const {
     os << "_sc";
   if (nativeWgmma)
     os << "_async";
+  if (tmaLoads)
+    os << "_tma";
   return name;
 }
 
@@ -136,6 +138,8 @@ SmallVector<Type> GpuKernelSpec::argumentTypes(MLIRContext *ctx) const {
     types.push_back(stridedView(ctx, 1, biasType, /*contiguous=*/false));
   if (isConv())
     types.append(kConvIndexOperands, IndexType::get(ctx));
+  if (tmaLoads)
+    types.append(2, LLVM::LLVMPointerType::get(ctx));
   types.push_back(IntegerType::get(ctx, 32));
   return types;
 }
@@ -214,6 +218,9 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
         c = entry.getArgument(2);
   Value bias = spec.biasType ? entry.getArgument(3) : Value();
   Value flags = entry.getArguments().back();
+  unsigned numArgs = entry.getNumArguments();
+  Value mapA = spec.tmaLoads ? entry.getArgument(numArgs - 3) : Value();
+  Value mapB = spec.tmaLoads ? entry.getArgument(numArgs - 2) : Value();
 
   ThreadContext thread;
   thread.tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
@@ -225,8 +232,9 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   // batch offset joins each base address once, instead of a third index
   // term in every address (which cost the batched kernels 20-40 more
   // registers than the same tiles of a matmul).
+  Value batch = im.c(0);
   if (spec.batched) {
-    Value batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+    batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
     a = matrixAt(b, loc, a, batch);
     bMat = matrixAt(b, loc, bMat, batch);
     c = matrixAt(b, loc, c, batch);
@@ -302,9 +310,10 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     Value alignment = im.c(layout.alignment);
     tilesBase = im.rem(im.sub(alignment, im.rem(base, alignment)), alignment);
   }
-  // How K steps overlap: `stages` buffers filled by cp.async, two filled
-  // through registers on chips without it, or one (a single-stage
-  // candidate, or workgroup memory too small for more).
+  // How K steps overlap: `stages` buffers filled by TMA or cp.async, two
+  // filled through registers on chips without them, or one (a single-stage
+  // candidate, or workgroup memory too small for more; TMA copies still
+  // overlap nothing then).
   // An nchw convolution's A tile is gathered one element at a time, each
   // with its own pixel and tap: held across a multiply, those registers
   // doubled the VGPRs of gfx942 kernels (127 -> 368) and made them spill,
@@ -314,12 +323,15 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   if (!spec.asyncCopies)
     stages =
         spec.isConv() && !spec.contiguousA ? 1 : std::min<int64_t>(stages, 2);
+  // A TMA kernel's stages each have an mbarrier after the tiles.
+  int64_t barrierBytes = spec.tmaLoads ? TmaStaging::kBarrierBytes : 0;
   if (spec.maxWorkgroupBytes > 0)
     stages = std::max<int64_t>(
-        1, std::min(stages,
-                    (spec.maxWorkgroupBytes - alignmentSlack) / stageBytes));
-  enum class Pipeline { None, Registers, AsyncCopies };
-  Pipeline pipeline = stages == 1        ? Pipeline::None
+        1, std::min(stages, (spec.maxWorkgroupBytes - alignmentSlack) /
+                                (stageBytes + barrierBytes)));
+  enum class Pipeline { None, Registers, AsyncCopies, Tma };
+  Pipeline pipeline = spec.tmaLoads      ? Pipeline::Tma
+                      : stages == 1      ? Pipeline::None
                       : spec.asyncCopies ? Pipeline::AsyncCopies
                                          : Pipeline::Registers;
   // The tiles of the stage at byte `offset`.
@@ -425,7 +437,60 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
 
   SmallVector<Value> init = engine.initAccumulators(b, loc);
   scf::ForOp kLoop;
-  if (pipeline == Pipeline::None) {
+  if (pipeline == Pipeline::Tma) {
+    // Thread 0 keeps the copies of `stages` - 1 future K steps in flight:
+    //
+    //   for s in [0, S - 1): thread 0 issues K step s into buffer s
+    //   for k0 in [0, K) step TK (step i):
+    //     barrier         (everyone finished step i - 1's buffer)
+    //     thread 0 issues K step i + S - 1 into buffer (i + S - 1) % S
+    //     wait for buffer i % S's barrier, phase (i / S) % 2
+    //     accumulators += the tiles in buffer i % S
+    //
+    // The engine's reads of a buffer are complete when its accumulate
+    // returns (wgmma's wait), so after the barrier no thread reads the
+    // buffer the next copies overwrite.
+    TmaStaging tma(spec, mapA, mapB, batch, row0, col0);
+    Value smemBase =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
+    Value barriers =
+        im.add(smemBase, im.add(tilesBase, im.c(stages * stageBytes)));
+    auto barrierOf = [&](IndexMath &bm, Value stage) {
+      return bm.add(barriers, bm.mul(stage, bm.c(TmaStaging::kBarrierBytes)));
+    };
+    Value leader = im.eq(thread.tid, im.c(0));
+    tma.initBarriers(b, loc, leader, barriers, stages);
+    gpu::BarrierOp::create(b, loc);
+    // Thread 0 issues the K step at `k0` into buffer `stage` when it is
+    // inside K.
+    auto issueStep = [&](OpBuilder &sb, Value k0, Value stage) {
+      IndexMath sm{sb, loc};
+      Value issue = arith::AndIOp::create(sb, loc, leader, sm.lt(k0, k));
+      scf::IfOp::create(sb, loc, issue, [&](OpBuilder &tb, Location) {
+        IndexMath tm{tb, loc};
+        auto [aTile, bTile] = tilesAt(tb, tm.mul(stage, tm.c(stageBytes)));
+        tma.issue(tb, loc, k0, barrierOf(tm, stage), aTile, bTile);
+        scf::YieldOp::create(tb, loc);
+      });
+    };
+    for (int64_t s = 0; s + 1 < stages; ++s)
+      issueStep(b, im.c(s * cfg.tileK), im.c(s));
+    kLoop = scf::ForOp::create(
+        b, loc, im.c(0), k, im.c(cfg.tileK), init,
+        [&](OpBuilder &lb, Location l, Value k0, ValueRange accs) {
+          IndexMath lm{lb, l};
+          Value step = lm.div(k0, lm.c(cfg.tileK));
+          gpu::BarrierOp::create(lb, l);
+          Value ahead = lm.add(step, lm.c(stages - 1));
+          issueStep(lb, lm.mul(ahead, lm.c(cfg.tileK)),
+                    lm.rem(ahead, lm.c(stages)));
+          Value current = lm.rem(step, lm.c(stages));
+          tma.wait(lb, l, barrierOf(lm, current),
+                   lm.rem(lm.div(step, lm.c(stages)), lm.c(2)));
+          auto [aTile, bTile] = tilesAt(lb, lm.mul(current, lm.c(stageBytes)));
+          scf::YieldOp::create(lb, l, multiplyTiles(lb, l, aTile, bTile, accs));
+        });
+  } else if (pipeline == Pipeline::None) {
     auto [aTile, bTile] = tilesAt(b, im.c(0));
     kLoop = scf::ForOp::create(
         b, loc, im.c(0), k, im.c(cfg.tileK), init,
@@ -536,6 +601,8 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
         });
       });
   gpu::ReturnOp::create(b, loc);
+  if (pipeline == Pipeline::Tma)
+    return alignmentSlack + stages * (stageBytes + barrierBytes);
   return alignmentSlack + (stages == 1 ? layout.bytes : stages * stageBytes);
 }
 

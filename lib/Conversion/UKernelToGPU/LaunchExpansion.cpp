@@ -25,6 +25,15 @@
 // loads of its width: decided per launch from the window's address and
 // strides, since dynamic shapes give no static alignment.
 //
+// A candidate built with TMA loads (GpuKernelSpec::tmaLoads) has two
+// kernels; its case asks the runtime for tensor maps of the A and B
+// windows and launches the TMA kernel when it got both, else the kernel
+// that stages with cp.async:
+//
+//   mapA = quilt_gpu_tile_map(A window, box of A), mapB = ... (B)
+//   if mapA != null && mapB != null: launch candidate_i_tma(..., mapA, mapB)
+//   else:                            launch candidate_i(...)
+//
 //===----------------------------------------------------------------------===//
 
 #include "GpuKernel.h"
@@ -36,6 +45,8 @@
 #include "Dialect/UKernel/IR/CostModelBridge.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -78,6 +89,80 @@ Value vectorAligned(OpBuilder &b, Location loc, Value view, int64_t width) {
   for (Value stride : strides.drop_back())
     ok = arith::AndIOp::create(b, loc, ok, multiple(stride, width));
   return ok;
+}
+
+constexpr llvm::StringLiteral kTileMapFunction = "quilt_gpu_tile_map";
+
+/// quilt_gpu_tile_map (QuiltGpuRuntime.h): (address, dtype, batch, rows,
+/// cols, batch stride, row stride, box rows, box cols) -> map or null.
+FunctionType tileMapFunctionType(MLIRContext *ctx) {
+  Type ptr = LLVM::LLVMPointerType::get(ctx);
+  SmallVector<Type> inputs = {ptr};
+  inputs.append(8, IntegerType::get(ctx, 64));
+  return FunctionType::get(ctx, inputs, {ptr});
+}
+
+/// The module's declaration of quilt_gpu_tile_map; null (after a
+/// diagnostic at `loc`) when the module defines the name otherwise.
+func::FuncOp getOrDeclareTileMapFunction(ModuleOp module, Location loc) {
+  MLIRContext *ctx = module.getContext();
+  FunctionType type = tileMapFunctionType(ctx);
+  if (Operation *existing = module.lookupSymbol(kTileMapFunction)) {
+    auto func = dyn_cast<func::FuncOp>(existing);
+    if (!func || func.getFunctionType() != type) {
+      emitError(loc) << "'" << kTileMapFunction
+                     << "' is reserved for Quilt's GPU runtime and must be "
+                        "declared as "
+                     << type;
+      return {};
+    }
+    return func;
+  }
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  auto func = func::FuncOp::create(b, module.getLoc(), kTileMapFunction, type);
+  func.setPrivate();
+  return func;
+}
+
+/// CUtensorMapDataType of an element type the TMA kernels load.
+int64_t tensorMapDataType(Type elem) { return elem.isBF16() ? 9 : 6; }
+
+/// i1: quilt_gpu_tile_map gave a map of `view` (rank 2, or 3 with the batch
+/// first) read in `box`es; the map in `map`.
+Value tileMap(OpBuilder &b, Location loc, func::FuncOp tileMapFunction,
+              Value view, TmaBox box, Value &map) {
+  IndexMath im{b, loc};
+  auto type = cast<MemRefType>(view.getType());
+  int64_t elemBytes = type.getElementTypeBitWidth() / 8;
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, view);
+  Value address =
+      im.add(memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view),
+             im.mul(meta.getOffset(), im.c(elemBytes)));
+  ValueRange sizes = meta.getSizes(), strides = meta.getStrides();
+  bool batched = type.getRank() == 3;
+  Value batch = batched ? sizes[0] : im.c(1);
+  Value batchStride = batched ? strides[0] : im.c(0);
+  Type i64 = b.getI64Type();
+  auto toI64 = [&](Value index) -> Value {
+    return arith::IndexCastOp::create(b, loc, i64, index);
+  };
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i64, v);
+  };
+  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
+  SmallVector<Value> args = {
+      LLVM::IntToPtrOp::create(b, loc, ptr, toI64(address)),
+      constant(tensorMapDataType(type.getElementType())),
+      toI64(batch),
+      toI64(sizes[sizes.size() - 2]),
+      toI64(sizes.back()),
+      toI64(batchStride),
+      toI64(strides[strides.size() - 2]),
+      constant(box.rows),
+      constant(box.cols)};
+  map = func::CallOp::create(b, loc, tileMapFunction, args).getResult(0);
+  Value null = LLVM::ZeroOp::create(b, loc, ptr);
+  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, map, null);
 }
 
 } // namespace
@@ -135,6 +220,9 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
   base.maxWorkgroupBytes = desc.sharedMemPerBlock;
   SmallVector<GpuKernelSpec, 4> specs;
   SmallVector<GpuKernel> functions;
+  // Per candidate, its TMA kernel (null func when it has none).
+  SmallVector<GpuKernel> tmaFunctions;
+  func::FuncOp tileMapFunction;
   for (Attribute attr : op.getCandidates()) {
     GpuKernelSpec spec = base;
     spec.config = toKernelConfig(cast<ConfigAttr>(attr));
@@ -143,8 +231,23 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
     GpuKernel kernel = kernels.getOrCreate(spec, target.getChip(), loc);
     if (!kernel.func)
       return failure();
+    GpuKernel tmaKernel;
+    if (kernels.loadsWithTma() && canLoadWithTma(spec)) {
+      GpuKernelSpec tmaSpec = spec;
+      tmaSpec.tmaLoads = true;
+      tmaKernel = kernels.getOrCreate(tmaSpec, target.getChip(), loc);
+      if (!tmaKernel.func)
+        return failure();
+      if (!tileMapFunction) {
+        tileMapFunction =
+            getOrDeclareTileMapFunction(op->getParentOfType<ModuleOp>(), loc);
+        if (!tileMapFunction)
+          return failure();
+      }
+    }
     specs.push_back(spec);
     functions.push_back(kernel);
+    tmaFunctions.push_back(tmaKernel);
   }
   ArrayRef<Type> argTypes = functions.front().func.getArgumentTypes();
 
@@ -240,15 +343,38 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
         };
         addFlag(args[0], spec.contiguousA, kVectorA);
         addFlag(args[1], spec.contiguousB, kVectorB);
-        SmallVector<Value> operands = args;
-        operands.push_back(flags);
         gpu::KernelDim3 grid{cm.ceilDiv(rows, cm.c(cfg.tileM)),
                              cm.ceilDiv(cols, cm.c(cfg.tileN)), batch};
         gpu::KernelDim3 block{cm.c(cfg.threads), cm.c(1), cm.c(1)};
-        Value smem = arith::ConstantIntOp::create(
-            tb, l, static_cast<int32_t>(kernel.workgroupBytes), 32);
-        gpu::LaunchFuncOp::create(tb, l, kernel.func, grid, block, smem,
-                                  operands);
+        auto launch = [&](OpBuilder &lb, const GpuKernel &launched,
+                          ValueRange maps) {
+          SmallVector<Value> operands = args;
+          operands.append(maps.begin(), maps.end());
+          operands.push_back(flags);
+          Value smem = arith::ConstantIntOp::create(
+              lb, l, static_cast<int32_t>(launched.workgroupBytes), 32);
+          gpu::LaunchFuncOp::create(lb, l, launched.func, grid, block, smem,
+                                    operands);
+        };
+        if (GpuKernel tmaKernel = tmaFunctions[i]; tmaKernel.func) {
+          Value mapA, mapB;
+          Value haveA = tileMap(tb, l, tileMapFunction, args[0],
+                                tmaBox(spec, /*operandB=*/false), mapA);
+          Value haveB = tileMap(tb, l, tileMapFunction, args[1],
+                                tmaBox(spec, /*operandB=*/true), mapB);
+          scf::IfOp::create(
+              tb, l, arith::AndIOp::create(tb, l, haveA, haveB),
+              [&](OpBuilder &then, Location) {
+                launch(then, tmaKernel, {mapA, mapB});
+                scf::YieldOp::create(then, l);
+              },
+              [&](OpBuilder &otherwise, Location) {
+                launch(otherwise, kernel, {});
+                scf::YieldOp::create(otherwise, l);
+              });
+        } else {
+          launch(tb, kernel, {});
+        }
         scf::YieldOp::create(tb, l);
       }
       // The runtime always returns a candidate index; nothing else runs.

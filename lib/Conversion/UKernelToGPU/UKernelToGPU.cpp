@@ -93,14 +93,20 @@ struct ConvertUKernelToGPUPass
     SmallVector<DispatchOp> dispatches;
     bool ok = true;
     module.walk([&](DispatchOp op) {
-      if (failed(checkDispatch(op)))
+      if (tmaLoads && !nativeWgmma) {
+        op.emitOpError("cannot be converted with option 'tma' alone: TMA "
+                       "loads the tiles of native wgmma kernels, add "
+                       "'native-wgmma'");
         ok = false;
+      } else if (failed(checkDispatch(op))) {
+        ok = false;
+      }
       dispatches.push_back(op);
     });
     if (!ok || failed(guardDispatchOperands(module)))
       return signalPassFailure();
 
-    gpucg::GpuKernelCache kernels(module, nativeWgmma);
+    gpucg::GpuKernelCache kernels(module, nativeWgmma, tmaLoads);
     for (DispatchOp op : dispatches)
       if (failed(gpucg::expandDispatch(op, kernels)))
         return signalPassFailure();

@@ -254,6 +254,26 @@ bool mlir::ukernel::gpucg::canIssueWgmma(const GpuKernelSpec &spec,
          grid.tileN <= 256 && c.vectorWidth * 2 <= 16;
 }
 
+bool mlir::ukernel::gpucg::canLoadWithTma(const GpuKernelSpec &spec) {
+  // A convolution's image is gathered, not a matrix a tensor map describes.
+  if (!spec.nativeWgmma || spec.isConv() || !spec.contiguousA ||
+      !spec.contiguousB)
+    return false;
+  // A box dimension holds at most 256 elements.
+  constexpr int64_t kMaxBoxDim = 256;
+  return tmaBox(spec, /*operandB=*/false).rows <= kMaxBoxDim &&
+         tmaBox(spec, /*operandB=*/true).rows <= kMaxBoxDim;
+}
+
+TmaBox mlir::ukernel::gpucg::tmaBox(const GpuKernelSpec &spec, bool operandB) {
+  const quilt::KernelConfig &c = spec.config;
+  int64_t panel = kRowBytes / 2;
+  bool kContiguous = operandB ? spec.transposeB : !spec.transposeA;
+  if (kContiguous)
+    return {operandB ? c.tileN : c.tileM, c.tileK};
+  return {c.tileK, panel};
+}
+
 std::unique_ptr<MatrixEngine>
 mlir::ukernel::gpucg::createWgmmaEngine(const GpuKernelSpec &spec,
                                         MLIRContext *ctx) {

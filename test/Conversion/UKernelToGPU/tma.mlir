@@ -1,0 +1,156 @@
+// RUN: quilt-opt %s -split-input-file --ukernel-attach-target=target=h100 --convert-ukernel-to-gpu="native-wgmma=1 tma=1" | FileCheck %s
+
+// With `tma`, a native wgmma candidate of a matmul has two kernels. The
+// host asks the runtime for tensor maps of the launch's A and B windows
+// (f16 = CUtensorMapDataType 6; A M x K in boxes of 128 x 64, B K x N in
+// 64 x 64 panels) and launches the TMA kernel when it got both, else the
+// cp.async kernel. The TMA kernel needs one 8-byte mbarrier per stage more.
+#wg = #ukernel.config<tile = 128x128x64, threads = 128, warps = 4x1, thread_tile = 4x32, vector_width = 8, stages = 4, instruction = wgmma, boundary = mask>
+func.func @matmul(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  ukernel.dispatch matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
+    candidates [#wg]
+  return
+}
+
+// CHECK:       func.func private @quilt_gpu_tile_map(!llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64) -> !llvm.ptr
+// CHECK-LABEL: func.func @matmul(
+// CHECK:         %[[MAPA:.*]] = func.call @quilt_gpu_tile_map(%{{.*}}, %c6_i64, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c128_i64, %c64_i64{{.*}})
+// CHECK:         %[[MAPB:.*]] = func.call @quilt_gpu_tile_map(%{{.*}}, %c6_i64{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c64_i64{{.*}}, %c64_i64{{.*}})
+// CHECK:         %[[HAVEA:.*]] = llvm.icmp "ne" %[[MAPA]]
+// CHECK:         %[[HAVEB:.*]] = llvm.icmp "ne" %[[MAPB]]
+// CHECK:         %[[BOTH:.*]] = arith.andi %[[HAVEA]], %[[HAVEB]]
+// CHECK:         scf.if %[[BOTH]] {
+// CHECK-NEXT:      arith.constant 132128 : i32
+// CHECK-NEXT:      gpu.launch_func @quilt_nvidia_kernels::@[[TMA:quilt_wgmma_128x128x64_t128_w4x1_tt4x32_v8_f16_f32_async_tma]] {{.*}} args({{.*}}, %[[MAPA]] : !llvm.ptr, %[[MAPB]] : !llvm.ptr, %{{.*}} : i32)
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      arith.constant 132096 : i32
+// CHECK-NEXT:      gpu.launch_func @quilt_nvidia_kernels::@[[PLAIN:quilt_wgmma_128x128x64_t128_w4x1_tt4x32_v8_f16_f32_async]] {{.*}} args({{.*}} : i32)
+// CHECK-NEXT:    }
+
+// The cp.async kernel is the native-wgmma one.
+// CHECK:       gpu.func @[[PLAIN]](
+// CHECK-NOT:     nvvm.cp.async.bulk.tensor
+// CHECK:         nvgpu.device_async_copy
+// CHECK:         gpu.return
+
+// Thread 0 initializes the four mbarriers after the tiles (4 x 32 KiB from
+// the 1024-byte boundary) for one arrival each and fences them for the TMA
+// unit; a barrier publishes them.
+// CHECK:       gpu.func @[[TMA]](%[[A:.*]]: memref<?x?xf16, strided<[?, 1], offset: ?>>, %[[B:.*]]: memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}}: memref<?x?xf32, strided<[?, 1], offset: ?>>, %[[TMAPA:.*]]: !llvm.ptr, %[[TMAPB:.*]]: !llvm.ptr, %{{.*}}: i32)
+// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK:         %[[TID:.*]] = gpu.thread_id x
+// CHECK:         arith.remui %{{.*}}, %c1024
+// CHECK:         %[[SLACK:.*]] = arith.remui %{{.*}}, %c1024
+// CHECK:         %[[OFF:.*]] = arith.addi %[[SLACK]], %c131072
+// CHECK:         %[[BARS:.*]] = arith.addi %{{.*}}, %[[OFF]]
+// CHECK:         %[[LEADER:.*]] = arith.cmpi eq, %[[TID]], %c0
+// CHECK:         scf.if %[[LEADER]] {
+// CHECK-COUNT-4:   nvvm.mbarrier.init %{{.*}}, %c1_i32{{.*}} : !llvm.ptr<3>, i32
+// CHECK-NEXT:      nvvm.fence.mbarrier.init
+// CHECK:         }
+// CHECK-NEXT:    gpu.barrier
+// Three K steps issued ahead, each by thread 0 when inside K: the stage's
+// 32 KiB expected on its barrier, A's 128 x 64 box at (k0, row0, 0), B's
+// two 64 x 64 panels at (col0, k0, 0) and (col0 + 64, k0, 0), 8 KiB apart.
+// CHECK:         %[[IN:.*]] = arith.andi %[[LEADER]], %{{.*}} : i1
+// CHECK-NEXT:    scf.if %[[IN]] {
+// CHECK:           nvvm.mbarrier.arrive.expect_tx %[[BAR:.*]], %c32768_i32 : !llvm.ptr<3>, i32
+// CHECK:           %[[K0:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK:           %[[Z:.*]] = arith.index_cast %c0{{.*}} : index to i32
+// CHECK:           %[[ROW0:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK:           %[[DSTA:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr<3> to !llvm.ptr<7>
+// CHECK-NEXT:      nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DSTA]], %[[TMAPA]], %[[BAR]], box[%[[K0]], %[[ROW0]], %[[Z]]]
+// CHECK:           %[[COL0:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK:           nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[TMAPB]], %[[BAR]], box[%[[COL0]], %[[K0]], %[[Z]]]
+// CHECK:           arith.addi %{{.*}}, %c64
+// CHECK:           %[[COL1:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK:           arith.addi %{{.*}}, %c8192
+// CHECK:           nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[TMAPB]], %[[BAR]], box[%[[COL1]], %[[K0]], %[[Z]]]
+// CHECK-NEXT:    }
+// CHECK-COUNT-2: nvvm.mbarrier.arrive.expect_tx
+// Step i: a barrier (buffer i - 1 is free), step i + 3 issued into it, a
+// wait for buffer i % 4 in phase (i / 4) % 2, then the wgmma group.
+// CHECK:         scf.for %[[KK:.*]] = %{{.*}} to %{{.*}} step %c64
+// CHECK:           %[[STEP:.*]] = arith.divui %[[KK]], %c64
+// CHECK-NEXT:      gpu.barrier
+// CHECK:           nvvm.mbarrier.arrive.expect_tx
+// CHECK:           arith.remui %[[STEP]], %c4
+// CHECK:           %[[ROUND:.*]] = arith.divui %[[STEP]], %c4
+// CHECK:           %[[PARITY:.*]] = arith.remui %[[ROUND]], %c2
+// CHECK:           %[[PHASE:.*]] = arith.index_castui %[[PARITY]] : index to i32
+// CHECK:           nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PHASE]], %c10000000_i32
+// CHECK:           nvvm.wgmma.fence.aligned
+// CHECK-COUNT-8:   nvvm.wgmma.mma_async
+// CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT:       nvvm.fence.proxy
+// CHECK:           scf.yield
+
+// -----
+
+// Both operands transposed, bf16 (9): A stored K x M is read in 64 x 64
+// panels at (row0 + 64 p, k0), B stored N x K in one 128 x 64 box at
+// (k0, col0).
+#wg = #ukernel.config<tile = 128x128x64, threads = 128, warps = 4x1, thread_tile = 4x32, vector_width = 8, stages = 4, instruction = wgmma, boundary = mask>
+func.func @transposed(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>) {
+  ukernel.dispatch matmul transpose_lhs transpose_rhs ins(%a, %b : memref<?x?xbf16>, memref<?x?xbf16>) outs(%c : memref<?x?xf32>)
+    candidates [#wg]
+  return
+}
+
+// CHECK-LABEL: func.func @transposed(
+// CHECK:         func.call @quilt_gpu_tile_map(%{{.*}}, %c9_i64, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c64_i64, %c64_i64{{.*}})
+// CHECK:         func.call @quilt_gpu_tile_map(%{{.*}}, %c9_i64{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c128_i64, %c64_i64{{.*}})
+// CHECK:       gpu.func @quilt_wgmma_128x128x64_t128_w4x1_tt4x32_v8_bf16_f32_ta_tb_async_tma(%{{.*}}, %{{.*}}, %{{.*}}, %[[TMAPA:.*]]: !llvm.ptr, %[[TMAPB:.*]]: !llvm.ptr, %{{.*}}: i32)
+// CHECK:         nvvm.mbarrier.arrive.expect_tx %[[BAR:.*]], %c32768_i32
+// CHECK:         %[[K0:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK:         %[[Z:.*]] = arith.index_cast %c0{{.*}} : index to i32
+// CHECK:         %[[ROW0:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK:         nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[TMAPA]], %[[BAR]], box[%[[ROW0]], %[[K0]], %[[Z]]]
+// CHECK:         arith.addi %{{.*}}, %c8192
+// CHECK:         nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[TMAPA]], %[[BAR]], box[%{{.*}}, %[[K0]], %[[Z]]]
+// CHECK:         %[[COL0:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK:         nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[TMAPB]], %[[BAR]], box[%[[K0]], %[[COL0]], %[[Z]]]
+
+// -----
+
+// A batch matmul: the maps are over the rank-3 windows, the copies address
+// block z's matrix. A single-stage candidate issues its only K step after
+// the barrier and waits for it: phase (i / 1) % 2.
+#wg = #ukernel.config<tile = 64x128x64, threads = 128, warps = 4x1, thread_tile = 2x32, vector_width = 8, stages = 1, instruction = wgmma, boundary = mask>
+func.func @batched(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %c: memref<?x?x?xf16>) {
+  ukernel.dispatch batch_matmul ins(%a, %b : memref<?x?x?xf16>, memref<?x?x?xf16>) outs(%c : memref<?x?x?xf16>)
+    candidates [#wg]
+  return
+}
+
+// CHECK-LABEL: func.func @batched(
+// CHECK:         memref.extract_strided_metadata %{{.*}} : memref<?x?x?xf16, strided<[?, ?, 1], offset: ?>>
+// CHECK:         func.call @quilt_gpu_tile_map(
+// CHECK:         dynamic_shared_memory_size %c25608_i32 args(
+// CHECK:       gpu.func @quilt_wgmma_64x128x64_t128_w4x1_tt2x32_v8_f16_f16_batch_async_tma(
+// CHECK:         %[[BZ:.*]] = gpu.block_id z
+// CHECK:         nvvm.mbarrier.init
+// CHECK-NOT:     nvvm.mbarrier.init
+// CHECK:         scf.for
+// CHECK:           arith.divui
+// CHECK-NEXT:      gpu.barrier
+// CHECK:           nvvm.mbarrier.arrive.expect_tx %[[BAR:.*]], %c24576_i32
+// CHECK:           %[[Z:.*]] = arith.index_cast %[[BZ]] : index to i32
+// CHECK:           nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[BAR]], box[%{{.*}}, %{{.*}}, %[[Z]]]
+// CHECK:           nvvm.mbarrier.try_wait.parity
+
+// -----
+
+// A convolution's image is gathered, not a tensor map's matrix: its native
+// kernel stages with cp.async and the host asks for no map.
+#wg = #ukernel.config<tile = 128x128x64, threads = 128, warps = 4x1, thread_tile = 4x32, vector_width = 8, stages = 3, instruction = wgmma, boundary = mask>
+func.func @conv(%in: memref<?x?x?x?xf16>, %f: memref<3x3x64x128xf16>, %out: memref<?x?x?x128xf32>) {
+  ukernel.dispatch conv2d_nhwc ins(%in, %f : memref<?x?x?x?xf16>, memref<3x3x64x128xf16>) outs(%out : memref<?x?x?x128xf32>)
+    candidates [#wg]
+  return
+}
+
+// CHECK-LABEL: func.func @conv(
+// CHECK-NOT:     quilt_gpu_tile_map
+// CHECK:         gpu.launch_func @quilt_nvidia_kernels::@quilt_wgmma_128x128x64_t128_w4x1_tt4x32_v8_f16_f32_conv2d_nhwc_s1x1_async
+// CHECK-NOT:     _tma
