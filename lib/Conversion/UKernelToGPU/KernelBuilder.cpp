@@ -304,11 +304,15 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   // 1024-byte boundary: the kernel asks for that much more workgroup
   // memory and starts its tiles at the first boundary in it.
   int64_t alignmentSlack = layout.alignment > 16 ? layout.alignment : 0;
+  // The workgroup address of the dynamic memory, where a kernel needs it.
+  Value smemBase;
+  if (alignmentSlack || spec.tmaLoads)
+    smemBase = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
   Value tilesBase = im.c(0);
   if (alignmentSlack) {
-    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
     Value alignment = im.c(layout.alignment);
-    tilesBase = im.rem(im.sub(alignment, im.rem(base, alignment)), alignment);
+    tilesBase =
+        im.rem(im.sub(alignment, im.rem(smemBase, alignment)), alignment);
   }
   // How K steps overlap: `stages` buffers filled by TMA or cp.async, two
   // filled through registers on chips without them, or one (a single-stage
@@ -451,8 +455,6 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     // returns (wgmma's wait), so after the barrier no thread reads the
     // buffer the next copies overwrite.
     TmaStaging tma(spec, mapA, mapB, batch, row0, col0);
-    Value smemBase =
-        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
     Value barriers =
         im.add(smemBase, im.add(tilesBase, im.c(stages * stageBytes)));
     auto barrierOf = [&](IndexMath &bm, Value stage) {

@@ -68,18 +68,26 @@ Value window(OpBuilder &b, Location loc, Value view, ArrayRef<Value> offsets,
   return memref::CastOp::create(b, loc, type, sub);
 }
 
+/// The byte address (index) of the first element of `view`, whose
+/// strided metadata is `meta`.
+Value firstElementAddress(OpBuilder &b, Location loc, Value view,
+                          memref::ExtractStridedMetadataOp meta) {
+  IndexMath im{b, loc};
+  int64_t elemBytes =
+      cast<MemRefType>(view.getType()).getElementTypeBitWidth() / 8;
+  return im.add(memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view),
+                im.mul(meta.getOffset(), im.c(elemBytes)));
+}
+
 /// i1: `view`'s first element is aligned to `width` elements and every
 /// stride but the innermost (1) is a multiple of `width`, so each row of
 /// the view splits into aligned vectors of `width`.
 Value vectorAligned(OpBuilder &b, Location loc, Value view, int64_t width) {
   IndexMath im{b, loc};
-  auto type = cast<MemRefType>(view.getType());
-  int64_t elemBytes = type.getElementTypeBitWidth() / 8;
+  int64_t elemBytes =
+      cast<MemRefType>(view.getType()).getElementTypeBitWidth() / 8;
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, view);
-  Value pointer =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view);
-  Value address =
-      im.add(pointer, im.mul(meta.getOffset(), im.c(elemBytes)));
+  Value address = firstElementAddress(b, loc, view, meta);
   Value zero = im.c(0);
   auto multiple = [&](Value x, int64_t of) {
     return im.eq(arith::RemUIOp::create(b, loc, x, im.c(of)), zero);
@@ -133,11 +141,8 @@ Value tileMap(OpBuilder &b, Location loc, func::FuncOp tileMapFunction,
               Value view, TmaBox box, Value &map) {
   IndexMath im{b, loc};
   auto type = cast<MemRefType>(view.getType());
-  int64_t elemBytes = type.getElementTypeBitWidth() / 8;
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, view);
-  Value address =
-      im.add(memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view),
-             im.mul(meta.getOffset(), im.c(elemBytes)));
+  Value address = firstElementAddress(b, loc, view, meta);
   ValueRange sizes = meta.getSizes(), strides = meta.getStrides();
   bool batched = type.getRank() == 3;
   Value batch = batched ? sizes[0] : im.c(1);
@@ -218,10 +223,13 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
   base.contiguousC = !isConv && hasContiguousRows(init);
   base.asyncCopies = desc.hasAsyncCopies();
   base.maxWorkgroupBytes = desc.sharedMemPerBlock;
-  SmallVector<GpuKernelSpec, 4> specs;
-  SmallVector<GpuKernel> functions;
-  // Per candidate, its TMA kernel (null func when it has none).
-  SmallVector<GpuKernel> tmaFunctions;
+  // Per candidate: its spec, its kernel and its TMA kernel (a null func
+  // when it has none).
+  struct CandidateKernels {
+    GpuKernelSpec spec;
+    GpuKernel kernel, tmaKernel;
+  };
+  SmallVector<CandidateKernels, 4> candidates;
   func::FuncOp tileMapFunction;
   for (Attribute attr : op.getCandidates()) {
     GpuKernelSpec spec = base;
@@ -245,11 +253,10 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
           return failure();
       }
     }
-    specs.push_back(spec);
-    functions.push_back(kernel);
-    tmaFunctions.push_back(tmaKernel);
+    candidates.push_back({spec, kernel, tmaKernel});
   }
-  ArrayRef<Type> argTypes = functions.front().func.getArgumentTypes();
+  ArrayRef<Type> argTypes =
+      candidates.front().kernel.func.getArgumentTypes();
 
   Value batch =
       batched ? Value(memref::DimOp::create(b, loc, init, 0)) : im.c(1);
@@ -315,12 +322,14 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
         args.append({r0, rows, conv.filterR, conv.filterS});
 
       SmallVector<int64_t> cases;
-      for (int64_t i = 0, e = functions.size(); i < e; ++i)
+      for (int64_t i = 0, e = candidates.size(); i < e; ++i)
         cases.push_back(i);
       auto sw = scf::IndexSwitchOp::create(tb, l, TypeRange{}, which, cases,
                                            cases.size());
-      for (auto [i, kernel] : llvm::enumerate(functions)) {
-        const GpuKernelSpec &spec = specs[i];
+      for (auto [i, candidate] : llvm::enumerate(candidates)) {
+        const GpuKernelSpec &spec = candidate.spec;
+        const GpuKernel &kernel = candidate.kernel;
+        const GpuKernel &tmaKernel = candidate.tmaKernel;
         const quilt::KernelConfig &cfg = spec.config;
         OpBuilder::InsertionGuard guard(tb);
         tb.createBlock(&sw.getCaseRegions()[i]);
@@ -356,7 +365,7 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
           gpu::LaunchFuncOp::create(lb, l, launched.func, grid, block, smem,
                                     operands);
         };
-        if (GpuKernel tmaKernel = tmaFunctions[i]; tmaKernel.func) {
+        if (tmaKernel.func) {
           Value mapA, mapB;
           Value haveA = tileMap(tb, l, tileMapFunction, args[0],
                                 tmaBox(spec, /*operandB=*/false), mapA);

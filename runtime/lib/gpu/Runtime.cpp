@@ -380,6 +380,8 @@ namespace {
 /// CUtensorMapDataType's FLOAT16 and BFLOAT16, CUtensorMapSwizzle's 128B,
 /// CUtensorMapL2promotion's L2_128B.
 constexpr int64_t kF16 = 6, kBF16 = 9, kSwizzle128B = 3, kL2Promote128B = 2;
+/// Bytes of an element of either.
+constexpr int64_t kTileElementBytes = 2;
 /// TMA's limits: 16-byte aligned addresses, box rows and strides below
 /// 2^40 bytes, at most 256 elements a box dimension, 128 bytes a swizzled
 /// box row. The kernels' coordinates are signed 32-bit.
@@ -391,19 +393,18 @@ constexpr int64_t kMaxCoordinate = int64_t(1) << 31;
 bool TileMapRequest::describable() const {
   if (dtype != kF16 && dtype != kBF16)
     return false;
-  const int64_t elementBytes = 2;
   if (!address || batch <= 0 || rows <= 0 || cols <= 0 ||
       batch >= kMaxCoordinate || rows >= kMaxCoordinate ||
       cols >= kMaxCoordinate || boxRows <= 0 || boxRows > kMaxBoxDim ||
-      boxCols <= 0 || boxCols * elementBytes > kSwizzleBytes ||
-      (boxCols * elementBytes) % kTmaAlignment != 0)
+      boxCols <= 0 || boxCols * kTileElementBytes > kSwizzleBytes ||
+      (boxCols * kTileElementBytes) % kTmaAlignment != 0)
     return false;
   // Disjoint rows and matrices (the driver wants each stride at least the
   // extent of the dimension inside it), every byte offset aligned and in
   // range.
   auto fits = [&](int64_t stride, int64_t minimum) {
-    return stride >= minimum && stride < kMaxStrideBytes / elementBytes &&
-           (stride * elementBytes) % kTmaAlignment == 0;
+    return stride >= minimum && stride < kMaxStrideBytes / kTileElementBytes &&
+           (stride * kTileElementBytes) % kTmaAlignment == 0;
   };
   if (reinterpret_cast<uintptr_t>(address) % kTmaAlignment != 0 ||
       !fits(rowStride, cols) ||
@@ -419,7 +420,6 @@ int64_t TileMapRequest::matrixStride() const {
 }
 
 Error Runtime::encodeTileMap(const TileMapRequest &r, void *&map) {
-  const int64_t elementBytes = 2;
   // The driver wants the innermost dimension first. A single matrix still
   // gets a (valid, unused) matrix stride.
   TensorMapRequest request;
@@ -428,8 +428,8 @@ Error Runtime::encodeTileMap(const TileMapRequest &r, void *&map) {
   request.globalDim[0] = uint64_t(r.cols);
   request.globalDim[1] = uint64_t(r.rows);
   request.globalDim[2] = uint64_t(r.batch);
-  request.globalStrides[0] = uint64_t(r.rowStride * elementBytes);
-  request.globalStrides[1] = uint64_t(r.matrixStride() * elementBytes);
+  request.globalStrides[0] = uint64_t(r.rowStride * kTileElementBytes);
+  request.globalStrides[1] = uint64_t(r.matrixStride() * kTileElementBytes);
   request.boxDim[0] = uint32_t(r.boxCols);
   request.boxDim[1] = uint32_t(r.boxRows);
   request.boxDim[2] = 1;
