@@ -62,6 +62,11 @@ struct CompileOptions {
   /// GPU targets: the CUDA toolkit / ROCm-style directory to take ptxas or
   /// ld.lld from; empty searches the usual places.
   std::string toolkit;
+  /// GPU targets: the device code embedded in host code (--emit=mlir, llvm,
+  /// asm, obj, shared): "isa" (PTX / AMDGCN text, loaded through the
+  /// driver's JIT, and what the PTX emulator runs), "bin" (cubin / hsaco),
+  /// or "auto" (bin when the toolkit is found).
+  std::string deviceFormat = "auto";
   /// sm_90a: issue wgmma candidates as wgmma.mma_async instead of mma.sync
   /// (convert-ukernel-to-gpu's `native-wgmma`).
   bool nativeWgmma = false;

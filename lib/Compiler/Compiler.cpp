@@ -220,6 +220,31 @@ std::string checkThreadsForTarget(const CompileOptions &options,
   return "";
 }
 
+/// Empty when `options.deviceFormat` makes sense, else why not.
+std::string checkDeviceFormat(const CompileOptions &options,
+                              const TargetDesc &target) {
+  const std::string &format = options.deviceFormat;
+  if (format != "auto" && format != "isa" && format != "bin")
+    return "--device-format must be isa, bin or auto, not '" + format + "'";
+  if (format == "auto")
+    return "";
+  if (!target.isGpu())
+    return "--device-format applies to GPU targets; '" + target.name +
+           "' is a CPU";
+  if (isDeviceCode(options.emit))
+    return "--device-format applies to device code embedded in host code; "
+           "--emit=ptx|cubin|isa|hsaco choose the device code's form "
+           "themselves";
+  if (format == "bin" &&
+      findGpuToolkit(gpuVendorOf(target), options.toolkit).empty())
+    return std::string("--device-format=bin needs ") +
+           (target.vendor == Vendor::NVIDIA
+                ? "ptxas (a CUDA toolkit: set CUDA_HOME or --toolkit)"
+                : "ld.lld (lld-22, or a ROCm tree: set ROCM_PATH or "
+                  "--toolkit)");
+  return "";
+}
+
 /// Empty when `options.emit` makes sense for `target`, else why not.
 std::string checkEmitForTarget(const CompileOptions &options,
                                const TargetDesc &target) {
@@ -317,7 +342,8 @@ CompileResult compileSource(std::string_view source,
     return result;
   }
   for (const std::string &error : {checkEmitForTarget(options, *target),
-                                   checkThreadsForTarget(options, *target)}) {
+                                   checkThreadsForTarget(options, *target),
+                                   checkDeviceFormat(options, *target)}) {
     if (!error.empty()) {
       result.error = error;
       return result;
@@ -346,6 +372,7 @@ CompileResult compileSource(std::string_view source,
     pipeline.toolkit = options.toolkit;
     pipeline.nativeWgmma = options.nativeWgmma;
     pipeline.tmaLoads = options.tmaLoads;
+    pipeline.format = options.deviceFormat;
     if (options.emit == EmitKind::Ptx || options.emit == EmitKind::Isa)
       pipeline.format = "isa";
     else if (options.emit == EmitKind::Cubin || options.emit == EmitKind::Hsaco)

@@ -23,7 +23,7 @@ constexpr const char *kUsage =
     "              [--policy P] [--max-candidates N]\n"
     "              [--emit=mlir|llvm|asm|obj|shared|ptx|cubin|isa|hsaco]\n"
     "              [--chip C] [--toolkit DIR] [--native-wgmma [--tma]]\n"
-    "              [--threads N] [-o OUT]\n"
+    "              [--device-format=isa|bin|auto] [--threads N] [-o OUT]\n"
     "  Compiles the dynamic-shape contractions of IN.mlir ('-' for stdin)\n"
     "  into micro-kernels for T (default host; a GPU such as h100, a100,\n"
     "  mi300x) with run-time selection.\n"
@@ -36,6 +36,10 @@ constexpr const char *kUsage =
     "  --native-wgmma (sm_90a) issues wgmma candidates as wgmma.mma_async\n"
     "  instead of mma.sync (docs/gpu-codegen.md); --tma also loads their\n"
     "  tiles with TMA where the operands allow.\n"
+    "  --device-format (GPU targets, host-code emits) embeds the device code\n"
+    "  as isa (PTX / AMDGCN text: what the PTX emulator runs,\n"
+    "  docs/gpu-emulator.md) or bin (cubin / hsaco); auto: bin when the\n"
+    "  toolkit is found.\n"
     "  --threads N (CPU targets) runs the kernels on N threads (0: as many\n"
     "  as OpenMP gives); the library then links LLVM's libomp.\n";
 
@@ -86,6 +90,7 @@ int runCompileCommand(const std::vector<std::string> &args, std::ostream &out,
         takeValue(args, i, "--emit", emit) ||
         takeValue(args, i, "--chip", options.chip) ||
         takeValue(args, i, "--toolkit", options.toolkit) ||
+        takeValue(args, i, "--device-format", options.deviceFormat) ||
         takeValue(args, i, "--max-candidates", maxCandidates) ||
         takeValue(args, i, "--threads", threads) ||
         takeValue(args, i, "-o", output))

@@ -1,0 +1,211 @@
+//===- Cta.h - One CTA in execution -----------------------------*- C++ -*-===//
+//
+// Part of the Quilt project.
+//
+// The executor runs a CTA's warps one at a time, each until it blocks
+// (bar.sync, a warpgroup rendezvous, a failed mbarrier wait) or its time
+// slice ends. Within a warp the lanes run in lock step: every step executes
+// the instruction at the smallest program counter among the lanes that can
+// run, for exactly the lanes at that counter. Lanes that branched apart
+// therefore reconverge as soon as they reach the same instruction, which is
+// the post-dominator reconvergence of structured code, without a stack.
+//
+// The semantics are split by instruction family: ScalarOps.cpp (integer,
+// float, conversion), MemoryOps.cpp (ld/st/atom/cvta and memcheck),
+// AsyncOps.cpp (cp.async, mbarrier, TMA), MatrixOps.cpp (ldmatrix, mma.sync,
+// wgmma), WarpOps.cpp (shfl, vote, elect) and Executor.cpp (control flow,
+// barriers, scheduling).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUILT_EMULATOR_CTA_H
+#define QUILT_EMULATOR_CTA_H
+
+#include "Counters.h"
+#include "Executor.h"
+#include "Ptx.h"
+#include "SharedMemoryChecker.h"
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace quilt::emu {
+
+enum class LaneState : uint8_t {
+  Running,
+  AtBarrier,   ///< bar.sync: waits for the barrier's count
+  AtWarpgroup, ///< wgmma.mma_async: waits for the warpgroup's 128 threads
+  Exited,
+};
+
+/// A cp.async that has been issued and not yet completed.
+struct PendingCopy {
+  uint64_t source;    ///< global address
+  uint32_t sharedDst; ///< shared offset
+  uint32_t bytes;     ///< cp-size
+  uint32_t sourceBytes; ///< src-size: the rest is zero-filled
+  uint32_t line;
+};
+
+struct Lane {
+  uint32_t pc = 0;
+  LaneState state = LaneState::Running;
+  uint32_t barrier = 0;
+  /// cp.async groups: committed ones, oldest first, and the open one.
+  std::vector<std::vector<PendingCopy>> committedGroups;
+  std::vector<PendingCopy> openGroup;
+  /// mbarrier shared offset -> phases this thread has seen completed.
+  std::map<uint32_t, uint32_t> observedPhases;
+};
+
+struct Warp {
+  uint32_t index = 0; ///< in the CTA
+  Lane lanes[32];
+  uint32_t liveMask = 0; ///< lanes that are threads of the CTA, not exited
+  std::vector<uint64_t> registers; ///< registers[reg * 32 + lane]
+  uint64_t &reg(uint32_t r, int lane) { return registers[size_t(r) * 32 + lane]; }
+};
+
+/// An mbarrier object (PTX ISA 9.7.13.15): the emulator keeps its state
+/// beside the 8 shared bytes that name it.
+struct Mbarrier {
+  uint32_t expected = 0; ///< arrivals per phase
+  uint32_t pending = 0;  ///< arrivals still missing in the current phase
+  int64_t transactions = 0; ///< tx-count: expected minus completed bytes
+  uint32_t phase = 0;       ///< phases completed so far
+};
+
+struct BarrierState {
+  uint32_t arrived = 0;
+  uint32_t expected = 0; ///< 0: every live thread of the CTA
+};
+
+class Cta {
+public:
+  Cta(const Module &module, const Function &kernel, const LaunchConfig &config,
+      Counters &counters, LaunchFailure &failure);
+
+  /// Runs CTA (x, y, z) to completion; false after a failure.
+  bool run(const uint32_t ctaid[3]);
+
+  // Operand access, shared by the instruction families.
+  uint64_t read(Warp &w, int lane, const Operand &op);
+  void write(Warp &w, int lane, const Operand &op, uint64_t value, Type type);
+  uint64_t special(Warp &w, int lane, Special which);
+  uint32_t threadId(const Warp &w, int lane) const { return w.index * 32 + lane; }
+
+  /// Records a failure with the report format every checker uses:
+  /// "<kind> in <kernel> at PTX line <n> (<text>): CTA (x,y,z) thread
+  /// (x,y,z): <detail>".
+  bool fail(int cudaError, const char *kind, const Instruction &inst,
+            const Warp &w, int lane, const std::string &detail);
+  bool failed() const { return failed_; }
+
+  // Memory, in MemoryOps.cpp. `space` Generic resolves through the windows.
+  bool load(Warp &w, int lane, const Instruction &inst, Space space,
+            uint64_t address, void *data, unsigned bytes);
+  bool store(Warp &w, int lane, const Instruction &inst, Space space,
+             uint64_t address, const void *data, unsigned bytes);
+  /// The address an address operand designates for `lane`.
+  uint64_t addressOf(Warp &w, int lane, const Operand &op);
+  bool sharedBytesAt(uint64_t offset, uint64_t bytes) const {
+    return offset + bytes <= shared_.size() && offset + bytes >= offset;
+  }
+  uint8_t *sharedData(uint64_t offset) { return shared_.data() + offset; }
+  SharedMemoryChecker &checker() { return checker_; }
+  Counters &counters() { return counters_; }
+
+  // Families: each executes `inst` for the lanes of `exec` (guard true) of
+  // warp `w`; false after a failure.
+  bool executeScalar(Warp &w, const Instruction &inst, uint32_t exec);
+  bool executeMemory(Warp &w, const Instruction &inst, uint32_t exec);
+  bool executeAsync(Warp &w, const Instruction &inst, uint32_t exec,
+                    bool &yield);
+  bool executeMatrix(Warp &w, const Instruction &inst, uint32_t exec);
+  bool executeWarpgroupMma(const Instruction &inst, Warp *group[4]);
+  bool executeWarp(Warp &w, const Instruction &inst, uint32_t exec,
+                   uint32_t active);
+  bool executePrintf(Warp &w, const Instruction &inst, uint32_t exec);
+
+  /// cp.async.wait_group N for one thread: completes all but the newest N
+  /// committed groups.
+  bool completeCopies(Warp &w, int lane, const Instruction &inst,
+                      size_t keep);
+
+  const Function &kernel() const { return kernel_; }
+  const LaunchConfig &config() const { return config_; }
+
+private:
+  enum class SliceEnd { Blocked, Yielded, Exited, Budget, Failed };
+  SliceEnd runSlice(Warp &w, uint64_t budget);
+  bool step(Warp &w, bool &yield);
+  bool arriveAtBarrier(Warp &w, const Instruction &inst, uint32_t exec);
+  void releaseBarriers();
+  bool arriveAtWarpgroup(Warp &w, const Instruction &inst, uint32_t exec);
+  uint32_t liveThreads() const;
+
+  const Module &module_;
+  const Function &kernel_;
+  const LaunchConfig &config_;
+  Counters &counters_;
+  LaunchFailure &failure_;
+  bool failed_ = false;
+
+  uint32_t ctaid_[3] = {0, 0, 0};
+  uint32_t threads_ = 0;
+  std::vector<Warp> warps_;
+  std::vector<uint8_t> shared_;
+  std::vector<uint8_t> local_;   ///< threads x kernel.localBytes
+  std::vector<uint8_t> scratch_; ///< threads x kernel.scratchParamBytes
+  BarrierState barriers_[16];
+  SharedMemoryChecker checker_;
+  /// Incremented by every change another warp could wait for; a round of
+  /// the scheduler in which it stays put while every warp waits is a
+  /// deadlock.
+  uint64_t progress_ = 0;
+
+public:
+  std::map<uint32_t, Mbarrier> mbarriers;
+  void noteProgress() { ++progress_; }
+  uint32_t barrierEpoch = 0;
+};
+
+// Typed values in 64-bit register slots.
+inline uint64_t maskTo(uint64_t v, unsigned bits) {
+  return bits >= 64 ? v : v & ((uint64_t(1) << bits) - 1);
+}
+inline int64_t signExtend(uint64_t v, unsigned bits) {
+  if (bits >= 64)
+    return int64_t(v);
+  uint64_t sign = uint64_t(1) << (bits - 1);
+  v = maskTo(v, bits);
+  return int64_t((v ^ sign) - sign);
+}
+inline float asF32(uint64_t v) {
+  uint32_t b = uint32_t(v);
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+inline double asF64(uint64_t v) {
+  double d;
+  std::memcpy(&d, &v, 8);
+  return d;
+}
+inline uint64_t fromF32(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+inline uint64_t fromF64(double d) {
+  uint64_t b;
+  std::memcpy(&b, &d, 8);
+  return b;
+}
+
+} // namespace quilt::emu
+
+#endif // QUILT_EMULATOR_CTA_H

@@ -1,0 +1,34 @@
+//===- LaunchProfile.cpp - What a launch executed, printed ----------------===//
+//
+// Part of the Quilt project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LaunchProfile.h"
+
+namespace quilt::emu {
+
+void printLaunchProfile(std::FILE *out, const std::string &kernel,
+                        const LaunchConfig &config, const Counters &c,
+                        double seconds) {
+  std::fprintf(
+      out,
+      "quilt-emulator: %s grid (%u,%u,%u) block (%u,%u,%u) smem %u: "
+      "%llu warp instructions (%llu thread, %llu tensor-core), "
+      "global %llu B loaded %llu B stored, shared %llu B loaded %llu B "
+      "stored, async copies %llu B, %llu barriers; %.3f s, %.2f M warp "
+      "instructions/s\n",
+      kernel.c_str(), config.grid[0], config.grid[1], config.grid[2],
+      config.block[0], config.block[1], config.block[2],
+      config.dynamicSharedBytes, (unsigned long long)c.warpInstructions,
+      (unsigned long long)c.threadInstructions,
+      (unsigned long long)c.tensorInstructions,
+      (unsigned long long)c.globalLoadBytes,
+      (unsigned long long)c.globalStoreBytes,
+      (unsigned long long)c.sharedLoadBytes,
+      (unsigned long long)c.sharedStoreBytes,
+      (unsigned long long)c.asyncCopyBytes, (unsigned long long)c.barriers,
+      seconds, seconds > 0 ? double(c.warpInstructions) / seconds * 1e-6 : 0.0);
+}
+
+} // namespace quilt::emu

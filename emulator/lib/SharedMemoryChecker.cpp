@@ -1,0 +1,124 @@
+//===- SharedMemoryChecker.cpp - racecheck for one CTA's shared memory ----===//
+//
+// Part of the Quilt project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SharedMemoryChecker.h"
+
+#include <string>
+
+namespace quilt::emu {
+namespace {
+
+bool sameWarp(uint32_t a, uint32_t b) { return a / 32 == b / 32; }
+
+std::string thread(uint32_t t) { return "thread " + std::to_string(t); }
+
+} // namespace
+
+void SharedMemoryChecker::reset(size_t bytes) {
+  writer_.assign(bytes, kNone);
+  writeEpoch_.assign(bytes, 0);
+  reader_.assign(bytes, kNone);
+  readEpoch_.assign(bytes, 0);
+  pendingCopy_.assign(bytes, kNone);
+  guardBarrier_.assign(bytes, kNone);
+  guardPhase_.assign(bytes, 0);
+}
+
+std::string SharedMemoryChecker::read(uint32_t t, uint32_t offset,
+                                      uint32_t bytes, uint32_t epoch,
+                                      const ObservedPhases &observed) {
+  if (!enabled_)
+    return {};
+  for (uint32_t i = offset; i < offset + bytes; ++i) {
+    if (pendingCopy_[i] != kNone)
+      return "reads byte " + std::to_string(i) +
+             " that a cp.async of " + thread(pendingCopy_[i]) +
+             " has not completed (no cp.async.wait_group since it was "
+             "issued)";
+    if (guardBarrier_[i] != kNone &&
+        observed(guardBarrier_[i]) <= guardPhase_[i])
+      return "reads byte " + std::to_string(i) +
+             " of a TMA load before waiting for phase " +
+             std::to_string(guardPhase_[i]) + " of the mbarrier at " +
+             std::to_string(guardBarrier_[i]);
+    if (writer_[i] != kNone && writer_[i] != t && !sameWarp(writer_[i], t) &&
+        writeEpoch_[i] == epoch)
+      return "read-after-write hazard on byte " + std::to_string(i) +
+             " with " + thread(writer_[i]) + " (no barrier between)";
+    if (reader_[i] == kNone || readEpoch_[i] != epoch || reader_[i] == t) {
+      reader_[i] = t;
+      readEpoch_[i] = epoch;
+    }
+  }
+  return {};
+}
+
+std::string SharedMemoryChecker::write(uint32_t t, uint32_t offset,
+                                       uint32_t bytes, uint32_t epoch) {
+  if (!enabled_)
+    return {};
+  for (uint32_t i = offset; i < offset + bytes; ++i) {
+    if (pendingCopy_[i] != kNone)
+      return "writes byte " + std::to_string(i) + " that a cp.async of " +
+             thread(pendingCopy_[i]) + " has not completed";
+    if (writer_[i] != kNone && writer_[i] != t && !sameWarp(writer_[i], t) &&
+        writeEpoch_[i] == epoch)
+      return "write-after-write hazard on byte " + std::to_string(i) +
+             " with " + thread(writer_[i]) + " (no barrier between)";
+    if (reader_[i] != kNone && reader_[i] != t && !sameWarp(reader_[i], t) &&
+        readEpoch_[i] == epoch)
+      return "write-after-read hazard on byte " + std::to_string(i) +
+             " with " + thread(reader_[i]) + " (no barrier between)";
+    writer_[i] = t;
+    writeEpoch_[i] = epoch;
+    guardBarrier_[i] = kNone;
+  }
+  return {};
+}
+
+std::string SharedMemoryChecker::beginCopy(uint32_t t, uint32_t offset,
+                                           uint32_t bytes, uint32_t epoch) {
+  if (!enabled_)
+    return {};
+  for (uint32_t i = offset; i < offset + bytes; ++i) {
+    if (pendingCopy_[i] != kNone && pendingCopy_[i] != t)
+      return "cp.async to byte " + std::to_string(i) +
+             " overlaps a pending cp.async of " + thread(pendingCopy_[i]);
+    if (reader_[i] != kNone && reader_[i] != t && !sameWarp(reader_[i], t) &&
+        readEpoch_[i] == epoch)
+      return "cp.async overwrites byte " + std::to_string(i) + " that " +
+             thread(reader_[i]) + " read with no barrier between";
+    pendingCopy_[i] = t;
+  }
+  return {};
+}
+
+void SharedMemoryChecker::completeCopy(uint32_t t, uint32_t offset,
+                                       uint32_t bytes, uint32_t epoch) {
+  if (!enabled_)
+    return;
+  for (uint32_t i = offset; i < offset + bytes; ++i) {
+    pendingCopy_[i] = kNone;
+    writer_[i] = t;
+    writeEpoch_[i] = epoch;
+    guardBarrier_[i] = kNone;
+  }
+}
+
+void SharedMemoryChecker::tmaWrite(uint32_t offset, uint32_t bytes,
+                                   uint32_t barrier, uint32_t phase) {
+  if (!enabled_)
+    return;
+  for (uint32_t i = offset; i < offset + bytes; ++i) {
+    guardBarrier_[i] = barrier;
+    guardPhase_[i] = phase;
+    // The async proxy is no thread: its ordering is the mbarrier's.
+    writer_[i] = kNone;
+    reader_[i] = kNone;
+  }
+}
+
+} // namespace quilt::emu

@@ -1,0 +1,71 @@
+//===- SharedMemoryChecker.h - racecheck for one CTA's shared memory -*- C++ -*-===//
+//
+// Part of the Quilt project.
+//
+// A shadow of every shared byte records its last writer and reader with the
+// barrier epoch of the access (the number of bar.sync completions the CTA
+// had passed), and whether an asynchronous copy owns it:
+//
+// - two threads of different warps touching the same byte in one epoch,
+//   at least one of them writing, is a hazard (racecheck's RAW/WAR/WAW);
+//   threads of one warp execute in lock step here and are ordered;
+// - a byte a cp.async will write is pending until its thread's
+//   cp.async.wait_group completes it: any access before is a hazard;
+// - a byte a TMA load wrote is guarded by its mbarrier's phase: a thread
+//   must have seen that phase complete (try_wait/test_wait) to read it.
+//
+// The executor calls it on every shared access (the observer pattern of
+// gpuocelot's trace checkers); it only answers whether an access is legal.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUILT_EMULATOR_SHAREDMEMORYCHECKER_H
+#define QUILT_EMULATOR_SHAREDMEMORYCHECKER_H
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace quilt::emu {
+
+class SharedMemoryChecker {
+public:
+  /// Forgets everything; `bytes` is the CTA's shared window.
+  void reset(size_t bytes);
+  void setEnabled(bool enabled) { enabled_ = enabled; }
+  bool enabled() const { return enabled_; }
+
+  /// The phases of mbarrier `barrier` (a shared offset) that `thread` has
+  /// seen complete.
+  using ObservedPhases = std::function<uint32_t(uint32_t barrier)>;
+
+  /// Empty when the access is legal, else what it conflicts with.
+  std::string read(uint32_t thread, uint32_t offset, uint32_t bytes,
+                   uint32_t epoch, const ObservedPhases &observed);
+  std::string write(uint32_t thread, uint32_t offset, uint32_t bytes,
+                    uint32_t epoch);
+
+  /// A cp.async of `thread` will write [offset, offset + bytes).
+  std::string beginCopy(uint32_t thread, uint32_t offset, uint32_t bytes,
+                        uint32_t epoch);
+  /// It did, at its wait_group.
+  void completeCopy(uint32_t thread, uint32_t offset, uint32_t bytes,
+                    uint32_t epoch);
+  /// A TMA load wrote [offset, offset + bytes), visible to threads that
+  /// see phase `phase` of mbarrier `barrier` complete.
+  void tmaWrite(uint32_t offset, uint32_t bytes, uint32_t barrier,
+                uint32_t phase);
+
+private:
+  static constexpr uint32_t kNone = 0xffffffffu;
+  bool enabled_ = true;
+  // Structure of arrays: the common case touches two of them.
+  std::vector<uint32_t> writer_, writeEpoch_, reader_, readEpoch_;
+  std::vector<uint32_t> pendingCopy_;           ///< thread, or kNone
+  std::vector<uint32_t> guardBarrier_, guardPhase_; ///< kNone: unguarded
+};
+
+} // namespace quilt::emu
+
+#endif // QUILT_EMULATOR_SHAREDMEMORYCHECKER_H
