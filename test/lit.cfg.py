@@ -112,6 +112,14 @@ for vendor, built in (("cuda", config.quilt_cuda_runtime_built),
     config.substitutions.append(("%%quilt_%s_probe" % vendor, probe))
     if gpu_device_usable(probe):
         config.available_features.add("%s-gpu" % vendor)
+# The PTX emulator (docs/gpu-emulator.md): NVIDIA kernels run on this
+# machine with QUILT_GPU_DRIVER=%quilt_cuda_emulator, in every CI run.
+if config.quilt_cuda_emulator_built and config.quilt_cuda_runtime_built:
+    config.available_features.add("cuda-emulator")
+    config.substitutions.append(
+        ("%quilt_cuda_emulator",
+         os.path.join(config.quilt_obj_root, "lib",
+                      "libquilt_cuda_emulator.so")))
 # The CUDA toolkit's libcuda.so stub: every driver symbol, no driver.
 if config.cuda_driver_stub and os.path.exists(config.cuda_driver_stub):
     config.available_features.add("cuda-driver-stub")

@@ -235,6 +235,7 @@ bool Cta::executeAsync(Warp &w, const Instruction &inst, uint32_t exec,
           anyWaitSucceeded = true;
         } else {
           anyWaitFailed = true;
+          l.spinPc = l.pc;
         }
         break;
       }

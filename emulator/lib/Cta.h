@@ -54,6 +54,8 @@ struct Lane {
   uint32_t pc = 0;
   LaneState state = LaneState::Running;
   uint32_t barrier = 0;
+  /// The mbarrier wait that last failed, for deadlock reports.
+  uint32_t spinPc = 0;
   /// cp.async groups: committed ones, oldest first, and the open one.
   std::vector<std::vector<PendingCopy>> committedGroups;
   std::vector<PendingCopy> openGroup;

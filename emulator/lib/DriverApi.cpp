@@ -32,6 +32,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 
 #define QUILT_EMULATOR_EXPORT extern "C" __attribute__((visibility("default")))
@@ -41,6 +42,11 @@ using namespace quilt::emu;
 namespace {
 
 struct EmulatedFunction;
+
+std::mutex &apiMutex() {
+  static std::mutex *m = new std::mutex();
+  return *m;
+}
 
 struct EmulatedModule {
   std::unique_ptr<Module> ptx;
@@ -53,15 +59,6 @@ struct EmulatedFunction {
   int maxDynamicSharedBytes = 48 * 1024;
 };
 
-struct Handle {
-  int kind;
-};
-
-std::mutex &apiMutex() {
-  static std::mutex *m = new std::mutex();
-  return *m;
-}
-
 thread_local CUresult lastError = CUDA_SUCCESS;
 thread_local std::string lastDetail;
 thread_local std::string lastDescription;
@@ -70,6 +67,46 @@ CUresult failWith(CUresult code, std::string detail) {
   lastError = code;
   lastDetail = std::move(detail);
   return code;
+}
+
+/// Streams and events: work runs in order at once, so they only need to
+/// be valid handles. A set of the live ones makes a second destroy an
+/// error, as the driver's CUDA_ERROR_INVALID_HANDLE, instead of a double
+/// free.
+enum class HandleKind { Stream, Event };
+struct Handle {
+  HandleKind kind;
+};
+std::set<const Handle *> &liveHandles() {
+  static std::set<const Handle *> *handles = new std::set<const Handle *>();
+  return *handles;
+}
+template <typename T> T newHandle(HandleKind kind) {
+  std::lock_guard<std::mutex> lock(apiMutex());
+  Handle *h = new Handle{kind};
+  liveHandles().insert(h);
+  return reinterpret_cast<T>(h);
+}
+/// Null is the default stream (valid for streams, not for events).
+CUresult checkHandle(const void *handle, HandleKind kind, const char *what) {
+  if (!handle && kind == HandleKind::Stream)
+    return CUDA_SUCCESS;
+  std::lock_guard<std::mutex> lock(apiMutex());
+  const Handle *h = static_cast<const Handle *>(handle);
+  if (!liveHandles().count(h) || h->kind != kind)
+    return failWith(CUDA_ERROR_INVALID_HANDLE,
+                    std::string("not a live ") + what);
+  return CUDA_SUCCESS;
+}
+CUresult destroyHandle(const void *handle, HandleKind kind, const char *what) {
+  if (!handle)
+    return failWith(CUDA_ERROR_INVALID_HANDLE, std::string("null ") + what);
+  if (CUresult r = checkHandle(handle, kind, what))
+    return r;
+  std::lock_guard<std::mutex> lock(apiMutex());
+  liveHandles().erase(static_cast<const Handle *>(handle));
+  delete static_cast<const Handle *>(handle);
+  return CUDA_SUCCESS;
 }
 
 bool initialized = false;
@@ -508,42 +545,45 @@ QUILT_EMULATOR_EXPORT CUresult cuStreamCreate(CUstream *stream,
                                               unsigned int) {
   if (!stream)
     return failWith(CUDA_ERROR_INVALID_VALUE, "null stream");
-  *stream = reinterpret_cast<CUstream>(new Handle{1});
+  *stream = newHandle<CUstream>(HandleKind::Stream);
   return CUDA_SUCCESS;
 }
 
 QUILT_EMULATOR_EXPORT CUresult cuStreamDestroy(CUstream stream) {
-  delete reinterpret_cast<Handle *>(stream);
-  return CUDA_SUCCESS;
+  return destroyHandle(stream, HandleKind::Stream, "stream");
 }
 
-QUILT_EMULATOR_EXPORT CUresult cuStreamSynchronize(CUstream) {
-  return CUDA_SUCCESS;
+QUILT_EMULATOR_EXPORT CUresult cuStreamSynchronize(CUstream stream) {
+  return checkHandle(stream, HandleKind::Stream, "stream");
 }
 
-QUILT_EMULATOR_EXPORT CUresult cuStreamWaitEvent(CUstream, CUevent,
+QUILT_EMULATOR_EXPORT CUresult cuStreamWaitEvent(CUstream stream,
+                                                 CUevent event,
                                                  unsigned int) {
-  return CUDA_SUCCESS;
+  if (CUresult r = checkHandle(stream, HandleKind::Stream, "stream"))
+    return r;
+  return checkHandle(event, HandleKind::Event, "event");
 }
 
 QUILT_EMULATOR_EXPORT CUresult cuEventCreate(CUevent *event, unsigned int) {
   if (!event)
     return failWith(CUDA_ERROR_INVALID_VALUE, "null event");
-  *event = reinterpret_cast<CUevent>(new Handle{2});
+  *event = newHandle<CUevent>(HandleKind::Event);
   return CUDA_SUCCESS;
 }
 
 QUILT_EMULATOR_EXPORT CUresult cuEventDestroy(CUevent event) {
-  delete reinterpret_cast<Handle *>(event);
-  return CUDA_SUCCESS;
+  return destroyHandle(event, HandleKind::Event, "event");
 }
 
-QUILT_EMULATOR_EXPORT CUresult cuEventSynchronize(CUevent) {
-  return CUDA_SUCCESS;
+QUILT_EMULATOR_EXPORT CUresult cuEventSynchronize(CUevent event) {
+  return checkHandle(event, HandleKind::Event, "event");
 }
 
-QUILT_EMULATOR_EXPORT CUresult cuEventRecord(CUevent, CUstream) {
-  return CUDA_SUCCESS;
+QUILT_EMULATOR_EXPORT CUresult cuEventRecord(CUevent event, CUstream stream) {
+  if (CUresult r = checkHandle(stream, HandleKind::Stream, "stream"))
+    return r;
+  return checkHandle(event, HandleKind::Event, "event");
 }
 
 QUILT_EMULATOR_EXPORT CUresult cuMemAlloc(CUdeviceptr *ptr, size_t bytes) {

@@ -482,8 +482,9 @@ bool Cta::run(const uint32_t ctaid[3]) {
           Lane &l = w.lanes[lane];
           if (!(w.liveMask >> lane & 1))
             continue;
-          const Instruction &inst = kernel_.code[std::min<size_t>(
-              l.pc, kernel_.code.size() - 1)];
+          uint32_t pc = l.state == LaneState::Running ? l.spinPc : l.pc;
+          const Instruction &inst =
+              kernel_.code[std::min<size_t>(pc, kernel_.code.size() - 1)];
           std::string detail;
           if (l.state == LaneState::AtBarrier) {
             const BarrierState &b = barriers_[l.barrier];

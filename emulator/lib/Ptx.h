@@ -83,6 +83,14 @@ struct Operand {
   Kind kind = Kind::None;
   bool negated = false;
   bool hasBase = false;
+  /// A symbol of an unsized `.extern .shared` array: the start of the
+  /// CTA's dynamic shared memory, added to `imm` once the kernel's static
+  /// shared size is known.
+  bool dynamicShared = false;
+  /// Immediates written as floating-point literals (0f..., 0d..., 1.5):
+  /// their precision, converted to the instruction's type after decoding.
+  enum class Literal : uint8_t { Integer, F32, F64 };
+  Literal literal = Literal::Integer;
   /// Symbol operands and symbol-based addresses: the symbol's space.
   Space space = Space::Generic;
   Special special = Special::TidX;
@@ -163,6 +171,7 @@ struct Variable {
   std::string name;
   Space space = Space::Global;
   uint64_t size = 0; ///< bytes; 0 for an unsized (`[]`) extern array
+  bool unsized = false;
   uint64_t alignment = 1;
   std::vector<uint8_t> initializer; ///< empty: zero
   /// Shared: offset in the CTA's shared window. Local: offset in the

@@ -18,6 +18,7 @@
 #include "PtxLexer.h"
 
 #include <cstring>
+#include <functional>
 #include <unordered_map>
 
 namespace quilt::emu {
@@ -202,6 +203,14 @@ private:
   bool lookupName(Function &fn, Instruction &inst, std::string_view name,
                   Operand &op, uint32_t line);
   bool closeScope(Function &fn);
+  static void symbolOperand(const Variable &var, Operand &op) {
+    op.kind = Operand::Kind::Symbol;
+    op.space = var.space;
+    op.imm = var.address;
+    op.dynamicShared = var.space == Space::Shared && var.unsized;
+  }
+  void placeDynamicShared(Function &fn);
+  void convertLiterals(Instruction &inst);
 
   std::vector<Token> tokens_;
   size_t pos_ = 0;
@@ -300,7 +309,10 @@ bool Parser::parseModuleItem() {
   auto var = std::make_unique<Variable>();
   if (!parseVariable(space, isExtern, *var))
     return false;
-  if (space == Space::Shared) {
+  if (space == Space::Shared && var->unsized) {
+    // The start of dynamic shared memory: placed per kernel.
+    var->address = 0;
+  } else if (space == Space::Shared) {
     module_->sharedBytes =
         (module_->sharedBytes + var->alignment - 1) / var->alignment *
         var->alignment;
@@ -366,6 +378,7 @@ bool Parser::parseVariable(Space space, bool isExtern, Variable &var) {
   }
   uint64_t elementBytes = bytesOf(type) * vector;
   var.size = unsized ? 0 : elements * elementBytes;
+  var.unsized = unsized;
   if (var.alignment < elementBytes && !unsized && var.alignment == 1 &&
       elementBytes <= 16)
     var.alignment = elementBytes;
@@ -529,6 +542,7 @@ bool Parser::parseBody(Function &fn) {
     if (!parseStatement(fn))
       return false;
   }
+  placeDynamicShared(fn);
   return true;
 }
 
@@ -596,6 +610,8 @@ bool Parser::parseStatement(Function &fn) {
                         align * align;
       var->address = offset;
       fn.scratchParamBytes = uint32_t(offset + var->size - fn.paramBytes);
+    } else if (space == Space::Shared && var->unsized) {
+      var->address = 0; // the start of dynamic shared memory
     } else {
       *cursor = (*cursor + align - 1) / align * align;
       var->address = *cursor;
@@ -671,17 +687,13 @@ bool Parser::lookupName(Function &fn, Instruction &inst, std::string_view name,
   for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
     auto it = scope->variables.find(key);
     if (it != scope->variables.end()) {
-      op.kind = Operand::Kind::Symbol;
-      op.space = it->second->space;
-      op.imm = it->second->address;
+      symbolOperand(*it->second, op);
       return true;
     }
   }
   auto global = moduleVariables_.find(key);
   if (global != moduleVariables_.end()) {
-    op.kind = Operand::Kind::Symbol;
-    op.space = global->second->space;
-    op.imm = global->second->address;
+    symbolOperand(*global->second, op);
     return true;
   }
   for (const Parameter &param : fn.params)
@@ -722,10 +734,10 @@ bool Parser::parseAddress(Function &fn, Instruction &inst, Operand &op) {
       op.hasBase = true;
       op.reg = base.reg;
     } else if (base.kind == Operand::Kind::Symbol) {
+      // A symbol's address in its own space: ld.param [p], ld.shared [s].
       op.space = base.space;
       op.imm = base.imm;
-      // A symbol's address in its own space: ld.param [p], ld.shared [s].
-      op.negated = false;
+      op.dynamicShared = base.dynamicShared;
     } else {
       return fail("'" + std::string(t.text) + "' cannot be an address", line);
     }
@@ -801,6 +813,9 @@ bool Parser::parseOperand(Function &fn, Instruction &inst, Operand &op) {
                     : uint64_t(0) - value;
     op.kind = Operand::Kind::Imm;
     op.imm = value;
+    op.literal = f32   ? Operand::Literal::F32
+                 : f64 ? Operand::Literal::F64
+                       : Operand::Literal::Integer;
     return true;
   }
   if (t.kind == Token::Kind::Ident) {
@@ -866,8 +881,54 @@ bool Parser::parseInstruction(Function &fn) {
   }
   if (!expect(';'))
     return false;
+  convertLiterals(inst);
   fn.code.push_back(std::move(inst));
   return true;
+}
+
+/// PTX ISA 4.5.1: floating-point constants are converted to the type of the
+/// instruction that uses them (cvt: its source type); a 0f literal in an
+/// f64 instruction is widened. Bit-typed instructions take the bits.
+void Parser::convertLiterals(Instruction &inst) {
+  for (size_t i = 0; i < inst.operands.size(); ++i) {
+    Operand &op = inst.operands[i];
+    if (op.kind != Operand::Kind::Imm ||
+        op.literal == Operand::Literal::Integer)
+      continue;
+    Type type = inst.op == Op::Cvt && i == 1 ? inst.type2 : inst.type;
+    if (type == Type::F32 && op.literal == Operand::Literal::F64) {
+      double d;
+      std::memcpy(&d, &op.imm, 8);
+      float f = float(d);
+      uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      op.imm = bits;
+    } else if (type == Type::F64 && op.literal == Operand::Literal::F32) {
+      uint32_t bits = uint32_t(op.imm);
+      float f;
+      std::memcpy(&f, &bits, 4);
+      double d = f;
+      std::memcpy(&op.imm, &d, 8);
+    }
+  }
+}
+
+/// Unsized `.extern .shared` arrays all start where the CTA's dynamic
+/// shared memory does: after the kernel's static shared variables, at a
+/// 16-byte boundary (Cta's layout).
+void Parser::placeDynamicShared(Function &fn) {
+  uint64_t start = (fn.staticSharedBytes + 15) / 16 * 16;
+  std::function<void(Operand &)> place = [&](Operand &op) {
+    if (op.dynamicShared) {
+      op.imm += start;
+      op.dynamicShared = false;
+    }
+    for (Operand &e : op.elements)
+      place(e);
+  };
+  for (Instruction &inst : fn.code)
+    for (Operand &op : inst.operands)
+      place(op);
 }
 
 } // namespace

@@ -22,6 +22,8 @@ void SharedMemoryChecker::reset(size_t bytes) {
   writeEpoch_.assign(bytes, 0);
   reader_.assign(bytes, kNone);
   readEpoch_.assign(bytes, 0);
+  otherReader_.assign(bytes, kNone);
+  otherReadEpoch_.assign(bytes, 0);
   pendingCopy_.assign(bytes, kNone);
   guardBarrier_.assign(bytes, kNone);
   guardPhase_.assign(bytes, 0);
@@ -51,6 +53,9 @@ std::string SharedMemoryChecker::read(uint32_t t, uint32_t offset,
     if (reader_[i] == kNone || readEpoch_[i] != epoch || reader_[i] == t) {
       reader_[i] = t;
       readEpoch_[i] = epoch;
+    } else if (!sameWarp(reader_[i], t)) {
+      otherReader_[i] = t;
+      otherReadEpoch_[i] = epoch;
     }
   }
   return {};
@@ -72,6 +77,10 @@ std::string SharedMemoryChecker::write(uint32_t t, uint32_t offset,
         readEpoch_[i] == epoch)
       return "write-after-read hazard on byte " + std::to_string(i) +
              " with " + thread(reader_[i]) + " (no barrier between)";
+    if (otherReader_[i] != kNone && !sameWarp(otherReader_[i], t) &&
+        otherReadEpoch_[i] == epoch)
+      return "write-after-read hazard on byte " + std::to_string(i) +
+             " with " + thread(otherReader_[i]) + " (no barrier between)";
     writer_[i] = t;
     writeEpoch_[i] = epoch;
     guardBarrier_[i] = kNone;

@@ -62,6 +62,9 @@ private:
   bool enabled_ = true;
   // Structure of arrays: the common case touches two of them.
   std::vector<uint32_t> writer_, writeEpoch_, reader_, readEpoch_;
+  /// A reader of another warp than reader_'s in the same epoch: with both,
+  /// every cross-warp reader conflicts with a later writer of either warp.
+  std::vector<uint32_t> otherReader_, otherReadEpoch_;
   std::vector<uint32_t> pendingCopy_;           ///< thread, or kNone
   std::vector<uint32_t> guardBarrier_, guardPhase_; ///< kNone: unguarded
 };

@@ -61,9 +61,9 @@ void setElement(uint32_t *Regs, MmaType Type, int Elem, float Value) {
 int groupOf(int Lane) { return Lane >> 2; }
 int threadInGroupOf(int Lane) { return Lane % 4; }
 
-// Fragment layouts, transcribed from PTX ISA 9.7.14.5.7 (m16n8k8) and
-// 9.7.14.5.8 (m16n8k16 with floating point type). G = groupID, T =
-// threadID_in_group, I = element index.
+// Fragment layouts, transcribed from PTX ISA 9.7.14.5.6 (m16n8k4),
+// 9.7.14.5.7 (m16n8k8) and 9.7.14.5.8 (m16n8k16 with floating point type).
+// G = groupID, T = threadID_in_group, I = element index.
 
 void m16n8k16A(int G, int T, int I, int &Row, int &Col) {
   // row = G for a0,a1,a4,a5, G + 8 otherwise;
@@ -102,6 +102,19 @@ void m16n8k8Tf32B(int G, int T, int I, int &Row, int &Col) {
   Col = G;
 }
 
+void m16n8k4Tf32A(int G, int T, int I, int &Row, int &Col) {
+  // row = G for a0, G + 8 for a1; col = T.
+  Row = G + (I ? 8 : 0);
+  Col = T;
+}
+
+void m16n8k4Tf32B(int G, int T, int I, int &Row, int &Col) {
+  // b0 only: row = T; col = G.
+  (void)I;
+  Row = T;
+  Col = G;
+}
+
 void m16n8Accumulator(int G, int T, int I, int &Row, int &Col) {
   // row = G for c0,c1, G + 8 for c2,c3; col = T*2 + (i & 1).
   Row = G + (I >= 2 ? 8 : 0);
@@ -110,14 +123,21 @@ void m16n8Accumulator(int G, int T, int I, int &Row, int &Col) {
 
 /// Whether the emulator implements mma.sync with these types and shape.
 bool mmaSupported(MmaShape Shape, MmaType AB, MmaType CD, std::string *Why) {
-  if (!isShape(Shape, 16, 8, 16) && !isShape(Shape, 16, 8, 8))
-    return fail(Why, "mma.sync: only shapes m16n8k16 and m16n8k8 are "
-                     "supported");
+  const bool K4 = isShape(Shape, 16, 8, 4);
+  if (!isShape(Shape, 16, 8, 16) && !isShape(Shape, 16, 8, 8) && !K4)
+    return fail(Why, "mma.sync: only shapes m16n8k16, m16n8k8 and m16n8k4 "
+                     "are supported");
   if (AB == MmaType::F32)
     return fail(Why, "mma.sync: f32 is not a multiplicand type");
-  if (AB == MmaType::TF32 && !isShape(Shape, 16, 8, 8))
+  if (AB == MmaType::TF32 && isShape(Shape, 16, 8, 16))
     return fail(Why, "mma.sync: tf32 multiplicands are supported only for "
-                     "m16n8k8");
+                     "m16n8k8 and m16n8k4");
+  if (K4 && AB != MmaType::TF32)
+    return fail(Why, "mma.sync: m16n8k4 is supported only with tf32 "
+                     "multiplicands");
+  if (K4 && CD != MmaType::F32)
+    return fail(Why, "mma.sync: m16n8k4 with tf32 multiplicands needs an f32 "
+                     "accumulator");
   if (CD == MmaType::F32)
     return true;
   if (CD == MmaType::F16 && AB == MmaType::F16)
@@ -132,6 +152,14 @@ int mmaElementsPerRegister(MmaType Type) { return isHalfType(Type) ? 2 : 1; }
 
 int mmaFragmentElements(MmaShape Shape, MmaType Type, MmaOperand Operand) {
   const bool K16 = isShape(Shape, 16, 8, 16), K8 = isShape(Shape, 16, 8, 8);
+  if (isShape(Shape, 16, 8, 4)) {
+    // Only .tf32 multiplicands with .f32 accumulators (9.7.14.5.6).
+    if (Operand == MmaOperand::C)
+      return Type == MmaType::F32 ? 4 : 0;
+    if (Type != MmaType::TF32)
+      return 0;
+    return Operand == MmaOperand::A ? 2 : 1;
+  }
   if (!K16 && !K8)
     return 0;
   if (Operand == MmaOperand::C)
@@ -164,6 +192,8 @@ bool mmaFragmentPosition(MmaShape Shape, MmaType Type, MmaOperand Operand,
   const bool A = Operand == MmaOperand::A;
   if (Shape.k == 16) {
     (A ? m16n8k16A : m16n8k16B)(G, T, Elem, Row, Col);
+  } else if (Shape.k == 4) {
+    (A ? m16n8k4Tf32A : m16n8k4Tf32B)(G, T, Elem, Row, Col);
   } else if (Type == MmaType::TF32) {
     (A ? m16n8k8Tf32A : m16n8k8Tf32B)(G, T, Elem, Row, Col);
   } else {
@@ -177,7 +207,7 @@ bool mmaSync(MmaShape Shape, MmaType AB, MmaType CD, bool ARowMajor,
              const uint32_t C[32][4], uint32_t D[32][4], std::string *Why) {
   if (!ARowMajor || !BColMajor)
     return fail(Why, "mma.sync: only the .row.col layout exists for shapes "
-                     "m16n8k8 and m16n8k16");
+                     "m16n8k4, m16n8k8 and m16n8k16");
   if (!mmaSupported(Shape, AB, CD, Why))
     return false;
 

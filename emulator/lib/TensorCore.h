@@ -66,7 +66,8 @@ bool mmaFragmentPosition(MmaShape Shape, MmaType Type, MmaOperand Operand,
 /// D[lane][i] receives the result; registers beyond the fragment's are left
 /// alone. Supported: m16n8k16 with f16 or bf16 A/B and f32 C/D, or f16 A/B
 /// and f16 C/D; m16n8k8 with tf32 A/B and f32 C/D, bf16 A/B and f32 C/D, or
-/// f16 A/B and f16/f32 C/D. Only .row.col exists for these shapes.
+/// f16 A/B and f16/f32 C/D; m16n8k4 with tf32 A/B and f32 C/D (A: a0, a1 in
+/// two registers; B: b0 in one). Only .row.col exists for these shapes.
 ///
 /// Products of the inputs are exact in float; they are summed in float in
 /// k order starting from C (the hardware's order is unspecified). An f16 D

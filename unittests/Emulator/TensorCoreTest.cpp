@@ -41,7 +41,7 @@ Pos position(MmaShape S, MmaType T, MmaOperand Op, int Lane, int Elem) {
   return P;
 }
 
-constexpr MmaShape K16{16, 8, 16}, K8{16, 8, 8};
+constexpr MmaShape K16{16, 8, 16}, K8{16, 8, 8}, K4{16, 8, 4};
 
 TEST(MmaFragments, M16N8K16AFigure79) {
   // Figure 79, lane 0 (T0): a0,a1 at row 0 cols 0-1, a2,a3 row 8, a4,a5 row
@@ -117,6 +117,47 @@ TEST(MmaFragments, M16N8K8) {
   EXPECT_EQ(mmaFragmentRegisters(K16, MmaType::F32, MmaOperand::C), 4);
 }
 
+TEST(MmaFragments, M16N8K4Tf32) {
+  // 9.7.14.5.6, Figure 65 (A, .tf32): a0 at (groupID, threadID_in_group),
+  // a1 at (groupID + 8, threadID_in_group).
+  EXPECT_EQ(position(K4, MmaType::TF32, MmaOperand::A, 0, 0), (Pos{0, 0}));
+  EXPECT_EQ(position(K4, MmaType::TF32, MmaOperand::A, 0, 1), (Pos{8, 0}));
+  EXPECT_EQ(position(K4, MmaType::TF32, MmaOperand::A, 6, 0), (Pos{1, 2}));
+  EXPECT_EQ(position(K4, MmaType::TF32, MmaOperand::A, 6, 1), (Pos{9, 2}));
+  EXPECT_EQ(position(K4, MmaType::TF32, MmaOperand::A, 31, 0), (Pos{7, 3}));
+  EXPECT_EQ(position(K4, MmaType::TF32, MmaOperand::A, 31, 1), (Pos{15, 3}));
+  // Figure 67 (B, .tf32): b0 at (threadID_in_group, groupID).
+  EXPECT_EQ(position(K4, MmaType::TF32, MmaOperand::B, 0, 0), (Pos{0, 0}));
+  EXPECT_EQ(position(K4, MmaType::TF32, MmaOperand::B, 6, 0), (Pos{2, 1}));
+  EXPECT_EQ(position(K4, MmaType::TF32, MmaOperand::B, 31, 0), (Pos{3, 7}));
+  // Figure 69 (C/D, .f32): as for m16n8k8/k16.
+  EXPECT_EQ(position(K4, MmaType::F32, MmaOperand::C, 6, 0), (Pos{1, 4}));
+  EXPECT_EQ(position(K4, MmaType::F32, MmaOperand::C, 6, 3), (Pos{9, 5}));
+  for (int Lane = 0; Lane < 32; ++Lane) {
+    int G = Lane >> 2, T = Lane % 4;
+    EXPECT_EQ(position(K4, MmaType::TF32, MmaOperand::A, Lane, 0), (Pos{G, T}));
+    EXPECT_EQ(position(K4, MmaType::TF32, MmaOperand::A, Lane, 1),
+              (Pos{G + 8, T}));
+    EXPECT_EQ(position(K4, MmaType::TF32, MmaOperand::B, Lane, 0), (Pos{T, G}));
+    for (int I = 0; I < 4; ++I)
+      EXPECT_EQ(position(K4, MmaType::F32, MmaOperand::C, Lane, I),
+                (Pos{I < 2 ? G : G + 8, T * 2 + (I & 1)}));
+  }
+  EXPECT_EQ(mmaFragmentRegisters(K4, MmaType::TF32, MmaOperand::A), 2);
+  EXPECT_EQ(mmaFragmentRegisters(K4, MmaType::TF32, MmaOperand::B), 1);
+  EXPECT_EQ(mmaFragmentRegisters(K4, MmaType::F32, MmaOperand::C), 4);
+  // Only .tf32 multiplicands and .f32 accumulators exist for this shape
+  // (besides .f64, which the emulator does not model).
+  EXPECT_EQ(mmaFragmentElements(K4, MmaType::F16, MmaOperand::A), 0);
+  EXPECT_EQ(mmaFragmentElements(K4, MmaType::BF16, MmaOperand::B), 0);
+  EXPECT_EQ(mmaFragmentElements(K4, MmaType::F16, MmaOperand::C), 0);
+  int Row, Col;
+  EXPECT_FALSE(mmaFragmentPosition(K4, MmaType::TF32, MmaOperand::A, 0, 2,
+                                   Row, Col));
+  EXPECT_FALSE(mmaFragmentPosition(K4, MmaType::TF32, MmaOperand::B, 0, 1,
+                                   Row, Col));
+}
+
 TEST(MmaFragments, EveryElementOnce) {
   struct Case {
     MmaShape S;
@@ -132,6 +173,9 @@ TEST(MmaFragments, EveryElementOnce) {
       {K8, MmaType::TF32, MmaOperand::B, 8, 8},
       {K8, MmaType::F16, MmaOperand::A, 16, 8},
       {K8, MmaType::F16, MmaOperand::B, 8, 8},
+      {K4, MmaType::TF32, MmaOperand::A, 16, 4},
+      {K4, MmaType::TF32, MmaOperand::B, 4, 8},
+      {K4, MmaType::F32, MmaOperand::C, 16, 8},
   };
   for (const Case &C : Cases) {
     std::set<std::pair<int, int>> Seen;
@@ -258,6 +302,54 @@ TEST(MmaSync, M16N8K8Tf32F32) { runMma(K8, MmaType::TF32, MmaType::F32, 4); }
 TEST(MmaSync, M16N8K8F16F32) { runMma(K8, MmaType::F16, MmaType::F32, 5); }
 TEST(MmaSync, M16N8K8F16F16) { runMma(K8, MmaType::F16, MmaType::F16, 6); }
 TEST(MmaSync, M16N8K8Bf16F32) { runMma(K8, MmaType::BF16, MmaType::F32, 7); }
+TEST(MmaSync, M16N8K4Tf32F32) { runMma(K4, MmaType::TF32, MmaType::F32, 8); }
+
+TEST(MmaSync, M16N8K4Tf32RegistersFromIsa) {
+  // Registers filled straight from the formulas of 9.7.14.5.6 (not through
+  // mmaFragmentPosition), D read back the same way, against a naive matmul.
+  // Every A/B value carries junk in the 13 bits tf32 ignores.
+  float A[16][4], B[4][8], C[16][8];
+  for (int R = 0; R < 16; ++R)
+    for (int K = 0; K < 4; ++K)
+      A[R][K] = float(R * 4 + K + 1) / 8.0f;
+  for (int K = 0; K < 4; ++K)
+    for (int N = 0; N < 8; ++N)
+      B[K][N] = float((K * 8 + N) * 5 % 13) - 6.0f;
+  for (int R = 0; R < 16; ++R)
+    for (int N = 0; N < 8; ++N)
+      C[R][N] = float(R - N) * 0.25f;
+  auto Bits = [](float F) {
+    uint32_t U;
+    std::memcpy(&U, &F, 4);
+    return U;
+  };
+  uint32_t RA[32][4] = {}, RB[32][4] = {}, RC[32][4] = {}, RD[32][4] = {};
+  for (int Lane = 0; Lane < 32; ++Lane) {
+    int G = Lane >> 2, T = Lane % 4;
+    RA[Lane][0] = Bits(A[G][T]) | 0x1fffu;
+    RA[Lane][1] = Bits(A[G + 8][T]) | 0x0a5au;
+    RB[Lane][0] = Bits(B[T][G]) | 0x1234u;
+    RC[Lane][0] = Bits(C[G][2 * T]);
+    RC[Lane][1] = Bits(C[G][2 * T + 1]);
+    RC[Lane][2] = Bits(C[G + 8][2 * T]);
+    RC[Lane][3] = Bits(C[G + 8][2 * T + 1]);
+  }
+  std::string Why;
+  ASSERT_TRUE(mmaSync(K4, MmaType::TF32, MmaType::F32, true, true, RA, RB, RC,
+                      RD, &Why))
+      << Why;
+  for (int Lane = 0; Lane < 32; ++Lane)
+    for (int I = 0; I < 4; ++I) {
+      int Row = (Lane >> 2) + (I < 2 ? 0 : 8), Col = (Lane % 4) * 2 + (I & 1);
+      // All values here are small multiples of 1/32: every sum is exact.
+      float Want = C[Row][Col];
+      for (int K = 0; K < 4; ++K)
+        Want += A[Row][K] * B[K][Col];
+      float Got;
+      std::memcpy(&Got, &RD[Lane][I], 4);
+      EXPECT_EQ(Got, Want) << "lane " << Lane << " d" << I;
+    }
+}
 
 TEST(MmaSync, IdentityPicksColumns) {
   // A = identity (16x16) with C = 0 makes D = B's rows 0..15 -> D(r, c) =
@@ -309,6 +401,15 @@ TEST(MmaSync, Unsupported) {
                        D, &Why));
   EXPECT_FALSE(mmaSync(MmaShape{8, 8, 4}, MmaType::F16, MmaType::F32, true,
                        true, R, R, R, D, &Why));
+  // m16n8k4 exists only with tf32 (and f64) multiplicands, f32 accumulators.
+  EXPECT_FALSE(mmaSync(K4, MmaType::F16, MmaType::F32, true, true, R, R, R, D,
+                       &Why));
+  EXPECT_FALSE(mmaSync(K4, MmaType::BF16, MmaType::F32, true, true, R, R, R,
+                       D, &Why));
+  EXPECT_FALSE(mmaSync(K4, MmaType::TF32, MmaType::F16, true, true, R, R, R,
+                       D, &Why));
+  EXPECT_FALSE(mmaSync(K4, MmaType::TF32, MmaType::F32, false, true, R, R, R,
+                       D, &Why));
   EXPECT_FALSE(Why.empty());
 }
 
