@@ -70,7 +70,7 @@ bool Cta::completeCopies(Warp &w, int lane, const Instruction &inst,
 bool Cta::executeAsync(Warp &w, const Instruction &inst, uint32_t exec,
                        bool &yield) {
   const std::vector<Operand> &ops = inst.operands;
-  bool anyWaitFailed = false, anyWaitSucceeded = false;
+  bool anyWaitFailed = false, anyWaitSucceeded = false, initialized = false;
   for (int lane = 0; lane < 32; ++lane) {
     if (!(exec >> lane & 1))
       continue;
@@ -173,7 +173,28 @@ bool Cta::executeAsync(Warp &w, const Instruction &inst, uint32_t exec,
           return fail(kErrorLaunchFailed, "invalid mbarrier.init", inst, w,
                       lane,
                       "count " + std::to_string(count) + " (1..2^20-1)");
+        // PTX ISA (mbarrier.init): init on a valid mbarrier is undefined.
+        // MLIR's nvgpu tests let every thread init the same barrier at entry,
+        // which hardware survives because all warps start together: accept a
+        // re-init that loses nothing, reject one that would drop arrivals.
+        auto prior = mbarriers.find(key);
+        if (prior != mbarriers.end()) {
+          const Mbarrier &o = prior->second;
+          if (o.expected != count || o.pending != o.expected ||
+              o.transactions != 0 || o.phase != 0)
+            return fail(kErrorLaunchFailed, "mbarrier re-initialized", inst,
+                        w, lane,
+                        "mbarrier.init of the live mbarrier at shared offset " +
+                            std::to_string(offset) + " (phase " +
+                            std::to_string(o.phase) + ", " +
+                            std::to_string(o.expected - o.pending) + " of " +
+                            std::to_string(o.expected) +
+                            " arrivals, tx-count " +
+                            std::to_string(o.transactions) +
+                            ") discards its state; mbarrier.inval it first");
+        }
         mbarriers[key] = Mbarrier{count, count, 0, 0};
+        initialized = true; // let the other warps reach their inits first
         noteProgress();
         break;
       }
@@ -333,7 +354,7 @@ bool Cta::executeAsync(Warp &w, const Instruction &inst, uint32_t exec,
     }
   }
   // A spin loop that made no headway lets the other warps run.
-  if (anyWaitFailed && !anyWaitSucceeded)
+  if ((anyWaitFailed && !anyWaitSucceeded) || initialized)
     yield = true;
   return true;
 }

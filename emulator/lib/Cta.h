@@ -67,6 +67,14 @@ struct Warp {
   uint32_t index = 0; ///< in the CTA
   Lane lanes[32];
   uint32_t liveMask = 0; ///< lanes that are threads of the CTA, not exited
+  /// Divergent regions still open, innermost last: the lanes of `mask` run
+  /// apart until each reaches `pc`, the branch's reconvergence point, and
+  /// then on together (Reconvergence.h).
+  struct Divergence {
+    uint32_t pc;
+    uint32_t mask;
+  };
+  std::vector<Divergence> divergences;
   std::vector<uint64_t> registers; ///< registers[reg * 32 + lane]
   uint64_t &reg(uint32_t r, int lane) { return registers[size_t(r) * 32 + lane]; }
 };
@@ -143,6 +151,9 @@ public:
 private:
   enum class SliceEnd { Blocked, Yielded, Exited, Budget, Failed };
   SliceEnd runSlice(Warp &w, uint64_t budget);
+  /// The lanes to run next and their program counter; 0 when none can run
+  /// (all waiting, or waiting for lanes of their region that are blocked).
+  uint32_t selectLanes(Warp &w, uint32_t &pc);
   bool step(Warp &w, bool &yield);
   bool arriveAtBarrier(Warp &w, const Instruction &inst, uint32_t exec);
   void releaseBarriers();

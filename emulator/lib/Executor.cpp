@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Cta.h"
+#include "Reconvergence.h"
 
 #include <algorithm>
 #include <chrono>
@@ -270,17 +271,49 @@ bool Cta::arriveAtWarpgroup(Warp &w, const Instruction &inst, uint32_t exec) {
   return true;
 }
 
+uint32_t Cta::selectLanes(Warp &w, uint32_t &pc) {
+  auto runnable = [&](int lane) {
+    return (w.liveMask >> lane & 1) &&
+           w.lanes[lane].state == LaneState::Running;
+  };
+  while (true) {
+    uint32_t region = w.divergences.empty() ? 0xffffffffu
+                                            : w.divergences.back().mask;
+    uint32_t stopAt = w.divergences.empty() ? UINT32_MAX
+                                            : w.divergences.back().pc;
+    pc = UINT32_MAX;
+    bool waiting = false; // a lane of the region is blocked short of stopAt
+    for (int lane = 0; lane < 32; ++lane) {
+      if (!(region >> lane & 1) || !(w.liveMask >> lane & 1))
+        continue;
+      const Lane &l = w.lanes[lane];
+      if (l.pc == stopAt && l.state == LaneState::Running)
+        continue;
+      if (!runnable(lane)) {
+        waiting = true;
+        continue;
+      }
+      pc = std::min(pc, l.pc);
+    }
+    if (pc != UINT32_MAX) {
+      uint32_t active = 0;
+      for (int lane = 0; lane < 32; ++lane)
+        if ((region >> lane & 1) && runnable(lane) && w.lanes[lane].pc == pc)
+          active |= 1u << lane;
+      return active;
+    }
+    if (waiting || w.divergences.empty())
+      return 0;
+    // Every lane of the innermost region is at its reconvergence point.
+    w.divergences.pop_back();
+  }
+}
+
 bool Cta::step(Warp &w, bool &yield) {
-  // The lanes that run now: those at the smallest program counter.
-  uint32_t pc = UINT32_MAX;
-  for (int lane = 0; lane < 32; ++lane)
-    if ((w.liveMask >> lane & 1) && w.lanes[lane].state == LaneState::Running)
-      pc = std::min(pc, w.lanes[lane].pc);
-  uint32_t active = 0;
-  for (int lane = 0; lane < 32; ++lane)
-    if ((w.liveMask >> lane & 1) &&
-        w.lanes[lane].state == LaneState::Running && w.lanes[lane].pc == pc)
-      active |= 1u << lane;
+  uint32_t pc;
+  uint32_t active = selectLanes(w, pc);
+  if (!active)
+    return true;
   if (pc >= kernel_.code.size()) {
     // Falling off the end of the body returns, as `ret` would.
     for (int lane = 0; lane < 32; ++lane)
@@ -312,6 +345,16 @@ bool Cta::step(Warp &w, bool &yield) {
   switch (inst.op) {
   case Op::Bra: {
     uint32_t target = uint32_t(inst.operands[0].imm);
+    uint32_t join = kernel_.reconvergence[pc];
+    if (exec && exec != active && join != kNoReconvergence) {
+      // Divergence: unless these lanes already reconverge at the same point
+      // (the back edge of a loop some lanes leave), open a region.
+      bool same = !w.divergences.empty() &&
+                  w.divergences.back().pc == join &&
+                  (active & ~w.divergences.back().mask) == 0;
+      if (!same)
+        w.divergences.push_back({join, active});
+    }
     for (int lane = 0; lane < 32; ++lane)
       if (active >> lane & 1)
         w.lanes[lane].pc = (exec >> lane & 1) ? target : pc + 1;
@@ -412,15 +455,11 @@ bool Cta::step(Warp &w, bool &yield) {
 
 Cta::SliceEnd Cta::runSlice(Warp &w, uint64_t budget) {
   for (uint64_t i = 0; i < budget; ++i) {
-    bool anyRunning = false;
-    for (int lane = 0; lane < 32; ++lane)
-      if ((w.liveMask >> lane & 1) &&
-          w.lanes[lane].state == LaneState::Running) {
-        anyRunning = true;
-        break;
-      }
-    if (!anyRunning)
-      return w.liveMask ? SliceEnd::Blocked : SliceEnd::Exited;
+    if (!w.liveMask)
+      return SliceEnd::Exited;
+    uint32_t pc;
+    if (!selectLanes(w, pc))
+      return SliceEnd::Blocked;
     bool yield = false;
     if (!step(w, yield))
       return SliceEnd::Failed;
@@ -440,6 +479,7 @@ bool Cta::run(const uint32_t ctaid[3]) {
     w.liveMask = n == 32 ? 0xffffffffu : (1u << n) - 1;
     for (Lane &l : w.lanes)
       l = Lane();
+    w.divergences.clear();
   }
   std::fill(shared_.begin(), shared_.end(), 0);
   std::fill(local_.begin(), local_.end(), 0);

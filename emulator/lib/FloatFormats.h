@@ -202,9 +202,26 @@ inline uint16_t f64ToF16(double X, Rounding Mode) {
   return uint16_t(detail::roundFromDouble(X, 5, 10, Mode, 0x7fff));
 }
 
-/// cvt.f32.f16 (exact).
+/// cvt.f32.f16 (exact). Bit manipulation rather than decode(): tensor-core
+/// emulation converts every f16 operand element, and this is its hot path.
+/// A NaN gives the canonical NaN 0x7fffffff, as PTX's conversions do.
 inline float f16ToF32(uint16_t Bits) {
-  return float(detail::decode(Bits, 5, 10));
+  uint32_t Sign = uint32_t(Bits & 0x8000u) << 16;
+  uint32_t Exp = (Bits >> 10) & 0x1f, Mant = Bits & 0x3ffu;
+  uint32_t Result;
+  if (Exp == 0x1f) {
+    Result = Mant ? 0x7fffffffu : (Sign | 0x7f800000u);
+  } else if (Exp != 0) {
+    Result = Sign | ((Exp + 112) << 23) | (Mant << 13);
+  } else if (Mant == 0) {
+    Result = Sign;
+  } else {
+    // Subnormal: Mant * 2^-24, normalized so its leading one is implicit.
+    int Shift = __builtin_clz(Mant) - 21;
+    Result = Sign | (uint32_t(1 - Shift + 112) << 23) |
+             (((Mant << Shift) & 0x3ffu) << 13);
+  }
+  return detail::floatFromBits(Result);
 }
 
 /// cvt.{rn,rz,rm,rp}.bf16.f32.

@@ -205,7 +205,8 @@ bool Cta::executeWarpgroupMma(const Instruction &inst, Warp *group[4]) {
         groupThread, addr, bytes, barrierEpoch, [&](uint32_t barrier) {
           auto it = w0.lanes[0].observedPhases.find(barrier);
           return it == w0.lanes[0].observedPhases.end() ? 0u : it->second;
-        });
+        },
+        /*recordReader=*/false);
     if (!hazard.empty())
       readFailure = hazard;
     std::memcpy(dst, shared_.data() + addr, bytes);

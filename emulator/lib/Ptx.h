@@ -201,6 +201,9 @@ struct Function {
   /// thread, placed after the kernel parameters.
   uint32_t scratchParamBytes = 0;
   uint32_t maxThreads[3] = {0, 0, 0}; ///< .maxntid / .reqntid, 0 when absent
+  /// Per instruction: where lanes diverging at this branch reconverge
+  /// (Reconvergence.h), computed once the body is parsed.
+  std::vector<uint32_t> reconvergence;
 };
 
 /// What the module declares and defines.

@@ -16,6 +16,7 @@
 
 #include "OpcodeDecoder.h"
 #include "PtxLexer.h"
+#include "Reconvergence.h"
 
 #include <cstring>
 #include <functional>
@@ -543,6 +544,7 @@ bool Parser::parseBody(Function &fn) {
       return false;
   }
   placeDynamicShared(fn);
+  fn.reconvergence = reconvergencePoints(fn);
   return true;
 }
 

@@ -31,7 +31,8 @@ void SharedMemoryChecker::reset(size_t bytes) {
 
 std::string SharedMemoryChecker::read(uint32_t t, uint32_t offset,
                                       uint32_t bytes, uint32_t epoch,
-                                      const ObservedPhases &observed) {
+                                      const ObservedPhases &observed,
+                                      bool recordReader) {
   if (!enabled_)
     return {};
   for (uint32_t i = offset; i < offset + bytes; ++i) {
@@ -50,6 +51,8 @@ std::string SharedMemoryChecker::read(uint32_t t, uint32_t offset,
         writeEpoch_[i] == epoch)
       return "read-after-write hazard on byte " + std::to_string(i) +
              " with " + thread(writer_[i]) + " (no barrier between)";
+    if (!recordReader)
+      continue;
     if (reader_[i] == kNone || readEpoch_[i] != epoch || reader_[i] == t) {
       reader_[i] = t;
       readEpoch_[i] = epoch;

@@ -41,8 +41,12 @@ public:
   using ObservedPhases = std::function<uint32_t(uint32_t barrier)>;
 
   /// Empty when the access is legal, else what it conflicts with.
+  /// `recordReader` false: check the read without remembering it as this
+  /// thread's (a wgmma's operand reads belong to its whole warpgroup, and
+  /// each warp's wgmma.wait_group completes them for that warp).
   std::string read(uint32_t thread, uint32_t offset, uint32_t bytes,
-                   uint32_t epoch, const ObservedPhases &observed);
+                   uint32_t epoch, const ObservedPhases &observed,
+                   bool recordReader = true);
   std::string write(uint32_t thread, uint32_t offset, uint32_t bytes,
                     uint32_t epoch);
 

@@ -1626,3 +1626,98 @@ TEST_F(Emulator, TensorMapWithMisalignedAddressIsRejected) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Reconvergence and mbarrier initialization
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+// Proves that lanes diverging at a branch reconverge at its immediate
+// post-dominator even when the conditional block is laid out after the
+// join, as LLVM places `if (lane == 0) { ... }`: lanes 1-31 reach JOIN
+// first and must wait there for lane 0, so that the .sync.aligned shuffle
+// runs with the whole warp (lowest-PC-first scheduling alone would run it
+// without lane 0).
+const char *const kLateBlockPtx = R"(
+.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry late_block(.param .u64 out_param)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<4>;
+
+  ld.param.u64 %rd1, [out_param];
+  mov.u32 %r1, %laneid;
+  mov.u32 %r2, 7;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 bra LANE0;
+JOIN:
+  shfl.sync.idx.b32 %r3, %r2, 0, 31, -1;  // every lane reads lane 0's %r2
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r3;
+  ret;
+LANE0:
+  mov.u32 %r2, 42;
+  bra.uni JOIN;
+}
+)";
+
+} // namespace
+
+TEST_F(Emulator, LanesReconvergeAtThePostDominatorOfTheirBranch) {
+  CUfunction f = kernel(kLateBlockPtx, "late_block");
+  CUdeviceptr out = alloc(32 * 4);
+  CUresult r = launch(f, {1}, {32}, {&out});
+  ASSERT_EQ(r, CUDA_SUCCESS) << errorString(r);
+  std::vector<uint32_t> values = download<uint32_t>(out, 32);
+  for (uint32_t v : values)
+    EXPECT_EQ(v, 42u);
+}
+
+namespace {
+
+// Proves that an mbarrier.init over a barrier that has been used (an
+// arrival recorded) is reported: the PTX ISA leaves it undefined, and it
+// would silently drop the arrival. A second init of a fresh barrier, as
+// MLIR's nvgpu lowering emits from every thread, is accepted.
+const char *const kReinitPtx = R"(
+.version 8.0
+.target sm_90a
+.address_size 64
+
+.shared .align 8 .b64 bar;
+
+.visible .entry reinit(.param .u32 arrive_first)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+
+  ld.param.u32 %r1, [arrive_first];
+  mbarrier.init.shared.b64 [bar], 2;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 mbarrier.arrive.shared.b64 %rd1, [bar];
+  mbarrier.init.shared.b64 [bar], 2; // @reinit
+  ret;
+}
+)";
+
+} // namespace
+
+TEST_F(Emulator, ReinitializingAUsedMbarrierIsReported) {
+  CUfunction f = kernel(kReinitPtx, "reinit");
+  uint32_t arriveFirst = 0;
+  CUresult r = launch(f, {1}, {1}, {&arriveFirst});
+  EXPECT_EQ(r, CUDA_SUCCESS) << errorString(r);
+  arriveFirst = 1;
+  r = launch(f, {1}, {1}, {&arriveFirst});
+  expectReport(r, CUDA_ERROR_LAUNCH_FAILED,
+               {where("mbarrier re-initialized", "reinit",
+                      lineOf(kReinitPtx, "@reinit"), "(0,0,0)", "(0,0,0)"),
+                "1 of 2 arrivals", "mbarrier.inval it first"});
+}
