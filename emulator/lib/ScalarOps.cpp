@@ -91,7 +91,10 @@ uint64_t floatBits(double v, Type t, Rounding mode) {
   case Type::F64:
     return fromF64(v);
   default:
-    return fromF32(f32Round(v, mode));
+    // The host's double-to-float conversion rounds to nearest even: the
+    // common case, without the generic rounding routine.
+    return fromF32(mode == Rounding::NearestEven ? float(v)
+                                                 : f32Round(v, mode));
   }
 }
 
