@@ -145,6 +145,19 @@ public:
   bool completeCopies(Warp &w, int lane, const Instruction &inst,
                       size_t keep);
 
+  /// One lane's access of the current warp instruction, for the counters.
+  struct Access {
+    uint64_t address; ///< shared offset, or global address
+    uint32_t bytes;
+    Space space; ///< resolved: Global, Shared, Local, Param or Const
+  };
+  void noteAccess(uint64_t address, uint32_t bytes, Space space) {
+    accesses_.push_back({address, bytes, space});
+  }
+  /// Adds the executed instruction to the class, bank-conflict and sector
+  /// counters (Counters.h), from the accesses its lanes made.
+  void countInstruction(const Instruction &inst);
+
   const Function &kernel() const { return kernel_; }
   const LaunchConfig &config() const { return config_; }
 
@@ -179,6 +192,7 @@ private:
   /// the scheduler in which it stays put while every warp waits is a
   /// deadlock.
   uint64_t progress_ = 0;
+  std::vector<Access> accesses_;
 
 public:
   std::map<uint32_t, Mbarrier> mbarriers;

@@ -122,12 +122,11 @@ const EmulatedDevice &facts() {
   return f;
 }
 
+/// Read at every launch (a getenv is nothing beside a launch), so that a
+/// program may profile some launches only.
 bool profiling() {
-  static bool on = [] {
-    const char *v = std::getenv("QUILT_EMULATOR_PROFILE");
-    return v && *v && std::string(v) != "0";
-  }();
-  return on;
+  const char *v = std::getenv("QUILT_EMULATOR_PROFILE");
+  return v && *v && std::string(v) != "0";
 }
 
 CUresult requireInit() {

@@ -336,12 +336,26 @@ bool Cta::step(Warp &w, bool &yield) {
   }
   ++counters_.warpInstructions;
   counters_.threadInstructions += __builtin_popcount(exec);
+  accesses_.clear();
 
   auto advance = [&](uint32_t mask) {
     for (int lane = 0; lane < 32; ++lane)
       if (mask >> lane & 1)
         ++w.lanes[lane].pc;
   };
+  switch (inst.op) {
+  case Op::Bra:
+  case Op::Ret:
+  case Op::Exit:
+  case Op::Trap:
+  case Op::BarSync:
+  case Op::BarArrive:
+  case Op::WgmmaMma:
+    countInstruction(inst);
+    break;
+  default:
+    break;
+  }
   switch (inst.op) {
   case Op::Bra: {
     uint32_t target = uint32_t(inst.operands[0].imm);
@@ -449,6 +463,7 @@ bool Cta::step(Warp &w, bool &yield) {
       break;
     }
   }
+  countInstruction(inst);
   advance(active);
   return ok;
 }

@@ -29,6 +29,21 @@ void printLaunchProfile(std::FILE *out, const std::string &kernel,
       (unsigned long long)c.sharedStoreBytes,
       (unsigned long long)c.asyncCopyBytes, (unsigned long long)c.barriers,
       seconds, seconds > 0 ? double(c.warpInstructions) / seconds * 1e-6 : 0.0);
+  std::fprintf(out, "quilt-emulator:   by class:");
+  for (int i = 0; i < kNumInstructionClasses; ++i)
+    std::fprintf(out, " %s %llu",
+                 instructionClassName(static_cast<InstructionClass>(i)),
+                 (unsigned long long)c.byClass[i]);
+  std::fprintf(
+      out,
+      "; shared: %llu requests, %llu wavefronts (%llu without bank "
+      "conflicts); global: %llu requests, %llu sectors (%llu at best)\n",
+      (unsigned long long)c.sharedRequests,
+      (unsigned long long)c.sharedWavefronts,
+      (unsigned long long)c.sharedIdealWavefronts,
+      (unsigned long long)c.globalRequests,
+      (unsigned long long)c.globalSectors,
+      (unsigned long long)c.globalIdealSectors);
 }
 
 } // namespace quilt::emu

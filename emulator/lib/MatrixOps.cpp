@@ -101,6 +101,8 @@ bool Cta::executeMatrix(Warp &w, const Instruction &inst, uint32_t exec) {
              },
              out);
     counters_.sharedLoadBytes += 16u * used;
+    for (int lane = 0; lane < used; ++lane)
+      noteAccess(rows[lane], 16, Space::Shared);
     const Operand &dst = ops[0];
     for (int lane = 0; lane < 32; ++lane)
       for (int j = 0; j < inst.count; ++j)

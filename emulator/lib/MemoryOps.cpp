@@ -93,6 +93,7 @@ bool Cta::load(Warp &w, int lane, const Instruction &inst, Space space,
                   hazard);
     std::memcpy(data, shared_.data() + address, bytes);
     counters_.sharedLoadBytes += bytes;
+    noteAccess(address, bytes, Space::Shared);
     return true;
   }
   case Space::Local: {
@@ -134,6 +135,7 @@ bool Cta::load(Warp &w, int lane, const Instruction &inst, Space space,
                       deviceMemory().describe(address, bytes));
     std::memcpy(data, reinterpret_cast<const void *>(address), bytes);
     counters_.globalLoadBytes += bytes;
+    noteAccess(address, bytes, space);
     return true;
   }
 }
@@ -163,6 +165,7 @@ bool Cta::store(Warp &w, int lane, const Instruction &inst, Space space,
                   hazard);
     std::memcpy(shared_.data() + address, data, bytes);
     counters_.sharedStoreBytes += bytes;
+    noteAccess(address, bytes, Space::Shared);
     return true;
   }
   case Space::Local:
@@ -199,6 +202,7 @@ bool Cta::store(Warp &w, int lane, const Instruction &inst, Space space,
                       deviceMemory().describe(address, bytes));
     std::memcpy(reinterpret_cast<void *>(address), data, bytes);
     counters_.globalStoreBytes += bytes;
+    noteAccess(address, bytes, Space::Global);
     return true;
   }
 }

@@ -1721,3 +1721,83 @@ TEST_F(Emulator, ReinitializingAUsedMbarrierIsReported) {
                       lineOf(kReinitPtx, "@reinit"), "(0,0,0)", "(0,0,0)"),
                 "1 of 2 arrivals", "mbarrier.inval it first"});
 }
+
+//===----------------------------------------------------------------------===//
+// Profile counters
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+// One warp stores a word per lane to shared memory at a stride of `stride`
+// words, then loads a float4 per lane from consecutive global memory.
+// Stride 1 touches 32 banks once (1 wavefront); stride 32 puts every lane
+// in bank 0 (32 wavefronts); stride 2 pairs lanes up (2 wavefronts).
+const char *const kBanksPtx = R"(
+.version 8.0
+.target sm_90a
+.address_size 64
+
+.shared .align 16 .b32 words[1024];
+
+.visible .entry banks(.param .u64 in_param, .param .u32 stride)
+{
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<4>;
+  .reg .f32 %f<5>;
+
+  ld.param.u64 %rd1, [in_param];
+  ld.param.u32 %r1, [stride];
+  mov.u32 %r2, %tid.x;
+  mul.lo.u32 %r3, %r2, %r1;
+  shl.b32 %r3, %r3, 2;
+  mov.u32 %r4, words;
+  add.u32 %r4, %r4, %r3;
+  st.shared.u32 [%r4], %r2;
+  mul.wide.u32 %rd2, %r2, 16;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd3];
+  ret;
+}
+)";
+
+/// The profile line of one launch of `banks` with `stride`.
+std::string profileOf(CUfunction f, CUdeviceptr in, uint32_t stride) {
+  setenv("QUILT_EMULATOR_PROFILE", "1", 1);
+  testing::internal::CaptureStderr();
+  CUresult r = cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, nullptr,
+                              std::vector<void *>{&in, &stride}.data(),
+                              nullptr);
+  std::string text = testing::internal::GetCapturedStderr();
+  unsetenv("QUILT_EMULATOR_PROFILE");
+  EXPECT_EQ(r, CUDA_SUCCESS) << errorString(r);
+  return text;
+}
+
+} // namespace
+
+TEST_F(Emulator, ProfileCountsBankConflictsAndSectors) {
+  CUfunction f = kernel(kBanksPtx, "banks");
+  CUdeviceptr in = alloc(32 * 16);
+  std::string one = profileOf(f, in, 1);
+  // 32 lanes x 16 bytes = 512 bytes: 16 sectors, the fewest possible; two
+  // parameter loads and the global one are loads.
+  EXPECT_NE(one.find("global: 1 requests, 16 sectors (16 at best)"),
+            std::string::npos)
+      << one;
+  EXPECT_NE(one.find("shared: 1 requests, 1 wavefronts (1 without bank "
+                     "conflicts)"),
+            std::string::npos)
+      << one;
+  EXPECT_NE(one.find("by class: tensor-core 0 fma 0 load 3 store 0 shared 1 "
+                     "barrier 0"),
+            std::string::npos)
+      << one;
+  std::string two = profileOf(f, in, 2);
+  EXPECT_NE(two.find("shared: 1 requests, 2 wavefronts (1 without"),
+            std::string::npos)
+      << two;
+  std::string all = profileOf(f, in, 32);
+  EXPECT_NE(all.find("shared: 1 requests, 32 wavefronts (1 without"),
+            std::string::npos)
+      << all;
+}
