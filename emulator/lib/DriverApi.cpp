@@ -23,6 +23,8 @@
 #include "PtxParser.h"
 #include "TensorMap.h"
 
+#include "QuiltEmulator.h"
+
 #include <cuda.h>
 
 #include <chrono>
@@ -121,6 +123,11 @@ const EmulatedDevice &facts() {
   }();
   return f;
 }
+
+/// Every launch since the last quilt_emulator_reset_counters.
+Counters totals;
+uint64_t totalLaunches = 0;
+double totalSeconds = 0;
 
 /// Read at every launch (a getenv is nothing beside a launch), so that a
 /// program may profile some launches only.
@@ -531,6 +538,9 @@ QUILT_EMULATOR_EXPORT CUresult cuLaunchKernel(
   double seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start)
                        .count();
+  totals.add(counters);
+  ++totalLaunches;
+  totalSeconds += seconds;
   if (profiling())
     printLaunchProfile(stderr, kernel.name, config, counters, seconds);
   if (!ok) {
@@ -735,4 +745,41 @@ QUILT_EMULATOR_EXPORT CUresult cuTensorMapEncodeTiled(
   if (encodeTensorMap(m, map, &why) != TensorMapSuccess)
     return failWith(CUDA_ERROR_INVALID_VALUE, why);
   return CUDA_SUCCESS;
+}
+
+QUILT_EMULATOR_EXPORT void
+quilt_emulator_read_counters(quilt_emulator_counters *out) {
+  if (!out)
+    return;
+  std::lock_guard<std::mutex> lock(apiMutex());
+  const Counters &c = totals;
+  *out = quilt_emulator_counters{};
+  out->launches = totalLaunches;
+  out->ctas = c.ctas;
+  out->warp_instructions = c.warpInstructions;
+  out->thread_instructions = c.threadInstructions;
+  static_assert(QUILT_EMU_NUM_CLASSES == kNumInstructionClasses,
+                "the C header's classes are the emulator's");
+  for (int i = 0; i < kNumInstructionClasses; ++i)
+    out->by_class[i] = c.byClass[i];
+  out->global_load_bytes = c.globalLoadBytes;
+  out->global_store_bytes = c.globalStoreBytes;
+  out->shared_load_bytes = c.sharedLoadBytes;
+  out->shared_store_bytes = c.sharedStoreBytes;
+  out->async_copy_bytes = c.asyncCopyBytes;
+  out->shared_requests = c.sharedRequests;
+  out->shared_wavefronts = c.sharedWavefronts;
+  out->shared_ideal_wavefronts = c.sharedIdealWavefronts;
+  out->global_requests = c.globalRequests;
+  out->global_sectors = c.globalSectors;
+  out->global_ideal_sectors = c.globalIdealSectors;
+  out->barriers = c.barriers;
+  out->seconds = totalSeconds;
+}
+
+QUILT_EMULATOR_EXPORT void quilt_emulator_reset_counters(void) {
+  std::lock_guard<std::mutex> lock(apiMutex());
+  totals = Counters();
+  totalLaunches = 0;
+  totalSeconds = 0;
 }

@@ -48,6 +48,8 @@ public:
   void syncFromStorage();
 
   int64_t numElements() const { return static_cast<int64_t>(values.size()); }
+  /// Bytes per element of the kernel's storage (2 for f16/bf16, else 4).
+  int64_t elementBytes() const { return elem == ElemType::F32 ? 4 : 2; }
   const std::vector<int64_t> &shape() const { return dims; }
   float at(int64_t index) const { return values[index]; }
   const float *floats() const { return values.data(); }

@@ -13,6 +13,7 @@
 
 #include "BenchKernels.h"
 #include "BenchModel.h"
+#include "EmulatedGpu.h"
 #include "GpuBundle.h"
 #include "QuiltRuntime.h"
 #include "Reference.h"
@@ -53,10 +54,18 @@ constexpr const char *kUsage =
     "                   [--measurements OUT.csv] [--calibrate OUT.db]\n"
     "       quilt-bench --target GPU --workloads FILE --bundle DIR\n"
     "                   [--native-wgmma [--tma]]\n"
+    "       quilt-bench --target h100|a100 --workloads FILE --emulate [--json]\n"
+    "                   [--policy P] [--model-sample N] [--native-wgmma [--tma]]\n"
     "  With a CPU target (host, host-avx512, host-avx2, host-neon) it runs\n"
     "  here. With a GPU target (h100, a100, mi300x, ...) it prepares DIR for\n"
     "  bench/gpu/run.py on a machine with that GPU: the compiled libraries,\n"
     "  the runtime and a manifest of the workloads with the model's picks.\n"
+    "  --emulate runs an NVIDIA target's libraries here on the PTX emulator\n"
+    "  (docs/gpu-emulator.md): every output is checked against the\n"
+    "  reference and the emulator's counters (instructions by class,\n"
+    "  global and shared bytes, bank conflicts, sectors) are reported next\n"
+    "  to the model's DRAM traffic; --model-sample N runs every candidate on\n"
+    "  N workloads. Times are not measured.\n"
     "  --native-wgmma compiles wgmma candidates (sm_90a) as wgmma.mma_async\n"
     "  instead of mma.sync (quiltc --native-wgmma); --tma also loads their\n"
     "  tiles with TMA where the operands allow (quiltc --tma).\n"
@@ -74,7 +83,7 @@ struct Options {
   std::string target, workloads, targetFile, policy = "cost_model";
   std::string measurementsPath, calibratePath, bundle;
   std::string baselines = "openblas,upstream";
-  bool json = false, nativeWgmma = false, tmaLoads = false;
+  bool json = false, nativeWgmma = false, tmaLoads = false, emulate = false;
   int threads = 1, maxCandidates = 16, modelSample = 0;
   double upstreamMaxGflop = 8, minTime = 0.2;
 };
@@ -141,6 +150,10 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
       o.tmaLoads = true;
       continue;
     }
+    if (arg == "--emulate") {
+      o.emulate = true;
+      continue;
+    }
     if (arg == "--help" || arg == "-h") {
       std::cout << kUsage;
       std::exit(0);
@@ -185,6 +198,12 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
       error = message;
       return false;
     }
+  }
+  if (o.emulate && (!o.bundle.empty() || !o.measurementsPath.empty() ||
+                    !o.calibratePath.empty() || o.threads != 1)) {
+    error = "--emulate measures no time: it takes neither --bundle, "
+            "--measurements, --calibrate nor --threads";
+    return false;
   }
   if ((!o.measurementsPath.empty() || !o.calibratePath.empty()) &&
       o.modelSample <= 0) {
@@ -246,6 +265,10 @@ double rankCorrelation(const std::vector<double> &x,
 
 struct Result {
   Workload workload;
+  /// --emulate: what the emulator counted, and the model's DRAM traffic
+  /// and on-chip time for the chosen kernel.
+  std::optional<quilt_emulator_counters> emulated;
+  double modelDramMB = 0, modelOnChipUs = 0;
   bool ok = false;
   double maxRelError = 0;
   double quiltUs = 0;
@@ -258,6 +281,10 @@ struct Result {
 struct ModelCheck {
   Workload workload;
   std::vector<KernelConfig> configs;
+  /// --emulate: per candidate, whether it computed the right result and
+  /// what the emulator counted (no times).
+  std::vector<bool> ok;
+  std::vector<quilt_emulator_counters> emulated;
   std::vector<double> predictedUs, measuredUs;
   double spearman = 0, regret = 0;
 };
@@ -315,7 +342,80 @@ double geomean(const std::vector<double> &v) {
   return std::exp(sum / v.size());
 }
 
+/// The emulator's counters as a JSON object (docs/gpu-emulator.md).
+void writeEmulatorJson(JsonWriter &json, const quilt_emulator_counters &c) {
+  static const char *const classes[QUILT_EMU_NUM_CLASSES] = {
+      "tensor_core", "fma", "load", "store", "shared", "barrier", "other"};
+  json.beginObject();
+  auto field = [&](const char *name, uint64_t value) {
+    json.key(name);
+    json.value(double(value));
+  };
+  field("launches", c.launches);
+  field("warp_instructions", c.warp_instructions);
+  field("thread_instructions", c.thread_instructions);
+  json.key("by_class");
+  json.beginObject();
+  for (int i = 0; i < QUILT_EMU_NUM_CLASSES; ++i)
+    field(classes[i], c.by_class[i]);
+  json.endObject();
+  field("global_load_bytes", c.global_load_bytes);
+  field("global_store_bytes", c.global_store_bytes);
+  field("shared_load_bytes", c.shared_load_bytes);
+  field("shared_store_bytes", c.shared_store_bytes);
+  field("async_copy_bytes", c.async_copy_bytes);
+  field("shared_requests", c.shared_requests);
+  field("shared_wavefronts", c.shared_wavefronts);
+  field("shared_ideal_wavefronts", c.shared_ideal_wavefronts);
+  field("global_requests", c.global_requests);
+  field("global_sectors", c.global_sectors);
+  field("global_ideal_sectors", c.global_ideal_sectors);
+  json.key("emulated_seconds");
+  json.value(c.seconds);
+  json.endObject();
+}
+
+/// --emulate without --json: per workload, the check and the traffic the
+/// emulator counted beside the model's.
+void printEmulatedTable(const std::vector<Result> &results,
+                        const std::vector<ModelCheck> &checks) {
+  std::printf("%-44s %3s %9s %10s %9s %9s %9s %7s %7s  %s\n", "workload",
+              "ok", "max_err", "warp_inst", "global_MB", "model_MB",
+              "shared_MB", "banks", "sectors", "chosen");
+  for (const Result &r : results) {
+    if (!r.emulated) {
+      std::printf("%-44s %3s  %s\n", r.workload.str().c_str(), "NO",
+                  r.error.c_str());
+      continue;
+    }
+    const quilt_emulator_counters &c = *r.emulated;
+    double ratioBanks = c.shared_ideal_wavefronts
+                            ? double(c.shared_wavefronts) /
+                                  double(c.shared_ideal_wavefronts)
+                            : 1.0;
+    double ratioSectors =
+        c.global_ideal_sectors
+            ? double(c.global_sectors) / double(c.global_ideal_sectors)
+            : 1.0;
+    std::printf("%-44s %3s %9.1e %10llu %9.2f %9.2f %9.2f %6.2fx %6.2fx  %s\n",
+                r.workload.str().c_str(), r.ok ? "yes" : "NO", r.maxRelError,
+                (unsigned long long)c.warp_instructions,
+                double(c.global_load_bytes + c.global_store_bytes) * 1e-6,
+                r.modelDramMB,
+                double(c.shared_load_bytes + c.shared_store_bytes +
+                       c.async_copy_bytes) *
+                    1e-6,
+                ratioBanks, ratioSectors, r.chosen.c_str());
+  }
+  for (const ModelCheck &c : checks) {
+    size_t ok = size_t(std::count(c.ok.begin(), c.ok.end(), true));
+    std::printf("every candidate of %-40s %zu of %zu correct\n",
+                c.workload.str().c_str(), ok, c.ok.size());
+  }
+}
+
 } // namespace
+
 
 int main(int argc, char **argv) {
   Options o;
@@ -324,8 +424,11 @@ int main(int argc, char **argv) {
     std::cerr << "quilt-bench: error: " << error << "\n" << kUsage;
     return 2;
   }
-  bool wantBlas = o.baselines.find("openblas") != std::string::npos;
-  bool wantUpstream = o.baselines.find("upstream") != std::string::npos;
+  // Emulated GPU runs measure no time: no baselines to time against.
+  bool wantBlas =
+      !o.emulate && o.baselines.find("openblas") != std::string::npos;
+  bool wantUpstream =
+      !o.emulate && o.baselines.find("upstream") != std::string::npos;
   if (wantBlas && !haveOpenBlas() && o.bundle.empty()) {
     std::cerr << "quilt-bench: error: built without OpenBLAS "
                  "(libopenblas-dev); use --baselines upstream or none\n";
@@ -350,15 +453,22 @@ int main(int argc, char **argv) {
               << "' (quiltc targets lists them)\n";
     return 1;
   }
-  if (found->isGpu() != !o.bundle.empty()) {
-    std::cerr << "quilt-bench: error: "
-              << (found->isGpu()
-                      ? "'" + o.target +
-                            "' is a GPU target: prepare its benchmark with "
-                            "--bundle DIR and run bench/gpu/run.py DIR on a "
-                            "machine with the GPU"
-                      : std::string("--bundle needs a GPU target"))
-              << "\n";
+  bool runsHere = o.bundle.empty();
+  if (found->isGpu() && runsHere && !o.emulate) {
+    std::cerr << "quilt-bench: error: " << o.target
+              << " is a GPU: prepare a bundle with --bundle DIR and run "
+                 "bench/gpu/run.py DIR on a machine with it, or check its "
+                 "kernels here with --emulate\n";
+    return 1;
+  }
+  if (!found->isGpu() && !runsHere) {
+    std::cerr << "quilt-bench: error: --bundle needs a GPU target\n";
+    return 1;
+  }
+  if (o.emulate && found->vendor != Vendor::NVIDIA) {
+    std::cerr << "quilt-bench: error: --emulate runs NVIDIA targets (the PTX "
+                 "emulator); "
+              << o.target << " is not one\n";
     return 1;
   }
   // What the compiled selection models: the cores the kernels run on.
@@ -392,6 +502,15 @@ int main(int argc, char **argv) {
   base.maxCandidates = o.maxCandidates;
   base.nativeWgmma = o.nativeWgmma;
   base.tmaLoads = o.tmaLoads;
+  std::unique_ptr<EmulatedGpu> gpu;
+  if (o.emulate) {
+    base.deviceFormat = "isa"; // what the emulator runs
+    gpu = EmulatedGpu::open(defaultRuntimeDir(), o.target, error);
+    if (!gpu) {
+      std::cerr << "quilt-bench: error: " << error << "\n";
+      return 1;
+    }
+  }
 
   ExplainOptions explainOptions;
   explainOptions.candidates.maxCandidates = o.maxCandidates;
@@ -459,6 +578,52 @@ int main(int argc, char **argv) {
     Operands operands = makeOperands(w);
     operands.lhs.fillRandom(rng);
     operands.rhs.fillRandom(rng);
+    if (gpu) {
+      // One emulated call: the result checked, the counters kept.
+      operands.out.fillZero();
+      gpu->resetCounters();
+      std::string runError;
+      if (!gpu->run(*quilt, operands, runError)) {
+        r.error = runError;
+      } else {
+        r.emulated = gpu->counters();
+        r.maxRelError = maxRelativeError(w, operands);
+        r.ok = r.maxRelError <= 1e-4;
+      }
+      if (!report.predictions.empty() && report.selection.candidate >= 0) {
+        const Prediction &p = report.predictions[report.selection.candidate];
+        r.modelDramMB = p[Term::DramMB];
+        r.modelOnChipUs = p[Term::OnChipUs];
+      }
+      if (modelEvery && index % modelEvery == 0 &&
+          int(modelChecks.size()) < o.modelSample &&
+          !report.candidates.empty()) {
+        ModelCheck check;
+        check.workload = w;
+        check.configs = report.candidates;
+        check.predictedUs.clear();
+        for (size_t c = 0; c < report.candidates.size(); ++c) {
+          quilt_rt_force_kernel(int32_t(c));
+          operands.out.fillZero();
+          gpu->resetCounters();
+          std::string candidateError;
+          bool ran = gpu->run(*quilt, operands, candidateError);
+          check.ok.push_back(ran && maxRelativeError(w, operands) <= 1e-4);
+          check.emulated.push_back(gpu->counters());
+          check.predictedUs.push_back(report.predictions[c].totalUs);
+          if (!ran)
+            std::cerr << "quilt-bench: " << w.str() << " candidate " << c
+                      << ": " << candidateError << "\n";
+        }
+        quilt_rt_force_kernel(-1);
+        modelChecks.push_back(check);
+      }
+      results.push_back(r);
+      if (!o.json)
+        std::fprintf(stderr, "[%zu/%zu] %s\n", index + 1, workloads.size(),
+                     w.str().c_str());
+      continue;
+    }
     // Correctness first, on a zeroed accumulator.
     operands.out.fillZero();
     quilt->run(operands);
@@ -531,15 +696,20 @@ int main(int argc, char **argv) {
     if (r.upstreamUs)
       vsUpstream.push_back(*r.upstreamUs / r.quiltUs);
   }
-  for (const ModelCheck &c : modelChecks)
-    regrets.push_back(1.0 + c.regret);
+  // Emulated checks have no times to score, only results.
+  for (const ModelCheck &c : modelChecks) {
+    if (o.emulate)
+      failures += int(std::count(c.ok.begin(), c.ok.end(), false));
+    else
+      regrets.push_back(1.0 + c.regret);
+  }
   // With a target file that recalibrates the target, the same times scored
   // with the built-in coefficients: a paired comparison, free of the noise
   // between two runs.
   std::vector<double> regretsBuiltin;
   const TargetDesc *builtin = TargetDatabase::builtin().lookup(o.target);
-  bool recalibrated =
-      builtin && !(builtin->calibration == found->calibration);
+  bool recalibrated = !o.emulate && builtin &&
+                      !(builtin->calibration == found->calibration);
   if (recalibrated) {
     TargetDesc reference = *target;
     reference.calibration = builtin->calibration;
@@ -613,7 +783,7 @@ int main(int argc, char **argv) {
       json.key("max_rel_error");
       json.value(r.maxRelError);
       json.key("quilt_us");
-      json.value(r.quiltUs);
+      o.emulate ? json.null() : json.value(r.quiltUs);
       json.key("openblas_us");
       r.openblasUs ? json.value(*r.openblasUs) : json.null();
       json.key("upstream_us");
@@ -622,6 +792,14 @@ int main(int argc, char **argv) {
       json.value(r.chosen);
       json.key("predicted_us");
       json.value(r.predictedUs);
+      if (r.emulated) {
+        json.key("emulator");
+        writeEmulatorJson(json, *r.emulated);
+        json.key("model_dram_mb");
+        json.value(r.modelDramMB);
+        json.key("model_onchip_us");
+        json.value(r.modelOnChipUs);
+      }
       if (!r.error.empty()) {
         json.key("error");
         json.value(r.error);
@@ -640,9 +818,9 @@ int main(int argc, char **argv) {
       json.key("workload");
       json.value(c.workload.str());
       json.key("spearman");
-      json.value(c.spearman);
+      o.emulate ? json.null() : json.value(c.spearman);
       json.key("regret");
-      json.value(c.regret);
+      o.emulate ? json.null() : json.value(c.regret);
       json.key("candidates");
       json.beginArray();
       for (size_t i = 0; i < c.configs.size(); ++i) {
@@ -651,8 +829,15 @@ int main(int argc, char **argv) {
         json.value(c.configs[i].str());
         json.key("predicted_us");
         json.value(c.predictedUs[i]);
-        json.key("measured_us");
-        json.value(c.measuredUs[i]);
+        if (o.emulate) {
+          json.key("ok");
+          json.value(bool(c.ok[i]));
+          json.key("emulator");
+          writeEmulatorJson(json, c.emulated[i]);
+        } else {
+          json.key("measured_us");
+          json.value(c.measuredUs[i]);
+        }
         json.endObject();
       }
       json.endArray();
@@ -671,6 +856,8 @@ int main(int argc, char **argv) {
     }
     json.endObject();
     std::cout << text << "\n";
+  } else if (o.emulate) {
+    printEmulatedTable(results, modelChecks);
   } else {
     std::printf("%-48s %3s %9s %11s %11s %8s %11s %8s %10s  %s\n", "workload",
                 "ok", "max_err", "quilt_us", "openblas_us", "vs_blas",
