@@ -26,7 +26,8 @@ py::object compile(const std::string &source, const std::string &target,
                    const std::optional<std::string> &output,
                    const std::optional<std::string> &targetFile,
                    int maxCandidates, const std::string &sourceName,
-                   int threads) {
+                   int threads, const std::string &deviceFormat,
+                   bool nativeWgmma, bool tma) {
   std::optional<EmitKind> kind = parseEmitKind(emit);
   if (!kind)
     throw Error("unknown emit kind '" + emit +
@@ -42,6 +43,9 @@ py::object compile(const std::string &source, const std::string &target,
   options.policy = policy;
   options.maxCandidates = maxCandidates;
   options.threads = threads;
+  options.deviceFormat = deviceFormat;
+  options.nativeWgmma = nativeWgmma;
+  options.tmaLoads = tma;
   options.emit = *kind;
   if (*kind == EmitKind::Shared) {
     options.outputPath = output ? *output : temporaryLibraryPath();
@@ -104,14 +108,17 @@ void bindCompiler(py::module_ &m) {
         py::arg("emit") = "mlir", py::arg("policy") = "cost_model",
         py::arg("output") = py::none(), py::arg("target_file") = py::none(),
         py::arg("max_candidates") = 16, py::arg("source_name") = "<python>",
-        py::arg("threads") = 1,
+        py::arg("threads") = 1, py::arg("device_format") = "auto",
+        py::arg("native_wgmma") = false, py::arg("tma") = false,
         "Compiles linalg (or ukernel) IR for a target, as quiltc does. "
         "emit: 'mlir', 'llvm', 'asm' (str; also written to `output` when "
         "given), 'obj' (bytes), 'shared' (writes a library linked against "
         "libquilt_runtime to `output`, or to a new temporary file, and "
         "returns its path). threads: CPU targets, as quiltc --threads (a "
-        "shared library then links libomp). Raises quilt.Error with every "
-        "diagnostic.");
+        "shared library then links libomp). device_format, native_wgmma, "
+        "tma: GPU targets, as quiltc --device-format (device_format='isa' "
+        "builds what the PTX emulator runs), --native-wgmma, --tma. Raises "
+        "quilt.Error with every diagnostic.");
   m.def("run_pipeline", &runPipeline, py::arg("mlir_text"),
         py::arg("pipeline"), py::arg("source_name") = "<python>",
         "Runs a quilt-opt pass pipeline, anchored as for --pass-pipeline "

@@ -13,9 +13,11 @@
 
 #include "Bindings.h"
 #include "MemRef.h"
+#include "Paths.h"
 #include "Signature.h"
 
 #include <array>
+#include <cstdlib>
 #include <cstdio>
 #include <dlfcn.h>
 #include <memory>
@@ -82,6 +84,99 @@ std::string describe(const py::array &array) {
          (shape.empty() ? "()" : shape);
 }
 
+/// The GPU runtime a library compiled for a GPU target calls (its
+/// libquilt_cuda_runtime.so / libquilt_hip_runtime.so dependency, found
+/// through the library's handle). Its kernels address device memory: numpy
+/// buffers are registered with the device around the call (page-locked and
+/// mapped on a GPU; on the PTX emulator, accessible), and a result the
+/// compiled code allocated is device memory, copied back and freed with the
+/// runtime's calls.
+struct GpuRuntime {
+  void (*registerMemRef)(int64_t, void *, int64_t) = nullptr;
+  void (*unregisterMemRef)(int64_t, void *, int64_t) = nullptr;
+  void (*memcpy)(void *, void *, size_t, void *) = nullptr;
+  void (*memFree)(void *, void *) = nullptr;
+  void (*synchronize)(void *) = nullptr;
+  int32_t (*status)() = nullptr;
+  const char *(*firstError)() = nullptr;
+  void (*resetStatus)() = nullptr;
+
+  /// Null for a host library (no mgpuLaunchKernel).
+  static std::unique_ptr<GpuRuntime> find(const SharedLibrary &library) {
+    if (!library.lookup("mgpuLaunchKernel"))
+      return nullptr;
+    auto gpu = std::make_unique<GpuRuntime>();
+    bool complete =
+        get(library, "mgpuMemHostRegisterMemRef", gpu->registerMemRef) &&
+        get(library, "mgpuMemHostUnregisterMemRef", gpu->unregisterMemRef) &&
+        get(library, "mgpuMemcpy", gpu->memcpy) &&
+        get(library, "mgpuMemFree", gpu->memFree) &&
+        get(library, "mgpuStreamSynchronize", gpu->synchronize) &&
+        get(library, "quilt_gpu_status", gpu->status) &&
+        get(library, "quilt_gpu_first_error", gpu->firstError) &&
+        get(library, "quilt_gpu_reset_status", gpu->resetStatus);
+    if (!complete)
+      throw Error(library.path +
+                  " launches GPU kernels but its GPU runtime is not Quilt's "
+                  "(libquilt_cuda_runtime.so or libquilt_hip_runtime.so)");
+    return gpu;
+  }
+
+  /// Empty when no GPU call failed since the last reset, else the first
+  /// failure (which, on the emulator, carries its report).
+  std::string takeFailure() {
+    if (status() == 0)
+      return {};
+    const char *first = firstError();
+    std::string message = std::string("GPU: ") +
+                          (first ? first : "a GPU call failed");
+    resetStatus();
+    return message;
+  }
+
+private:
+  template <typename T>
+  static bool get(const SharedLibrary &library, const char *name, T &out) {
+    out = reinterpret_cast<T>(library.lookup(name));
+    return out != nullptr;
+  }
+};
+
+/// A result in device memory: copied into a new row-major numpy array with
+/// the runtime's memcpy, then freed with its free.
+py::array takeDeviceResult(const MemRefDescriptor &result,
+                           const std::string &dtype, GpuRuntime &gpu) {
+  py::dtype type(dtype);
+  int64_t itemSize = type.itemsize();
+  std::vector<py::ssize_t> shape;
+  int64_t count = 1, expectedStride = 1;
+  bool rowMajor = true;
+  for (int64_t i = result.rank() - 1; i >= 0; --i) {
+    if (result.size(i) != 1 && result.stride(i) != expectedStride)
+      rowMajor = false;
+    expectedStride *= result.size(i);
+  }
+  for (int64_t i = 0; i < result.rank(); ++i) {
+    shape.push_back(result.size(i));
+    count *= result.size(i);
+  }
+  py::array out(type, shape);
+  if (count > 0 && result.aligned()) {
+    if (!rowMajor) {
+      gpu.memFree(result.allocated(), nullptr);
+      throw Error("the result is a strided view of device memory; quilt.load "
+                  "copies row-major results only");
+    }
+    auto *source = static_cast<char *>(result.aligned()) +
+                   result.offset() * itemSize;
+    gpu.memcpy(out.mutable_data(), source, size_t(count * itemSize), nullptr);
+    gpu.synchronize(nullptr);
+  }
+  if (result.allocated())
+    gpu.memFree(result.allocated(), nullptr);
+  return out;
+}
+
 /// The callable quilt.load returns.
 class CompiledFunction {
 public:
@@ -103,6 +198,14 @@ public:
         this->library->lookup("quilt_rt_last_error"));
     clearStatus = reinterpret_cast<void (*)()>(
         this->library->lookup("quilt_rt_clear_status"));
+    gpu = GpuRuntime::find(*this->library);
+    // The library's constructor loaded its device code when it was opened:
+    // a failure there (no driver, a cubin on the emulator) is reported now.
+    if (gpu) {
+      std::string failure = gpu->takeFailure();
+      if (!failure.empty())
+        throw Error("cannot use " + this->library->path + ": " + failure);
+    }
   }
 
   py::object call(const py::args &args) const {
@@ -143,7 +246,11 @@ public:
       // thread (from C code, say) is not this call's.
       if (status && clearStatus && status() != 0)
         clearStatus();
+      if (gpu)
+        forEachNonEmpty(arrays, descriptors, gpu->registerMemRef);
       kCallers[pointerArgs.size()](entry, pointerArgs.data());
+      if (gpu)
+        forEachNonEmpty(arrays, descriptors, gpu->unregisterMemRef);
       if (status && status() != 0) {
         failure = lastError ? lastError() : "quilt: an operand check failed";
         if (clearStatus)
@@ -151,9 +258,22 @@ public:
       }
     }
     py::object value = py::none();
-    if (result)
+    if (result) {
       // Released even when a check failed (the code still allocated it).
-      value = takeResult(*result, signature->result->dtype, ranges);
+      auto *allocated = static_cast<const char *>(result->allocated());
+      bool aliasesArgument = false;
+      for (const ArgumentRange &range : ranges)
+        aliasesArgument |= allocated >= range.begin && allocated < range.end;
+      if (gpu && !aliasesArgument)
+        value = takeDeviceResult(*result, signature->result->dtype, *gpu);
+      else
+        value = takeResult(*result, signature->result->dtype, ranges);
+    }
+    if (gpu && !failure) {
+      std::string gpuFailure = gpu->takeFailure();
+      if (!gpuFailure.empty())
+        failure = gpuFailure;
+    }
     if (failure)
       throw Error(*failure);
     return value;
@@ -170,6 +290,17 @@ public:
   std::optional<Signature> signature;
 
 private:
+  /// Registers (or unregisters) every argument buffer that has bytes.
+  static void forEachNonEmpty(const std::vector<py::array> &arrays,
+                              std::vector<MemRefDescriptor> &descriptors,
+                              void (*fn)(int64_t, void *, int64_t)) {
+    for (size_t i = 0; i < arrays.size(); ++i)
+      if (arrays[i].nbytes() > 0)
+        fn(descriptors[i].rank(), descriptors[i].data(),
+           int64_t(arrays[i].itemsize()));
+  }
+
+  std::unique_ptr<GpuRuntime> gpu;
   /// QuiltRuntime.h's status functions, null when the library lacks them.
   int32_t (*status)() = nullptr;
   const char *(*lastError)() = nullptr;
@@ -301,6 +432,24 @@ void bindLoader(py::module_ &m) {
       .def_property_readonly("library", [](const CompiledFunction &f) {
         return f.library->path;
       });
+
+  m.def(
+      "use_emulator",
+      [](const std::string &target) {
+        std::string path = runtimeLibraryDir() + "/libquilt_cuda_emulator.so";
+        if (!py::module_::import("os").attr("path").attr("exists")(path).cast<bool>())
+          throw Error(path + " does not exist: the PTX emulator is built with "
+                             "the CUDA runtime, when cuda.h is found");
+        setenv("QUILT_GPU_DRIVER", path.c_str(), 1);
+        setenv("QUILT_EMULATOR_TARGET", target.c_str(), 1);
+        return path;
+      },
+      py::arg("target") = "h100",
+      R"(Runs this process's NVIDIA GPU libraries on the PTX emulator
+(docs/gpu-emulator.md), answering as `target` (h100, a100, ...): sets
+QUILT_GPU_DRIVER and QUILT_EMULATOR_TARGET. Call it before the first GPU
+call; libraries must be built with device_format="isa". Returns the
+emulator's path.)");
 
   m.def("load", &load, py::arg("library"), py::arg("function_name"),
         py::arg("signature") = py::none(), py::arg("source") = py::none(),
