@@ -231,7 +231,6 @@ bool decodeOpcode(std::string_view opcode, Instruction &inst,
   std::vector<std::string_view> parts = splitDots(opcode);
   Decoder d{opcode, inst, error, {}};
   std::string_view base = parts[0];
-  auto none = [](std::string_view) { return false; };
 
   if (base == "setp" || base == "set") {
     inst.op = base == "setp" ? Op::Setp : Op::Set;
@@ -572,7 +571,11 @@ bool decodeOpcode(std::string_view opcode, Instruction &inst,
   if (it == simpleOps().end())
     return d.fail("instruction");
   inst.op = it->second;
-  if (!d.modifiers(parts, 1, none))
+  bool minMax = inst.op == Op::Min || inst.op == Op::Max;
+  if (!d.modifiers(parts, 1, [&](std::string_view t) {
+        // min/max.NaN (PTX ISA 9.7.3.x): NaN in, canonical NaN out.
+        return minMax && t == "NaN" ? (inst.propagateNaN = true) : false;
+      }))
     return false;
   switch (inst.op) {
   case Op::Bra:

@@ -151,6 +151,7 @@ struct Instruction {
   bool ftz = false, sat = false, approx = false, uni = false;
   bool hi = false, lo = false, wide = false, full = false;
   bool trans = false;    ///< ldmatrix .trans
+  bool propagateNaN = false; ///< min/max .NaN: a NaN operand gives NaN
   bool toSpace = false;  ///< cvta.to
   bool shiftLeft = false, shiftWrap = false; ///< shf
   /// Shapes and counts: mma m/n/k, ldmatrix's .num, tensor dimensions,

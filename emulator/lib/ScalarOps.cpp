@@ -304,6 +304,11 @@ uint64_t floatArith(const Instruction &inst, uint64_t a, uint64_t b,
     double y = flushSubnormal(floatValue(b, t, half), inst.ftz, t);
     double z = flushSubnormal(floatValue(c, t, half), inst.ftz, t);
     double r;
+    if (inst.propagateNaN && (std::isnan(x) || std::isnan(y)))
+      // The canonical NaN of the type (0x7fffffff, 0x7fff per half).
+      return t == Type::F32 ? uint64_t(0x7fffffffu)
+             : t == Type::F64 ? uint64_t(0x7fffffffffffffffull)
+                              : uint64_t(0x7fffu);
     if (singleRounding) {
       // Exactly the GPU's IEEE single operation.
       float fx = float(x), fy = float(y), fz = float(z);

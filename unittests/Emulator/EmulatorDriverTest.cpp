@@ -1801,3 +1801,43 @@ TEST_F(Emulator, ProfileCountsBankConflictsAndSectors) {
             std::string::npos)
       << all;
 }
+
+namespace {
+
+// Proves min/max .NaN (PTX ISA 9.7.3: a NaN operand gives the canonical
+// NaN), what LLVM emits for arith.maximumf, next to the plain forms that
+// return the other operand.
+const char *const kMaxNaNPtx = R"(
+.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry max_nan(.param .u64 out_param)
+{
+  .reg .f32 %f<8>;
+  .reg .b64 %rd<2>;
+
+  ld.param.u64 %rd1, [out_param];
+  mov.b32 %f1, 0f7FC00000;                 // a quiet NaN
+  max.NaN.f32 %f2, %f1, 0f3F800000;
+  max.f32 %f3, %f1, 0f3F800000;
+  min.NaN.f32 %f4, 0f40000000, %f1;
+  max.NaN.f32 %f5, 0f40000000, 0f3F800000;
+  st.global.v4.f32 [%rd1], {%f2, %f3, %f4, %f5};
+  ret;
+}
+)";
+
+} // namespace
+
+TEST_F(Emulator, MinMaxNaNPropagateNaN) {
+  CUfunction f = kernel(kMaxNaNPtx, "max_nan");
+  CUdeviceptr out = alloc(16);
+  CUresult r = launch(f, {1}, {1}, {&out});
+  ASSERT_EQ(r, CUDA_SUCCESS) << errorString(r);
+  std::vector<uint32_t> v = download<uint32_t>(out, 4);
+  EXPECT_EQ(v[0], 0x7fffffffu);
+  EXPECT_EQ(bitsToFloat(v[1]), 1.0f);
+  EXPECT_EQ(v[2], 0x7fffffffu);
+  EXPECT_EQ(bitsToFloat(v[3]), 2.0f);
+}

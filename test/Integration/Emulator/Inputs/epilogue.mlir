@@ -1,9 +1,9 @@
 // Contractions with a fused elementwise epilogue, for the emulator tests:
-// matmul + bias + GELU (erf form), matmul + bias, nhwc convolution + bias +
-// GELU and nchw convolution + bias, f16 inputs accumulated in f32. The ReLU
-// forms are in epilogue-relu.mlir: their kernels use max.NaN.f32, which the
-// emulator does not decode, and one kernel the emulator cannot load fails
-// the whole module (epilogue-known-failure.test).
+// matmul + bias + GELU (erf form), nhwc convolution + bias + GELU and nchw
+// convolution + bias, f16 inputs accumulated in f32. The ReLU forms are in
+// epilogue-relu.mlir: their kernels use max.NaN.f32, which the emulator
+// does not decode, and one kernel the emulator cannot load fails the whole
+// module (epilogue-known-failure.test).
 //
 // What fuses (convert-linalg-to-ukernel, fuse-epilogues, on by default): on
 // tensors, a contraction whose accumulator is a zero linalg.fill and whose
@@ -42,25 +42,6 @@ func.func @mm_bias_gelu_f16(%x: tensor<?x?xf16>, %w: tensor<?x?xf16>, %bias: ten
     %hs = arith.mulf %s, %half : f32
     %g = arith.mulf %hs, %p : f32
     linalg.yield %g : f32
-  } -> tensor<?x?xf32>
-  return %r : tensor<?x?xf32>
-}
-
-// X * W + bias
-func.func @mm_bias_f16(%x: tensor<?x?xf16>, %w: tensor<?x?xf16>, %bias: tensor<?xf32>) -> tensor<?x?xf32> {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f32
-  %m = tensor.dim %x, %c0 : tensor<?x?xf16>
-  %n = tensor.dim %w, %c1 : tensor<?x?xf16>
-  %empty = tensor.empty(%m, %n) : tensor<?x?xf32>
-  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<?x?xf32>) -> tensor<?x?xf32>
-  %mm = linalg.matmul ins(%x, %w : tensor<?x?xf16>, tensor<?x?xf16>) outs(%acc : tensor<?x?xf32>) -> tensor<?x?xf32>
-  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%mm, %bias : tensor<?x?xf32>, tensor<?xf32>) outs(%empty : tensor<?x?xf32>) {
-  ^bb0(%v: f32, %b: f32, %out: f32):
-    %s = arith.addf %v, %b : f32
-    linalg.yield %s : f32
   } -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
