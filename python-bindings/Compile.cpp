@@ -45,7 +45,7 @@ py::object compile(const std::string &source, const std::string &target,
   options.threads = threads;
   options.deviceFormat = deviceFormat;
   options.nativeWgmma = nativeWgmma;
-  options.tmaLoads = tma;
+  options.tmaLoads = tma && nativeWgmma;
   options.emit = *kind;
   if (*kind == EmitKind::Shared) {
     options.outputPath = output ? *output : temporaryLibraryPath();
@@ -109,7 +109,7 @@ void bindCompiler(py::module_ &m) {
         py::arg("output") = py::none(), py::arg("target_file") = py::none(),
         py::arg("max_candidates") = 16, py::arg("source_name") = "<python>",
         py::arg("threads") = 1, py::arg("device_format") = "auto",
-        py::arg("native_wgmma") = false, py::arg("tma") = false,
+        py::arg("native_wgmma") = true, py::arg("tma") = true,
         "Compiles linalg (or ukernel) IR for a target, as quiltc does. "
         "emit: 'mlir', 'llvm', 'asm' (str; also written to `output` when "
         "given), 'obj' (bytes), 'shared' (writes a library linked against "
@@ -117,7 +117,8 @@ void bindCompiler(py::module_ &m) {
         "returns its path). threads: CPU targets, as quiltc --threads (a "
         "shared library then links libomp). device_format, native_wgmma, "
         "tma: GPU targets, as quiltc --device-format (device_format='isa' "
-        "builds what the PTX emulator runs), --native-wgmma, --tma. Raises "
+        "builds what the PTX emulator runs), --[no-]native-wgmma, "
+        "--[no-]tma (both on by default). Raises "
         "quilt.Error with every diagnostic.");
   m.def("run_pipeline", &runPipeline, py::arg("mlir_text"),
         py::arg("pipeline"), py::arg("source_name") = "<python>",

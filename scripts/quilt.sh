@@ -8,11 +8,12 @@
 #                            workload file for TARGET (default h100) in
 #                            bench/gpu/bundles/TARGET; runs it when this
 #                            machine has an NVIDIA GPU and PyTorch, else says
-#                            how to run it on one. QUILT_NATIVE_WGMMA=1
-#                            compiles wgmma candidates as wgmma.mma_async
-#                            (bundles in bench/gpu/bundles/TARGET-native-wgmma);
-#                            with QUILT_TMA=1 too, loading their tiles with
-#                            TMA (bundles in ...-native-wgmma-tma)
+#                            how to run it on one. wgmma candidates are
+#                            wgmma.mma_async kernels loading their tiles
+#                            with TMA; QUILT_NATIVE_WGMMA=0 compiles them as
+#                            mma.sync (bundles in .../TARGET-mma-sync),
+#                            QUILT_TMA=0 stages their tiles with cp.async
+#                            (bundles in .../TARGET-no-tma)
 #
 # Installs missing Debian packages non-interactively (idempotent: nothing is
 # installed when everything is present), configures once with Ninja against
@@ -140,13 +141,14 @@ gpu_bench() {
   local target=${1:-h100}
   local workloads=${QUILT_WORKLOADS:-$ROOT/../shared/workloads}
   local set=$target extra=()
-  if [[ ${QUILT_NATIVE_WGMMA:-0} == 1 ]]; then
-    set=$target-native-wgmma
-    extra=(--native-wgmma)
-    if [[ ${QUILT_TMA:-0} == 1 ]]; then
-      set=$set-tma
-      extra+=(--tma)
-    fi
+  # The default kernels issue wgmma.mma_async with TMA loads; the earlier
+  # forms stay one variable away.
+  if [[ ${QUILT_NATIVE_WGMMA:-1} == 0 ]]; then
+    set=$target-mma-sync
+    extra=(--no-native-wgmma)
+  elif [[ ${QUILT_TMA:-1} == 0 ]]; then
+    set=$target-no-tma
+    extra=(--no-tma)
   fi
   local bundles=$ROOT/bench/gpu/bundles/$set
   build

@@ -68,11 +68,12 @@ struct CompileOptions {
   /// or "auto" (bin when the toolkit is found).
   std::string deviceFormat = "auto";
   /// sm_90a: issue wgmma candidates as wgmma.mma_async instead of mma.sync
-  /// (convert-ukernel-to-gpu's `native-wgmma`).
-  bool nativeWgmma = false;
+  /// (convert-ukernel-to-gpu's `native-wgmma`). The default since every
+  /// candidate ran correctly on the PTX emulator (docs/gpu-emulator.md).
+  bool nativeWgmma = true;
   /// With nativeWgmma: load those kernels' tiles with TMA where the
-  /// operands allow (convert-ukernel-to-gpu's `tma`).
-  bool tmaLoads = false;
+  /// operands allow (convert-ukernel-to-gpu's `tma`); ignored without.
+  bool tmaLoads = true;
   /// CPU targets: the threads the kernels run on (quilt-lower-to-host's
   /// `threads`; 0 means as many as OpenMP gives). Other than 1, the code
   /// calls LLVM's OpenMP runtime, and shared libraries link libomp.

@@ -92,14 +92,15 @@ struct GpuPipelineOptions : public CommonPipelineOptions<GpuPipelineOptions> {
   Option<bool> nativeWgmma{
       *this, "native-wgmma",
       llvm::cl::desc("Issue wgmma candidates as wgmma.mma_async on sm_90a "
-                     "(convert-ukernel-to-gpu's native-wgmma)"),
-      llvm::cl::init(false)};
+                     "(convert-ukernel-to-gpu's native-wgmma); on by "
+                     "default, native-wgmma=0 issues them as mma.sync"),
+      llvm::cl::init(true)};
   Option<bool> tmaLoads{
       *this, "tma",
       llvm::cl::desc("Load the tiles of native wgmma kernels with TMA where "
-                     "the operands allow (convert-ukernel-to-gpu's tma; "
-                     "needs native-wgmma)"),
-      llvm::cl::init(false)};
+                     "the operands allow (convert-ukernel-to-gpu's tma); on "
+                     "by default, and without effect when native-wgmma=0"),
+      llvm::cl::init(true)};
 };
 
 /// The GPU vendors a pipeline lowers device code for.

@@ -371,7 +371,7 @@ CompileResult compileSource(std::string_view source,
     pipeline.chip = options.chip;
     pipeline.toolkit = options.toolkit;
     pipeline.nativeWgmma = options.nativeWgmma;
-    pipeline.tmaLoads = options.tmaLoads;
+    pipeline.tmaLoads = options.tmaLoads && options.nativeWgmma;
     pipeline.format = options.deviceFormat;
     if (options.emit == EmitKind::Ptx || options.emit == EmitKind::Isa)
       pipeline.format = "isa";

@@ -134,7 +134,8 @@ void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
   // Micro-kernels, run-time selection and launches.
   ConvertUKernelToGPUOptions kernelOptions;
   kernelOptions.nativeWgmma = options.nativeWgmma;
-  kernelOptions.tmaLoads = options.tmaLoads;
+  // TMA loads the tiles of native wgmma kernels: nothing to load without.
+  kernelOptions.tmaLoads = options.tmaLoads && options.nativeWgmma;
   pm.addPass(createConvertUKernelToGPU(kernelOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

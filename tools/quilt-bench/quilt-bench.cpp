@@ -53,9 +53,10 @@ constexpr const char *kUsage =
     "                   [--upstream-max-gflop G] [--min-time S]\n"
     "                   [--measurements OUT.csv] [--calibrate OUT.db]\n"
     "       quilt-bench --target GPU --workloads FILE --bundle DIR\n"
-    "                   [--native-wgmma [--tma]]\n"
+    "                   [--no-native-wgmma | --no-tma]\n"
     "       quilt-bench --target h100|a100 --workloads FILE --emulate [--json]\n"
-    "                   [--policy P] [--model-sample N] [--native-wgmma [--tma]]\n"
+    "                   [--policy P] [--model-sample N]\n"
+    "                   [--no-native-wgmma | --no-tma]\n"
     "  With a CPU target (host, host-avx512, host-avx2, host-neon) it runs\n"
     "  here. With a GPU target (h100, a100, mi300x, ...) it prepares DIR for\n"
     "  bench/gpu/run.py on a machine with that GPU: the compiled libraries,\n"
@@ -66,9 +67,9 @@ constexpr const char *kUsage =
     "  global and shared bytes, bank conflicts, sectors) are reported next\n"
     "  to the model's DRAM traffic; --model-sample N runs every candidate on\n"
     "  N workloads. Times are not measured.\n"
-    "  --native-wgmma compiles wgmma candidates (sm_90a) as wgmma.mma_async\n"
-    "  instead of mma.sync (quiltc --native-wgmma); --tma also loads their\n"
-    "  tiles with TMA where the operands allow (quiltc --tma).\n"
+    "  sm_90a wgmma candidates are compiled as wgmma.mma_async with TMA\n"
+    "  tile loads (quiltc's defaults); --no-native-wgmma compiles them as\n"
+    "  mma.sync, --no-tma stages their tiles with cp.async.\n"
     "  --threads N runs Quilt's multi-threaded kernels (OpenMP) and OpenBLAS\n"
     "  on N threads; the cost model is told N of the target's cores.\n"
     "  --model-sample N runs every candidate on N workloads and reports the\n"
@@ -83,7 +84,8 @@ struct Options {
   std::string target, workloads, targetFile, policy = "cost_model";
   std::string measurementsPath, calibratePath, bundle;
   std::string baselines = "openblas,upstream";
-  bool json = false, nativeWgmma = false, tmaLoads = false, emulate = false;
+  bool json = false, nativeWgmma = true, tmaLoads = true, emulate = false;
+  bool explicitTma = false;
   int threads = 1, maxCandidates = 16, modelSample = 0;
   double upstreamMaxGflop = 8, minTime = 0.2;
 };
@@ -142,12 +144,13 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
       o.json = true;
       continue;
     }
-    if (arg == "--native-wgmma") {
-      o.nativeWgmma = true;
+    if (arg == "--native-wgmma" || arg == "--no-native-wgmma") {
+      o.nativeWgmma = arg == "--native-wgmma";
       continue;
     }
-    if (arg == "--tma") {
-      o.tmaLoads = true;
+    if (arg == "--tma" || arg == "--no-tma") {
+      o.tmaLoads = arg == "--tma";
+      o.explicitTma |= arg == "--tma";
       continue;
     }
     if (arg == "--emulate") {
@@ -198,6 +201,11 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
       error = message;
       return false;
     }
+  }
+  if (o.explicitTma && !o.nativeWgmma) {
+    error = "--tma loads the tiles of native wgmma kernels: it cannot go "
+            "with --no-native-wgmma";
+    return false;
   }
   if (o.emulate && (!o.bundle.empty() || !o.measurementsPath.empty() ||
                     !o.calibratePath.empty() || o.threads != 1)) {
@@ -455,10 +463,10 @@ int main(int argc, char **argv) {
   }
   bool runsHere = o.bundle.empty();
   if (found->isGpu() && runsHere && !o.emulate) {
-    std::cerr << "quilt-bench: error: " << o.target
-              << " is a GPU: prepare a bundle with --bundle DIR and run "
-                 "bench/gpu/run.py DIR on a machine with it, or check its "
-                 "kernels here with --emulate\n";
+    std::cerr << "quilt-bench: error: '" << o.target
+              << "' is a GPU target: prepare its benchmark with --bundle DIR "
+                 "and run bench/gpu/run.py DIR on a machine with the GPU, or "
+                 "check its kernels here with --emulate\n";
     return 1;
   }
   if (!found->isGpu() && !runsHere) {

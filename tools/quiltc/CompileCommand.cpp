@@ -22,7 +22,7 @@ constexpr const char *kUsage =
     "usage: quiltc [compile] IN.mlir [--target T] [--target-file F]\n"
     "              [--policy P] [--max-candidates N]\n"
     "              [--emit=mlir|llvm|asm|obj|shared|ptx|cubin|isa|hsaco]\n"
-    "              [--chip C] [--toolkit DIR] [--native-wgmma [--tma]]\n"
+    "              [--chip C] [--toolkit DIR] [--no-native-wgmma | --no-tma]\n"
     "              [--device-format=isa|bin|auto] [--threads N] [-o OUT]\n"
     "  Compiles the dynamic-shape contractions of IN.mlir ('-' for stdin)\n"
     "  into micro-kernels for T (default host; a GPU such as h100, a100,\n"
@@ -33,9 +33,11 @@ constexpr const char *kUsage =
     "(docs/user-guide.md).\n"
     "  ptx|cubin (NVIDIA), isa (PTX or AMDGCN text), hsaco (AMD): the device\n"
     "  code alone; --chip overrides the target's chip (e.g. sm_90a, gfx942).\n"
-    "  --native-wgmma (sm_90a) issues wgmma candidates as wgmma.mma_async\n"
-    "  instead of mma.sync (docs/gpu-codegen.md); --tma also loads their\n"
-    "  tiles with TMA where the operands allow.\n"
+    "  sm_90a wgmma candidates are issued as wgmma.mma_async with their\n"
+    "  tiles loaded by TMA where the operands allow (docs/gpu-codegen.md);\n"
+    "  --no-native-wgmma issues them as mma.sync, --no-tma stages their\n"
+    "  tiles with cp.async (--native-wgmma and --tma, the defaults, are\n"
+    "  accepted).\n"
     "  --device-format (GPU targets, host-code emits) embeds the device code\n"
     "  as isa (PTX / AMDGCN text: what the PTX emulator runs,\n"
     "  docs/gpu-emulator.md) or bin (cubin / hsaco); auto: bin when the\n"
@@ -69,6 +71,7 @@ int runCompileCommand(const std::vector<std::string> &args, std::ostream &out,
                       std::ostream &err) {
   CompileOptions options;
   std::string input, output, emit = "obj", maxCandidates, threads;
+  bool explicitTma = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &arg = args[i];
     std::string value;
@@ -76,12 +79,13 @@ int runCompileCommand(const std::vector<std::string> &args, std::ostream &out,
       out << kUsage;
       return kExitOk;
     }
-    if (arg == "--native-wgmma") {
-      options.nativeWgmma = true;
+    if (arg == "--native-wgmma" || arg == "--no-native-wgmma") {
+      options.nativeWgmma = arg == "--native-wgmma";
       continue;
     }
-    if (arg == "--tma") {
-      options.tmaLoads = true;
+    if (arg == "--tma" || arg == "--no-tma") {
+      options.tmaLoads = arg == "--tma";
+      explicitTma |= arg == "--tma";
       continue;
     }
     if (takeValue(args, i, "--target", options.target) ||
@@ -104,6 +108,9 @@ int runCompileCommand(const std::vector<std::string> &args, std::ostream &out,
   }
   if (input.empty())
     return usage(err, "no input file");
+  if (explicitTma && !options.nativeWgmma)
+    return usage(err, "--tma loads the tiles of native wgmma kernels: it "
+                      "cannot go with --no-native-wgmma");
   std::optional<EmitKind> kind = parseEmitKind(emit);
   if (!kind)
     return usage(err, "unknown --emit kind '" + emit +

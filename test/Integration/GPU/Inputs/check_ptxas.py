@@ -9,12 +9,14 @@ fit and how many blocks share an SM) against what ptxas allocated: a
 problem when they differ by more than N registers (for a TMA kernel, only
 when it needs more: the model prices the candidate's cp.async kernel).
 
-With --native-wgmma the kernels are generated with quiltc's --native-wgmma
-(wgmma.mma_async on sm_90a), and a wgmma that ptxas reports serialized is a
-problem too. --tma adds quiltc's --tma (those kernels' TMA variants).
+quiltc's defaults issue sm_90a wgmma candidates as wgmma.mma_async with
+TMA variants; a wgmma that ptxas reports serialized is a problem too.
+--no-native-wgmma and --no-tma pass quiltc's options of those names (the
+mma.sync kernels; the native kernels without TMA); --native-wgmma and --tma,
+the defaults, are accepted.
 
 usage: check_ptxas.py QUILTC PTXAS INPUT.mlir TARGET CHIP [--estimate-tolerance N]
-                      [--native-wgmma [--tma]]
+                      [--no-native-wgmma | --no-tma]
 """
 
 import argparse
@@ -33,6 +35,8 @@ for name in ("quiltc", "ptxas", "source", "target", "chip"):
 parser.add_argument("--estimate-tolerance", type=int, default=None)
 parser.add_argument("--native-wgmma", action="store_true")
 parser.add_argument("--tma", action="store_true")
+parser.add_argument("--no-native-wgmma", action="store_true")
+parser.add_argument("--no-tma", action="store_true")
 args = parser.parse_args()
 quiltc, ptxas, source, target, chip = (args.quiltc, args.ptxas, args.source,
                                        args.target, args.chip)
@@ -43,6 +47,10 @@ if args.native_wgmma:
     command.append("--native-wgmma")
 if args.tma:
     command.append("--tma")
+if args.no_native_wgmma:
+    command.append("--no-native-wgmma")
+if args.no_tma:
+    command.append("--no-tma")
 ptx = subprocess.run(command, check=True, capture_output=True, text=True).stdout
 # quiltc prints each gpu.binary's PTX after a "// gpu.binary @name" line.
 modules = re.split(r"^// gpu\.binary @\S+\n", ptx, flags=re.M)[1:]
