@@ -220,17 +220,8 @@ uint32_t tensorMapElementBytes(uint32_t DataType) {
 }
 
 uint32_t tensorMapSwizzleEnum(Swizzle S) {
-  switch (S) {
-  case Swizzle::None:
-    return 0;
-  case Swizzle::B32:
-    return 1;
-  case Swizzle::B64:
-    return 2;
-  case Swizzle::B128:
-    return 3;
-  }
-  return 0;
+  // CUtensorMapSwizzle numbers the modes by the address bits they XOR.
+  return swizzleBits(S);
 }
 
 int encodeTensorMap(const TensorMap &Map, void *Opaque128, std::string *Why) {

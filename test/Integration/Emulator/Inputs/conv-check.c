@@ -17,6 +17,7 @@
 // failed operand check or GPU error.
 #include "QuiltGpuRuntime.h"
 #include "QuiltRuntime.h"
+#include "check-common.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -24,50 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct {
-  void *allocated, *aligned;
-  int64_t offset, sizes[4], strides[4];
-} Memref4;
-
-static uint32_t state = 12345;
-static float next_value(void) {
-  // Small multiples of 1/8 in [-1, 1]: exact in every element type, so the
-  // products are exact and only the summation order differs.
-  state = state * 1664525u + 1013904223u;
-  return (float)((int)(state >> 24) % 17 - 8) / 8.0f;
-}
-
-static uint16_t to_half(float f) {
-  _Float16 h = (_Float16)f;
-  uint16_t u;
-  memcpy(&u, &h, 2);
-  return u;
-}
-static uint16_t to_bf16(float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  return (uint16_t)(u >> 16); // exact for the values above
-}
-
-// Fills a device buffer of `count` elements and its float copy.
-static void fill(unsigned char *device, float *host, size_t count,
-                 const char *type) {
-  for (size_t i = 0; i < count; ++i) {
-    host[i] = next_value();
-    if (strcmp(type, "f32") == 0) {
-      memcpy(device + 4 * i, &host[i], 4);
-    } else {
-      uint16_t h = type[0] == 'b' ? to_bf16(host[i]) : to_half(host[i]);
-      memcpy(device + 2 * i, &h, 2);
-    }
-  }
-}
-
-static long out_size(long in, long filter, long stride, long dilation) {
-  long extent = dilation * (filter - 1) + 1;
-  return in < extent ? 0 : (in - extent) / stride + 1;
-}
 
 static void row_major(int64_t *strides, const int64_t *sizes) {
   strides[3] = 1;

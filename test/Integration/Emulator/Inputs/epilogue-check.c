@@ -23,6 +23,7 @@
 // exits 1 on any mismatch, failed operand check or GPU error.
 #include "QuiltGpuRuntime.h"
 #include "QuiltRuntime.h"
+#include "check-common.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -30,40 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct {
-  void *allocated, *aligned;
-  int64_t offset, sizes[1], strides[1];
-} Memref1;
-typedef struct {
-  void *allocated, *aligned;
-  int64_t offset, sizes[2], strides[2];
-} Memref2;
-typedef struct {
-  void *allocated, *aligned;
-  int64_t offset, sizes[4], strides[4];
-} Memref4;
-
-static uint32_t state = 12345;
-static float next_value(void) {
-  // Small multiples of 1/8 in [-1, 1]: exact in f16, so the products are
-  // exact and only the summation order differs.
-  state = state * 1664525u + 1013904223u;
-  return (float)((int)(state >> 24) % 17 - 8) / 8.0f;
-}
-
-static void fill_half(unsigned char *device, float *host, size_t count) {
-  for (size_t i = 0; i < count; ++i) {
-    host[i] = next_value();
-    _Float16 h = (_Float16)host[i];
-    memcpy(device + 2 * i, &h, 2);
-  }
-}
-
-static long out_size(long in, long filter, long stride, long dilation) {
-  long extent = dilation * (filter - 1) + 1;
-  return in < extent ? 0 : (in - extent) / stride + 1;
-}
 
 enum { NONE, RELU, GELU };
 static double activate(int act, double x) {
@@ -179,8 +146,8 @@ int main(int argc, char **argv) {
     float *bias = malloc((size_t)(N + 1) * 4);
     float *out = malloc((oCount + 1) * 4);
     double *ref = malloc((oCount + 1) * sizeof(double));
-    fill_half(A, a, aCount);
-    fill_half(B, b, bCount);
+    fill(A, a, aCount, "f16");
+    fill(B, b, bCount, "f16");
     for (long j = 0; j < N; ++j)
       Bias[j] = bias[j] = 2.0f * next_value();
 

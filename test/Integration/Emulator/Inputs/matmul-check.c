@@ -15,6 +15,7 @@
 // mismatch or GPU error.
 #include "QuiltGpuRuntime.h"
 #include "QuiltRuntime.h"
+#include "check-common.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -22,46 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct {
-  void *allocated, *aligned;
-  int64_t offset, sizes[2], strides[2];
-} Memref2;
-typedef struct {
-  void *allocated, *aligned;
-  int64_t offset, sizes[3], strides[3];
-} Memref3;
-
-static uint32_t state = 12345;
-static float next_value(void) {
-  // Small multiples of 1/8 in [-1, 1]: exact in every element type, so the
-  // products are exact and only the summation order differs.
-  state = state * 1664525u + 1013904223u;
-  return (float)((int)(state >> 24) % 17 - 8) / 8.0f;
-}
-
-static uint16_t to_half(float f) {
-  _Float16 h = (_Float16)f;
-  uint16_t u;
-  memcpy(&u, &h, 2);
-  return u;
-}
-static float from_half(uint16_t u) {
-  _Float16 h;
-  memcpy(&h, &u, 2);
-  return (float)h;
-}
-static uint16_t to_bf16(float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  return (uint16_t)(u >> 16); // exact for the values above
-}
-static float from_bf16(uint16_t u) {
-  uint32_t v = (uint32_t)u << 16;
-  float f;
-  memcpy(&f, &v, 4);
-  return f;
-}
 
 int main(int argc, char **argv) {
   int candidates = 0;
