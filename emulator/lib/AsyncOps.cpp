@@ -95,18 +95,18 @@ bool Cta::executeAsync(Warp &w, const Instruction &inst, uint32_t exec,
       if (dst % bytes || src % bytes)
         return fail(kErrorMisalignedAddress, "misaligned address", inst, w,
                     lane,
-                    "cp.async of " + std::to_string(bytes) +
-                        " bytes from " + std::to_string(src) +
-                        " to shared offset " + std::to_string(dst));
+                    "cp.async of " + std::to_string(bytes) + " bytes from " +
+                        std::to_string(src) + " to shared offset " +
+                        std::to_string(dst));
       if (!sharedBytesAt(dst, bytes))
-        return fail(kErrorIllegalAddress, "out-of-bounds shared store", inst,
-                    w, lane,
+        return fail(kErrorIllegalAddress, "out-of-bounds shared store", inst, w,
+                    lane,
                     "cp.async to shared offset " + std::to_string(dst) +
                         ", outside the CTA's " +
                         std::to_string(shared_.size()) + " bytes");
       if (sourceBytes && !deviceMemory().contains(src, sourceBytes))
-        return fail(kErrorIllegalAddress, "out-of-bounds global load", inst,
-                    w, lane,
+        return fail(kErrorIllegalAddress, "out-of-bounds global load", inst, w,
+                    lane,
                     "cp.async of " + std::to_string(sourceBytes) +
                         " bytes from " + std::to_string(src) + ", " +
                         deviceMemory().describe(src, sourceBytes));
@@ -148,10 +148,9 @@ bool Cta::executeAsync(Warp &w, const Instruction &inst, uint32_t exec,
     case Op::MbarTryWait: {
       // Operand layout: init/expect_tx/complete_tx/inval [addr], ...;
       // arrive/test/try state-or-pred, [addr], ...
-      bool hasResult = inst.op == Op::MbarArrive ||
-                       inst.op == Op::MbarArriveExpectTx ||
-                       inst.op == Op::MbarTestWait ||
-                       inst.op == Op::MbarTryWait;
+      bool hasResult =
+          inst.op == Op::MbarArrive || inst.op == Op::MbarArriveExpectTx ||
+          inst.op == Op::MbarTestWait || inst.op == Op::MbarTryWait;
       size_t addrIndex = hasResult ? 1 : 0;
       if (ops.size() <= addrIndex ||
           ops[addrIndex].kind != Operand::Kind::Address)
@@ -160,8 +159,7 @@ bool Cta::executeAsync(Warp &w, const Instruction &inst, uint32_t exec,
       uint64_t offset =
           sharedOffset(inst.space, addressOf(w, lane, ops[addrIndex]));
       if (offset % 8 || !sharedBytesAt(offset, 8))
-        return fail(offset % 8 ? kErrorMisalignedAddress
-                               : kErrorIllegalAddress,
+        return fail(offset % 8 ? kErrorMisalignedAddress : kErrorIllegalAddress,
                     "invalid mbarrier address", inst, w, lane,
                     "shared offset " + std::to_string(offset) +
                         (offset % 8 ? " is not 8-byte aligned"
@@ -171,8 +169,7 @@ bool Cta::executeAsync(Warp &w, const Instruction &inst, uint32_t exec,
         uint32_t count = uint32_t(read(w, lane, ops[1]));
         if (count == 0 || count >= (1u << 20))
           return fail(kErrorLaunchFailed, "invalid mbarrier.init", inst, w,
-                      lane,
-                      "count " + std::to_string(count) + " (1..2^20-1)");
+                      lane, "count " + std::to_string(count) + " (1..2^20-1)");
         // PTX ISA (mbarrier.init): init on a valid mbarrier is undefined.
         // MLIR's nvgpu tests let every thread init the same barrier at entry,
         // which hardware survives because all warps start together: accept a
@@ -182,16 +179,15 @@ bool Cta::executeAsync(Warp &w, const Instruction &inst, uint32_t exec,
           const Mbarrier &o = prior->second;
           if (o.expected != count || o.pending != o.expected ||
               o.transactions != 0 || o.phase != 0)
-            return fail(kErrorLaunchFailed, "mbarrier re-initialized", inst,
-                        w, lane,
-                        "mbarrier.init of the live mbarrier at shared offset " +
-                            std::to_string(offset) + " (phase " +
-                            std::to_string(o.phase) + ", " +
-                            std::to_string(o.expected - o.pending) + " of " +
-                            std::to_string(o.expected) +
-                            " arrivals, tx-count " +
-                            std::to_string(o.transactions) +
-                            ") discards its state; mbarrier.inval it first");
+            return fail(
+                kErrorLaunchFailed, "mbarrier re-initialized", inst, w, lane,
+                "mbarrier.init of the live mbarrier at shared offset " +
+                    std::to_string(offset) + " (phase " +
+                    std::to_string(o.phase) + ", " +
+                    std::to_string(o.expected - o.pending) + " of " +
+                    std::to_string(o.expected) + " arrivals, tx-count " +
+                    std::to_string(o.transactions) +
+                    ") discards its state; mbarrier.inval it first");
         }
         mbarriers[key] = Mbarrier{count, count, 0, 0};
         initialized = true; // let the other warps reach their inits first
@@ -200,8 +196,7 @@ bool Cta::executeAsync(Warp &w, const Instruction &inst, uint32_t exec,
       }
       auto it = mbarriers.find(key);
       if (it == mbarriers.end())
-        return fail(kErrorLaunchFailed, "uninitialized mbarrier", inst, w,
-                    lane,
+        return fail(kErrorLaunchFailed, "uninitialized mbarrier", inst, w, lane,
                     "no mbarrier.init for the mbarrier at shared offset " +
                         std::to_string(offset));
       Mbarrier &mb = it->second;
@@ -267,7 +262,8 @@ bool Cta::executeAsync(Warp &w, const Instruction &inst, uint32_t exec,
       uint64_t dst = sharedOffset(Space::Generic, addressOf(w, lane, ops[0]));
       const Operand &source = ops[1];
       uint64_t mapAddress = addressOf(w, lane, source);
-      uint64_t barrier = sharedOffset(Space::Generic, addressOf(w, lane, ops[2]));
+      uint64_t barrier =
+          sharedOffset(Space::Generic, addressOf(w, lane, ops[2]));
       if (source.elements.empty() ||
           source.elements[0].kind != Operand::Kind::Vector ||
           int(source.elements[0].elements.size()) != inst.count)
@@ -290,30 +286,28 @@ bool Cta::executeAsync(Warp &w, const Instruction &inst, uint32_t exec,
                     why);
       if (int(map.rank) != inst.count)
         return fail(kErrorLaunchFailed, "invalid tensor copy", inst, w, lane,
-                    "a " + std::to_string(inst.count) +
-                        "d copy with a rank-" + std::to_string(map.rank) +
-                        " tensor map");
-      uint64_t repeat = std::max<uint64_t>(128, swizzleRepeatBytes(map.swizzle));
+                    "a " + std::to_string(inst.count) + "d copy with a rank-" +
+                        std::to_string(map.rank) + " tensor map");
+      uint64_t repeat =
+          std::max<uint64_t>(128, swizzleRepeatBytes(map.swizzle));
       if (dst % repeat)
-        return fail(kErrorMisalignedAddress, "misaligned address", inst, w,
-                    lane,
-                    "TMA destination at shared offset " +
-                        std::to_string(dst) + " is not aligned to " +
-                        std::to_string(repeat) + " bytes");
+        return fail(
+            kErrorMisalignedAddress, "misaligned address", inst, w, lane,
+            "TMA destination at shared offset " + std::to_string(dst) +
+                " is not aligned to " + std::to_string(repeat) + " bytes");
       auto it = mbarriers.find(uint32_t(barrier));
       if (it == mbarriers.end())
-        return fail(kErrorLaunchFailed, "uninitialized mbarrier", inst, w,
-                    lane,
+        return fail(kErrorLaunchFailed, "uninitialized mbarrier", inst, w, lane,
                     "the tensor copy completes on shared offset " +
                         std::to_string(barrier) +
                         ", which holds no initialized mbarrier");
       uint64_t boxBytes = map.elementBytes;
       for (uint32_t i = 0; i < map.rank; ++i)
-        boxBytes *= (map.boxDim[i] + map.elementStride[i] - 1) /
-                    map.elementStride[i];
+        boxBytes *=
+            (map.boxDim[i] + map.elementStride[i] - 1) / map.elementStride[i];
       if (!sharedBytesAt(dst, boxBytes))
-        return fail(kErrorIllegalAddress, "out-of-bounds shared store", inst,
-                    w, lane,
+        return fail(kErrorIllegalAddress, "out-of-bounds shared store", inst, w,
+                    lane,
                     "TMA box of " + std::to_string(boxBytes) +
                         " bytes at shared offset " + std::to_string(dst) +
                         ", outside the CTA's " +
@@ -334,7 +328,8 @@ bool Cta::executeAsync(Warp &w, const Instruction &inst, uint32_t exec,
           written, &why);
       if (!ok)
         return fail(kErrorIllegalAddress, "out-of-bounds TMA load", inst, w,
-                    lane, why + (readFailure.empty() ? "" : ": " + readFailure));
+                    lane,
+                    why + (readFailure.empty() ? "" : ": " + readFailure));
       Mbarrier &mb = it->second;
       checker_.tmaWrite(uint32_t(dst), uint32_t(boxBytes), uint32_t(barrier),
                         mb.phase);

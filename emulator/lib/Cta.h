@@ -43,9 +43,9 @@ enum class LaneState : uint8_t {
 
 /// A cp.async that has been issued and not yet completed.
 struct PendingCopy {
-  uint64_t source;    ///< global address
-  uint32_t sharedDst; ///< shared offset
-  uint32_t bytes;     ///< cp-size
+  uint64_t source;      ///< global address
+  uint32_t sharedDst;   ///< shared offset
+  uint32_t bytes;       ///< cp-size
   uint32_t sourceBytes; ///< src-size: the rest is zero-filled
   uint32_t line;
 };
@@ -76,14 +76,16 @@ struct Warp {
   };
   std::vector<Divergence> divergences;
   std::vector<uint64_t> registers; ///< registers[reg * 32 + lane]
-  uint64_t &reg(uint32_t r, int lane) { return registers[size_t(r) * 32 + lane]; }
+  uint64_t &reg(uint32_t r, int lane) {
+    return registers[size_t(r) * 32 + lane];
+  }
 };
 
 /// An mbarrier object (PTX ISA 9.7.13.15): the emulator keeps its state
 /// beside the 8 shared bytes that name it.
 struct Mbarrier {
-  uint32_t expected = 0; ///< arrivals per phase
-  uint32_t pending = 0;  ///< arrivals still missing in the current phase
+  uint32_t expected = 0;    ///< arrivals per phase
+  uint32_t pending = 0;     ///< arrivals still missing in the current phase
   int64_t transactions = 0; ///< tx-count: expected minus completed bytes
   uint32_t phase = 0;       ///< phases completed so far
 };
@@ -105,7 +107,9 @@ public:
   uint64_t read(Warp &w, int lane, const Operand &op);
   void write(Warp &w, int lane, const Operand &op, uint64_t value, Type type);
   uint64_t special(Warp &w, int lane, Special which);
-  uint32_t threadId(const Warp &w, int lane) const { return w.index * 32 + lane; }
+  uint32_t threadId(const Warp &w, int lane) const {
+    return w.index * 32 + lane;
+  }
 
   /// Records a failure with the report format every checker uses:
   /// "<kind> in <kernel> at PTX line <n> (<text>): CTA (x,y,z) thread
@@ -142,8 +146,7 @@ public:
 
   /// cp.async.wait_group N for one thread: completes all but the newest N
   /// committed groups.
-  bool completeCopies(Warp &w, int lane, const Instruction &inst,
-                      size_t keep);
+  bool completeCopies(Warp &w, int lane, const Instruction &inst, size_t keep);
 
   /// One lane's access of the current warp instruction, for the counters.
   struct Access {

@@ -29,8 +29,8 @@ bool DeviceMemory::free(uint64_t address) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = ranges_.find(address);
-    if (it == ranges_.end() || (it->second.kind != Kind::Device &&
-                                it->second.kind != Kind::Managed))
+    if (it == ranges_.end() ||
+        (it->second.kind != Kind::Device && it->second.kind != Kind::Managed))
       return false;
   }
   remove(address);

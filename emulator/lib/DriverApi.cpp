@@ -146,53 +146,85 @@ CUresult requireInit() {
 
 const char *errorName(CUresult r) {
   switch (r) {
-  case CUDA_SUCCESS: return "CUDA_SUCCESS";
-  case CUDA_ERROR_INVALID_VALUE: return "CUDA_ERROR_INVALID_VALUE";
-  case CUDA_ERROR_OUT_OF_MEMORY: return "CUDA_ERROR_OUT_OF_MEMORY";
-  case CUDA_ERROR_NOT_INITIALIZED: return "CUDA_ERROR_NOT_INITIALIZED";
-  case CUDA_ERROR_NO_DEVICE: return "CUDA_ERROR_NO_DEVICE";
-  case CUDA_ERROR_INVALID_DEVICE: return "CUDA_ERROR_INVALID_DEVICE";
-  case CUDA_ERROR_INVALID_IMAGE: return "CUDA_ERROR_INVALID_IMAGE";
-  case CUDA_ERROR_INVALID_CONTEXT: return "CUDA_ERROR_INVALID_CONTEXT";
-  case CUDA_ERROR_NO_BINARY_FOR_GPU: return "CUDA_ERROR_NO_BINARY_FOR_GPU";
-  case CUDA_ERROR_INVALID_PTX: return "CUDA_ERROR_INVALID_PTX";
-  case CUDA_ERROR_INVALID_HANDLE: return "CUDA_ERROR_INVALID_HANDLE";
-  case CUDA_ERROR_NOT_FOUND: return "CUDA_ERROR_NOT_FOUND";
-  case CUDA_ERROR_ILLEGAL_ADDRESS: return "CUDA_ERROR_ILLEGAL_ADDRESS";
+  case CUDA_SUCCESS:
+    return "CUDA_SUCCESS";
+  case CUDA_ERROR_INVALID_VALUE:
+    return "CUDA_ERROR_INVALID_VALUE";
+  case CUDA_ERROR_OUT_OF_MEMORY:
+    return "CUDA_ERROR_OUT_OF_MEMORY";
+  case CUDA_ERROR_NOT_INITIALIZED:
+    return "CUDA_ERROR_NOT_INITIALIZED";
+  case CUDA_ERROR_NO_DEVICE:
+    return "CUDA_ERROR_NO_DEVICE";
+  case CUDA_ERROR_INVALID_DEVICE:
+    return "CUDA_ERROR_INVALID_DEVICE";
+  case CUDA_ERROR_INVALID_IMAGE:
+    return "CUDA_ERROR_INVALID_IMAGE";
+  case CUDA_ERROR_INVALID_CONTEXT:
+    return "CUDA_ERROR_INVALID_CONTEXT";
+  case CUDA_ERROR_NO_BINARY_FOR_GPU:
+    return "CUDA_ERROR_NO_BINARY_FOR_GPU";
+  case CUDA_ERROR_INVALID_PTX:
+    return "CUDA_ERROR_INVALID_PTX";
+  case CUDA_ERROR_INVALID_HANDLE:
+    return "CUDA_ERROR_INVALID_HANDLE";
+  case CUDA_ERROR_NOT_FOUND:
+    return "CUDA_ERROR_NOT_FOUND";
+  case CUDA_ERROR_ILLEGAL_ADDRESS:
+    return "CUDA_ERROR_ILLEGAL_ADDRESS";
   case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
     return "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES";
-  case CUDA_ERROR_MISALIGNED_ADDRESS: return "CUDA_ERROR_MISALIGNED_ADDRESS";
-  case CUDA_ERROR_LAUNCH_FAILED: return "CUDA_ERROR_LAUNCH_FAILED";
-  case CUDA_ERROR_NOT_SUPPORTED: return "CUDA_ERROR_NOT_SUPPORTED";
-  case CUDA_ERROR_UNKNOWN: return "CUDA_ERROR_UNKNOWN";
-  default: return nullptr;
+  case CUDA_ERROR_MISALIGNED_ADDRESS:
+    return "CUDA_ERROR_MISALIGNED_ADDRESS";
+  case CUDA_ERROR_LAUNCH_FAILED:
+    return "CUDA_ERROR_LAUNCH_FAILED";
+  case CUDA_ERROR_NOT_SUPPORTED:
+    return "CUDA_ERROR_NOT_SUPPORTED";
+  case CUDA_ERROR_UNKNOWN:
+    return "CUDA_ERROR_UNKNOWN";
+  default:
+    return nullptr;
   }
 }
 
 const char *errorDescription(CUresult r) {
   switch (r) {
-  case CUDA_SUCCESS: return "no error";
-  case CUDA_ERROR_INVALID_VALUE: return "invalid argument";
-  case CUDA_ERROR_OUT_OF_MEMORY: return "out of memory";
-  case CUDA_ERROR_NOT_INITIALIZED: return "initialization error";
-  case CUDA_ERROR_NO_DEVICE: return "no CUDA-capable device is detected";
-  case CUDA_ERROR_INVALID_DEVICE: return "invalid device ordinal";
-  case CUDA_ERROR_INVALID_IMAGE: return "device kernel image is invalid";
-  case CUDA_ERROR_INVALID_CONTEXT: return "invalid device context";
+  case CUDA_SUCCESS:
+    return "no error";
+  case CUDA_ERROR_INVALID_VALUE:
+    return "invalid argument";
+  case CUDA_ERROR_OUT_OF_MEMORY:
+    return "out of memory";
+  case CUDA_ERROR_NOT_INITIALIZED:
+    return "initialization error";
+  case CUDA_ERROR_NO_DEVICE:
+    return "no CUDA-capable device is detected";
+  case CUDA_ERROR_INVALID_DEVICE:
+    return "invalid device ordinal";
+  case CUDA_ERROR_INVALID_IMAGE:
+    return "device kernel image is invalid";
+  case CUDA_ERROR_INVALID_CONTEXT:
+    return "invalid device context";
   case CUDA_ERROR_NO_BINARY_FOR_GPU:
     return "no kernel image is available for execution on the device";
   case CUDA_ERROR_INVALID_PTX:
     return "a PTX JIT compilation failed";
-  case CUDA_ERROR_INVALID_HANDLE: return "invalid resource handle";
-  case CUDA_ERROR_NOT_FOUND: return "named symbol not found";
+  case CUDA_ERROR_INVALID_HANDLE:
+    return "invalid resource handle";
+  case CUDA_ERROR_NOT_FOUND:
+    return "named symbol not found";
   case CUDA_ERROR_ILLEGAL_ADDRESS:
     return "an illegal memory access was encountered";
   case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
     return "too many resources requested for launch";
-  case CUDA_ERROR_MISALIGNED_ADDRESS: return "misaligned address";
-  case CUDA_ERROR_LAUNCH_FAILED: return "unspecified launch failure";
-  case CUDA_ERROR_NOT_SUPPORTED: return "operation not supported";
-  default: return nullptr;
+  case CUDA_ERROR_MISALIGNED_ADDRESS:
+    return "misaligned address";
+  case CUDA_ERROR_LAUNCH_FAILED:
+    return "unspecified launch failure";
+  case CUDA_ERROR_NOT_SUPPORTED:
+    return "operation not supported";
+  default:
+    return nullptr;
   }
 }
 
@@ -203,8 +235,7 @@ CUresult loadImage(CUmodule *module, const void *image, std::string &log) {
   if (CUresult r = requireInit())
     return r;
   const unsigned char *bytes = static_cast<const unsigned char *>(image);
-  if (bytes[0] == 0x7f && bytes[1] == 'E' && bytes[2] == 'L' &&
-      bytes[3] == 'F')
+  if (bytes[0] == 0x7f && bytes[1] == 'E' && bytes[2] == 'L' && bytes[3] == 'F')
     return failWith(CUDA_ERROR_INVALID_IMAGE,
                     "the image is a cubin; the Quilt PTX emulator executes "
                     "PTX: build the device code as PTX (quiltc "
@@ -307,8 +338,8 @@ QUILT_EMULATOR_EXPORT CUresult cuDeviceGetName(char *name, int length,
   if (!name || length <= 0)
     return failWith(CUDA_ERROR_INVALID_VALUE, "null name");
   if (device != 0)
-    return failWith(CUDA_ERROR_INVALID_DEVICE, "device " +
-                                                   std::to_string(device));
+    return failWith(CUDA_ERROR_INVALID_DEVICE,
+                    "device " + std::to_string(device));
   std::snprintf(name, size_t(length), "Quilt PTX emulator (%s)",
                 facts().name.c_str());
   return CUDA_SUCCESS;
@@ -323,9 +354,9 @@ QUILT_EMULATOR_EXPORT CUresult cuDeviceGetAttribute(int *value,
     return failWith(CUDA_ERROR_INVALID_DEVICE,
                     "device " + std::to_string(device));
   if (!deviceAttribute(facts(), int(which), *value))
-    return failWith(CUDA_ERROR_INVALID_VALUE,
-                    "device attribute " + std::to_string(int(which)) +
-                        " is not emulated");
+    return failWith(CUDA_ERROR_INVALID_VALUE, "device attribute " +
+                                                  std::to_string(int(which)) +
+                                                  " is not emulated");
   return CUDA_SUCCESS;
 }
 
@@ -356,8 +387,7 @@ QUILT_EMULATOR_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *context,
 QUILT_EMULATOR_EXPORT CUresult cuCtxGetCurrent(CUcontext *context) {
   if (!context)
     return failWith(CUDA_ERROR_INVALID_VALUE, "null context");
-  *context = initialized ? reinterpret_cast<CUcontext>(&contextToken)
-                         : nullptr;
+  *context = initialized ? reinterpret_cast<CUcontext>(&contextToken) : nullptr;
   return CUDA_SUCCESS;
 }
 
@@ -444,8 +474,8 @@ QUILT_EMULATOR_EXPORT CUresult cuFuncSetAttribute(CUfunction function,
     if (value < 0 || value > limit)
       return failWith(CUDA_ERROR_INVALID_VALUE,
                       "dynamic shared memory " + std::to_string(value) +
-                          " bytes: the device allows " +
-                          std::to_string(limit) + " beside the kernel's " +
+                          " bytes: the device allows " + std::to_string(limit) +
+                          " beside the kernel's " +
                           std::to_string(f->function->staticSharedBytes) +
                           " static bytes");
     f->maxDynamicSharedBytes = value;
@@ -453,15 +483,17 @@ QUILT_EMULATOR_EXPORT CUresult cuFuncSetAttribute(CUfunction function,
   }
   if (which == CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT)
     return CUDA_SUCCESS;
-  return failWith(CUDA_ERROR_NOT_SUPPORTED,
-                  "function attribute " + std::to_string(int(which)) +
-                      " is not emulated");
+  return failWith(CUDA_ERROR_NOT_SUPPORTED, "function attribute " +
+                                                std::to_string(int(which)) +
+                                                " is not emulated");
 }
 
-QUILT_EMULATOR_EXPORT CUresult cuLaunchKernel(
-    CUfunction function, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-    unsigned by, unsigned bz, unsigned sharedBytes, CUstream stream,
-    void **params, void **extra) {
+QUILT_EMULATOR_EXPORT CUresult cuLaunchKernel(CUfunction function, unsigned gx,
+                                              unsigned gy, unsigned gz,
+                                              unsigned bx, unsigned by,
+                                              unsigned bz, unsigned sharedBytes,
+                                              CUstream stream, void **params,
+                                              void **extra) {
   (void)stream;
   std::lock_guard<std::mutex> lock(apiMutex());
   auto *f = reinterpret_cast<EmulatedFunction *>(function);
@@ -470,14 +502,14 @@ QUILT_EMULATOR_EXPORT CUresult cuLaunchKernel(
   const Function &kernel = *f->function;
   uint64_t threads = uint64_t(bx) * by * bz;
   if (!gx || !gy || !gz || !bx || !by || !bz)
-    return failWith(CUDA_ERROR_INVALID_VALUE,
-                    "a grid or block dimension is 0");
-  if (threads > uint64_t(facts().maxThreadsPerBlock) || bz > 64 ||
-      gy > 65535 || gz > 65535)
-    return failWith(CUDA_ERROR_INVALID_VALUE,
-                    "block (" + std::to_string(bx) + "," + std::to_string(by) +
-                        "," + std::to_string(bz) + ") or grid exceeds the "
-                        "device's limits");
+    return failWith(CUDA_ERROR_INVALID_VALUE, "a grid or block dimension is 0");
+  if (threads > uint64_t(facts().maxThreadsPerBlock) || bz > 64 || gy > 65535 ||
+      gz > 65535)
+    return failWith(CUDA_ERROR_INVALID_VALUE, "block (" + std::to_string(bx) +
+                                                  "," + std::to_string(by) +
+                                                  "," + std::to_string(bz) +
+                                                  ") or grid exceeds the "
+                                                  "device's limits");
   if (kernel.maxThreads[0]) {
     uint64_t limit = uint64_t(kernel.maxThreads[0]) *
                      std::max(1u, kernel.maxThreads[1]) *
@@ -535,9 +567,9 @@ QUILT_EMULATOR_EXPORT CUresult cuLaunchKernel(
   LaunchFailure failure;
   auto start = std::chrono::steady_clock::now();
   bool ok = runKernel(*f->module->ptx, kernel, config, counters, failure);
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   totals.add(counters);
   ++totalLaunches;
   totalSeconds += seconds;
@@ -550,8 +582,7 @@ QUILT_EMULATOR_EXPORT CUresult cuLaunchKernel(
   return CUDA_SUCCESS;
 }
 
-QUILT_EMULATOR_EXPORT CUresult cuStreamCreate(CUstream *stream,
-                                              unsigned int) {
+QUILT_EMULATOR_EXPORT CUresult cuStreamCreate(CUstream *stream, unsigned int) {
   if (!stream)
     return failWith(CUDA_ERROR_INVALID_VALUE, "null stream");
   *stream = newHandle<CUstream>(HandleKind::Stream);
@@ -566,8 +597,7 @@ QUILT_EMULATOR_EXPORT CUresult cuStreamSynchronize(CUstream stream) {
   return checkHandle(stream, HandleKind::Stream, "stream");
 }
 
-QUILT_EMULATOR_EXPORT CUresult cuStreamWaitEvent(CUstream stream,
-                                                 CUevent event,
+QUILT_EMULATOR_EXPORT CUresult cuStreamWaitEvent(CUstream stream, CUevent event,
                                                  unsigned int) {
   if (CUresult r = checkHandle(stream, HandleKind::Stream, "stream"))
     return r;
@@ -604,14 +634,13 @@ QUILT_EMULATOR_EXPORT CUresult cuMemAlloc(CUdeviceptr *ptr, size_t bytes) {
     return failWith(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc of 0 bytes");
   uint64_t p = deviceMemory().allocate(bytes, DeviceMemory::Kind::Device);
   if (!p)
-    return failWith(CUDA_ERROR_OUT_OF_MEMORY,
-                    std::to_string(bytes) + " bytes");
+    return failWith(CUDA_ERROR_OUT_OF_MEMORY, std::to_string(bytes) + " bytes");
   *ptr = CUdeviceptr(p);
   return CUDA_SUCCESS;
 }
 
-QUILT_EMULATOR_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *ptr,
-                                                 size_t bytes, unsigned int) {
+QUILT_EMULATOR_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *ptr, size_t bytes,
+                                                 unsigned int) {
   if (!ptr)
     return failWith(CUDA_ERROR_INVALID_VALUE, "null pointer");
   if (CUresult r = requireInit())
@@ -620,8 +649,7 @@ QUILT_EMULATOR_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *ptr,
     return failWith(CUDA_ERROR_INVALID_VALUE, "cuMemAllocManaged of 0 bytes");
   uint64_t p = deviceMemory().allocate(bytes, DeviceMemory::Kind::Managed);
   if (!p)
-    return failWith(CUDA_ERROR_OUT_OF_MEMORY,
-                    std::to_string(bytes) + " bytes");
+    return failWith(CUDA_ERROR_OUT_OF_MEMORY, std::to_string(bytes) + " bytes");
   *ptr = CUdeviceptr(p);
   return CUDA_SUCCESS;
 }
@@ -729,14 +757,22 @@ QUILT_EMULATOR_EXPORT CUresult cuTensorMapEncodeTiled(
   }
   m.interleave = uint32_t(interleave);
   switch (swizzle) {
-  case CU_TENSOR_MAP_SWIZZLE_NONE: m.swizzle = Swizzle::None; break;
-  case CU_TENSOR_MAP_SWIZZLE_32B: m.swizzle = Swizzle::B32; break;
-  case CU_TENSOR_MAP_SWIZZLE_64B: m.swizzle = Swizzle::B64; break;
-  case CU_TENSOR_MAP_SWIZZLE_128B: m.swizzle = Swizzle::B128; break;
+  case CU_TENSOR_MAP_SWIZZLE_NONE:
+    m.swizzle = Swizzle::None;
+    break;
+  case CU_TENSOR_MAP_SWIZZLE_32B:
+    m.swizzle = Swizzle::B32;
+    break;
+  case CU_TENSOR_MAP_SWIZZLE_64B:
+    m.swizzle = Swizzle::B64;
+    break;
+  case CU_TENSOR_MAP_SWIZZLE_128B:
+    m.swizzle = Swizzle::B128;
+    break;
   default:
-    return failWith(CUDA_ERROR_INVALID_VALUE,
-                    "swizzle mode " + std::to_string(int(swizzle)) +
-                        " is not emulated");
+    return failWith(CUDA_ERROR_INVALID_VALUE, "swizzle mode " +
+                                                  std::to_string(int(swizzle)) +
+                                                  " is not emulated");
   }
   m.l2Promotion = uint32_t(l2Promotion);
   m.oobFill = uint32_t(oobFill);

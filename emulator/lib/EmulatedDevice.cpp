@@ -66,36 +66,83 @@ EmulatedDevice emulatedDevice(const std::string &name) {
 
 bool deviceAttribute(const EmulatedDevice &d, int attribute, int &value) {
   switch (CUdevice_attribute(attribute)) {
-  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: value = int(d.maxThreadsPerBlock); return true;
+  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+    value = int(d.maxThreadsPerBlock);
+    return true;
   case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
-  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: value = 1024; return true;
-  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: value = 64; return true;
-  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: value = 2147483647; return true;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y:
+    value = 1024;
+    return true;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z:
+    value = 64;
+    return true;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X:
+    value = 2147483647;
+    return true;
   case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
-  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: value = 65535; return true;
-  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: value = 48 * 1024; return true;
-  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: value = int(d.sharedMemPerBlockOptin); return true;
-  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: value = int(d.sharedMemPerSM); return true;
-  case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: value = 65536; return true;
-  case CU_DEVICE_ATTRIBUTE_WARP_SIZE: value = 32; return true;
-  case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK: value = int(d.registersPerBlock); return true;
-  case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: value = int(d.registersPerSM); return true;
-  case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: value = int(d.clockKHz); return true;
-  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: value = int(d.smCount); return true;
-  case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: value = int(d.memoryClockKHz); return true;
-  case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: value = int(d.busBits); return true;
-  case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: value = int(d.l2Bytes); return true;
-  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: value = int(d.maxThreadsPerSM); return true;
-  case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: value = int(d.maxBlocksPerSM); return true;
-  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: value = d.computeMajor; return true;
-  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: value = d.computeMinor; return true;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z:
+    value = 65535;
+    return true;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK:
+    value = 48 * 1024;
+    return true;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+    value = int(d.sharedMemPerBlockOptin);
+    return true;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR:
+    value = int(d.sharedMemPerSM);
+    return true;
+  case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY:
+    value = 65536;
+    return true;
+  case CU_DEVICE_ATTRIBUTE_WARP_SIZE:
+    value = 32;
+    return true;
+  case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK:
+    value = int(d.registersPerBlock);
+    return true;
+  case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR:
+    value = int(d.registersPerSM);
+    return true;
+  case CU_DEVICE_ATTRIBUTE_CLOCK_RATE:
+    value = int(d.clockKHz);
+    return true;
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+    value = int(d.smCount);
+    return true;
+  case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE:
+    value = int(d.memoryClockKHz);
+    return true;
+  case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH:
+    value = int(d.busBits);
+    return true;
+  case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE:
+    value = int(d.l2Bytes);
+    return true;
+  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR:
+    value = int(d.maxThreadsPerSM);
+    return true;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR:
+    value = int(d.maxBlocksPerSM);
+    return true;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
+    value = d.computeMajor;
+    return true;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
+    value = d.computeMinor;
+    return true;
   case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING:
   case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY:
   case CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS:
-  case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY: value = 1; return true;
+  case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY:
+    value = 1;
+    return true;
   case CU_DEVICE_ATTRIBUTE_INTEGRATED:
-  case CU_DEVICE_ATTRIBUTE_ECC_ENABLED: value = 0; return true;
-  default: return false;
+  case CU_DEVICE_ATTRIBUTE_ECC_ENABLED:
+    value = 0;
+    return true;
+  default:
+    return false;
   }
 }
 

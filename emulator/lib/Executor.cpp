@@ -47,8 +47,7 @@ bool checkersEnabled() {
 } // namespace
 
 Cta::Cta(const Module &module, const Function &kernel,
-         const LaunchConfig &config, Counters &counters,
-         LaunchFailure &failure)
+         const LaunchConfig &config, Counters &counters, LaunchFailure &failure)
     : module_(module), kernel_(kernel), config_(config), counters_(counters),
       failure_(failure) {
   threads_ = config.block[0] * config.block[1] * config.block[2];
@@ -80,13 +79,13 @@ bool Cta::fail(int cudaError, const char *kind, const Instruction &inst,
   uint32_t t = threadId(w, lane);
   uint32_t bx = config_.block[0], by = config_.block[1];
   char where[256];
-  std::snprintf(where, sizeof(where),
-                "CTA (%u,%u,%u) thread (%u,%u,%u)", ctaid_[0], ctaid_[1],
-                ctaid_[2], t % bx, (t / bx) % by, t / (bx * by));
+  std::snprintf(where, sizeof(where), "CTA (%u,%u,%u) thread (%u,%u,%u)",
+                ctaid_[0], ctaid_[1], ctaid_[2], t % bx, (t / bx) % by,
+                t / (bx * by));
   failure_.error = cudaError;
   failure_.report = std::string(kind) + " in " + kernel_.name +
-                    " at PTX line " + std::to_string(inst.line) + ", " +
-                    where + ": " + detail;
+                    " at PTX line " + std::to_string(inst.line) + ", " + where +
+                    ": " + detail;
   return false;
 }
 
@@ -94,29 +93,52 @@ uint64_t Cta::special(Warp &w, int lane, Special which) {
   uint32_t t = threadId(w, lane);
   const uint32_t *b = config_.block;
   switch (which) {
-  case Special::TidX: return t % b[0];
-  case Special::TidY: return (t / b[0]) % b[1];
-  case Special::TidZ: return t / (b[0] * b[1]);
-  case Special::NtidX: return b[0];
-  case Special::NtidY: return b[1];
-  case Special::NtidZ: return b[2];
-  case Special::CtaidX: return ctaid_[0];
-  case Special::CtaidY: return ctaid_[1];
-  case Special::CtaidZ: return ctaid_[2];
-  case Special::NctaidX: return config_.grid[0];
-  case Special::NctaidY: return config_.grid[1];
-  case Special::NctaidZ: return config_.grid[2];
-  case Special::LaneId: return uint64_t(lane);
-  case Special::WarpId: return w.index;
-  case Special::NWarpId: return warps_.size();
-  case Special::SmId: return 0;
-  case Special::NSmId: return config_.smCount;
-  case Special::GridId: return 0;
-  case Special::LanemaskEq: return uint64_t(1) << lane;
-  case Special::LanemaskLe: return maskTo(~uint64_t(0), lane + 1);
-  case Special::LanemaskLt: return maskTo(~uint64_t(0), lane);
-  case Special::LanemaskGe: return uint32_t(~maskTo(~uint64_t(0), lane));
-  case Special::LanemaskGt: return uint32_t(~maskTo(~uint64_t(0), lane + 1));
+  case Special::TidX:
+    return t % b[0];
+  case Special::TidY:
+    return (t / b[0]) % b[1];
+  case Special::TidZ:
+    return t / (b[0] * b[1]);
+  case Special::NtidX:
+    return b[0];
+  case Special::NtidY:
+    return b[1];
+  case Special::NtidZ:
+    return b[2];
+  case Special::CtaidX:
+    return ctaid_[0];
+  case Special::CtaidY:
+    return ctaid_[1];
+  case Special::CtaidZ:
+    return ctaid_[2];
+  case Special::NctaidX:
+    return config_.grid[0];
+  case Special::NctaidY:
+    return config_.grid[1];
+  case Special::NctaidZ:
+    return config_.grid[2];
+  case Special::LaneId:
+    return uint64_t(lane);
+  case Special::WarpId:
+    return w.index;
+  case Special::NWarpId:
+    return warps_.size();
+  case Special::SmId:
+    return 0;
+  case Special::NSmId:
+    return config_.smCount;
+  case Special::GridId:
+    return 0;
+  case Special::LanemaskEq:
+    return uint64_t(1) << lane;
+  case Special::LanemaskLe:
+    return maskTo(~uint64_t(0), lane + 1);
+  case Special::LanemaskLt:
+    return maskTo(~uint64_t(0), lane);
+  case Special::LanemaskGe:
+    return uint32_t(~maskTo(~uint64_t(0), lane));
+  case Special::LanemaskGt:
+    return uint32_t(~maskTo(~uint64_t(0), lane + 1));
   case Special::Clock:
   case Special::Clock64:
     return counters_.warpInstructions;
@@ -124,23 +146,36 @@ uint64_t Cta::special(Warp &w, int lane, Special which) {
     return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
                         std::chrono::steady_clock::now().time_since_epoch())
                         .count());
-  case Special::DynamicSmemSize: return config_.dynamicSharedBytes;
-  case Special::TotalSmemSize: return shared_.size();
-  case Special::ClusterCtaRank: return 0;
-  case Special::ClusterNctaRank: return 1;
+  case Special::DynamicSmemSize:
+    return config_.dynamicSharedBytes;
+  case Special::TotalSmemSize:
+    return shared_.size();
+  case Special::ClusterCtaRank:
+    return 0;
+  case Special::ClusterNctaRank:
+    return 1;
   case Special::ClusterCtaidX:
   case Special::ClusterCtaidY:
-  case Special::ClusterCtaidZ: return 0;
+  case Special::ClusterCtaidZ:
+    return 0;
   case Special::ClusterNctaidX:
   case Special::ClusterNctaidY:
-  case Special::ClusterNctaidZ: return 1;
-  case Special::ClusterIdX: return ctaid_[0];
-  case Special::ClusterIdY: return ctaid_[1];
-  case Special::ClusterIdZ: return ctaid_[2];
-  case Special::NClusterIdX: return config_.grid[0];
-  case Special::NClusterIdY: return config_.grid[1];
-  case Special::NClusterIdZ: return config_.grid[2];
-  case Special::IsExplicitCluster: return 0;
+  case Special::ClusterNctaidZ:
+    return 1;
+  case Special::ClusterIdX:
+    return ctaid_[0];
+  case Special::ClusterIdY:
+    return ctaid_[1];
+  case Special::ClusterIdZ:
+    return ctaid_[2];
+  case Special::NClusterIdX:
+    return config_.grid[0];
+  case Special::NClusterIdY:
+    return config_.grid[1];
+  case Special::NClusterIdZ:
+    return config_.grid[2];
+  case Special::IsExplicitCluster:
+    return 0;
   }
   return 0;
 }
@@ -171,9 +206,8 @@ void Cta::write(Warp &w, int lane, const Operand &op, uint64_t value,
 
 bool Cta::arriveAtBarrier(Warp &w, const Instruction &inst, uint32_t exec) {
   int lane0 = __builtin_ctz(exec);
-  uint32_t id = inst.operands.empty()
-                    ? 0
-                    : uint32_t(read(w, lane0, inst.operands[0]));
+  uint32_t id =
+      inst.operands.empty() ? 0 : uint32_t(read(w, lane0, inst.operands[0]));
   if (id >= 16)
     return fail(kErrorLaunchFailed, "invalid barrier", inst, w, lane0,
                 "barrier " + std::to_string(id) + " (0..15 exist)");
@@ -225,23 +259,21 @@ void Cta::releaseBarriers() {
 bool Cta::arriveAtWarpgroup(Warp &w, const Instruction &inst, uint32_t exec) {
   int lane0 = __builtin_ctz(exec);
   if (exec != w.liveMask)
-    return fail(kErrorLaunchFailed, "divergent warpgroup instruction", inst,
-                w, lane0,
-                "wgmma.mma_async reached by lanes 0x" +
-                    [&] {
-                      char b[16];
-                      std::snprintf(b, sizeof(b), "%08x", exec);
-                      return std::string(b);
-                    }() +
-                    " of a warp whose live lanes are all required");
+    return fail(
+        kErrorLaunchFailed, "divergent warpgroup instruction", inst, w,
+        lane0, "wgmma.mma_async reached by lanes 0x" + [&] {
+          char b[16];
+          std::snprintf(b, sizeof(b), "%08x", exec);
+          return std::string(b);
+        }() + " of a warp whose live lanes are all required");
   for (int lane = 0; lane < 32; ++lane)
     if (exec >> lane & 1)
       w.lanes[lane].state = LaneState::AtWarpgroup;
   uint32_t first = w.index / 4 * 4;
   if (first + 4 > warps_.size())
     return fail(kErrorLaunchFailed, "incomplete warpgroup", inst, w, lane0,
-                "wgmma.mma_async needs warps " + std::to_string(first) +
-                    ".." + std::to_string(first + 3) + " in the CTA");
+                "wgmma.mma_async needs warps " + std::to_string(first) + ".." +
+                    std::to_string(first + 3) + " in the CTA");
   Warp *group[4];
   for (uint32_t i = 0; i < 4; ++i) {
     Warp &g = warps_[first + i];
@@ -254,8 +286,8 @@ bool Cta::arriveAtWarpgroup(Warp &w, const Instruction &inst, uint32_t exec) {
       if (l.state != LaneState::AtWarpgroup)
         return true; // others still to come
     if (g.lanes[0].pc != w.lanes[lane0].pc)
-      return fail(kErrorLaunchFailed, "divergent warpgroup instruction",
-                  inst, w, lane0,
+      return fail(kErrorLaunchFailed, "divergent warpgroup instruction", inst,
+                  w, lane0,
                   "warp " + std::to_string(first + i) +
                       " of the warpgroup waits at another wgmma (PTX line " +
                       std::to_string(kernel_.code[g.lanes[0].pc].line) + ")");
@@ -277,10 +309,10 @@ uint32_t Cta::selectLanes(Warp &w, uint32_t &pc) {
            w.lanes[lane].state == LaneState::Running;
   };
   while (true) {
-    uint32_t region = w.divergences.empty() ? 0xffffffffu
-                                            : w.divergences.back().mask;
-    uint32_t stopAt = w.divergences.empty() ? UINT32_MAX
-                                            : w.divergences.back().pc;
+    uint32_t region =
+        w.divergences.empty() ? 0xffffffffu : w.divergences.back().mask;
+    uint32_t stopAt =
+        w.divergences.empty() ? UINT32_MAX : w.divergences.back().pc;
     pc = UINT32_MAX;
     bool waiting = false; // a lane of the region is blocked short of stopAt
     for (int lane = 0; lane < 32; ++lane) {
@@ -363,8 +395,7 @@ bool Cta::step(Warp &w, bool &yield) {
     if (exec && exec != active && join != kNoReconvergence) {
       // Divergence: unless these lanes already reconverge at the same point
       // (the back edge of a loop some lanes leave), open a region.
-      bool same = !w.divergences.empty() &&
-                  w.divergences.back().pc == join &&
+      bool same = !w.divergences.empty() && w.divergences.back().pc == join &&
                   (active & ~w.divergences.back().mask) == 0;
       if (!same)
         w.divergences.push_back({join, active});

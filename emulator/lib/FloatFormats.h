@@ -1,4 +1,5 @@
-//===- FloatFormats.h - f16, bf16, tf32 conversions with PTX rounding -*- C++ -*-===//
+//===- FloatFormats.h - f16, bf16, tf32 conversions with PTX rounding -*- C++
+//-*-===//
 //
 // Part of the Quilt project.
 //
@@ -166,8 +167,8 @@ inline uint64_t roundFromDouble(double X, int ExpBits, int MantBits,
   if (Exp < EMin)
     Magnitude = Kept;
   else
-    Magnitude = (uint64_t(Exp + Bias) << MantBits) +
-                (Kept - (uint64_t(1) << MantBits));
+    Magnitude =
+        (uint64_t(Exp + Bias) << MantBits) + (Kept - (uint64_t(1) << MantBits));
   if (Exp + Bias >= int(ExpAllOnes) || Magnitude >= (ExpAllOnes << MantBits))
     return overflowsToInfinity(Negative, Mode) ? Infinity : MaxFinite;
   return Sign | Magnitude;

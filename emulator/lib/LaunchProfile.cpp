@@ -41,8 +41,7 @@ void printLaunchProfile(std::FILE *out, const std::string &kernel,
       (unsigned long long)c.sharedRequests,
       (unsigned long long)c.sharedWavefronts,
       (unsigned long long)c.sharedIdealWavefronts,
-      (unsigned long long)c.globalRequests,
-      (unsigned long long)c.globalSectors,
+      (unsigned long long)c.globalRequests, (unsigned long long)c.globalSectors,
       (unsigned long long)c.globalIdealSectors);
 }
 

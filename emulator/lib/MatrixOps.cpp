@@ -30,11 +30,20 @@ constexpr int kErrorLaunchFailed = 719;
 
 bool toMmaType(Type t, MmaType &m) {
   switch (t) {
-  case Type::F16: m = MmaType::F16; return true;
-  case Type::BF16: m = MmaType::BF16; return true;
-  case Type::TF32: m = MmaType::TF32; return true;
-  case Type::F32: m = MmaType::F32; return true;
-  default: return false;
+  case Type::F16:
+    m = MmaType::F16;
+    return true;
+  case Type::BF16:
+    m = MmaType::BF16;
+    return true;
+  case Type::TF32:
+    m = MmaType::TF32;
+    return true;
+  case Type::F32:
+    m = MmaType::F32;
+    return true;
+  default:
+    return false;
   }
 }
 
@@ -76,11 +85,10 @@ bool Cta::executeMatrix(Warp &w, const Instruction &inst, uint32_t exec) {
         return fail(kErrorMisalignedAddress, "misaligned address", inst, w,
                     lane,
                     "ldmatrix row at shared offset " +
-                        std::to_string(rows[lane]) +
-                        " is not 16-byte aligned");
+                        std::to_string(rows[lane]) + " is not 16-byte aligned");
       if (!sharedBytesAt(rows[lane], 16))
-        return fail(kErrorIllegalAddress, "out-of-bounds shared load", inst,
-                    w, lane,
+        return fail(kErrorIllegalAddress, "out-of-bounds shared load", inst, w,
+                    lane,
                     "ldmatrix row at shared offset " +
                         std::to_string(rows[lane]) + ", outside the CTA's " +
                         std::to_string(shared_.size()) + " bytes");
@@ -95,11 +103,12 @@ bool Cta::executeMatrix(Warp &w, const Instruction &inst, uint32_t exec) {
                     hazard);
     }
     uint32_t out[32][4] = {};
-    ldmatrix(inst.count, inst.trans, rows,
-             [&](uint32_t addr, uint8_t bytes[16]) {
-               std::memcpy(bytes, shared_.data() + addr, 16);
-             },
-             out);
+    ldmatrix(
+        inst.count, inst.trans, rows,
+        [&](uint32_t addr, uint8_t bytes[16]) {
+          std::memcpy(bytes, shared_.data() + addr, 16);
+        },
+        out);
     counters_.sharedLoadBytes += 16u * used;
     for (int lane = 0; lane < used; ++lane)
       noteAccess(rows[lane], 16, Space::Shared);
@@ -116,10 +125,10 @@ bool Cta::executeMatrix(Warp &w, const Instruction &inst, uint32_t exec) {
     if (!toMmaType(inst.mmaTypes[0], d) || !toMmaType(inst.mmaTypes[1], a) ||
         !toMmaType(inst.mmaTypes[2], b) || !toMmaType(inst.mmaTypes[3], c) ||
         a != b || c != d)
-      return fail(kErrorLaunchFailed, "unsupported instruction", inst, w,
-                  lane0, "mma.sync with these types");
+      return fail(kErrorLaunchFailed, "unsupported instruction", inst, w, lane0,
+                  "mma.sync with these types");
     uint32_t A[32][4] = {}, B[32][4] = {}, C[32][4] = {}, D[32][4] = {};
-    auto gather = [&](const Operand &op, uint32_t (*regs)[4]) {
+    auto gather = [&](const Operand &op, uint32_t(*regs)[4]) {
       for (int lane = 0; lane < 32; ++lane)
         for (size_t i = 0; i < op.elements.size() && i < 4; ++i)
           regs[lane][i] = uint32_t(read(w, lane, op.elements[i]));
@@ -130,8 +139,8 @@ bool Cta::executeMatrix(Warp &w, const Instruction &inst, uint32_t exec) {
     std::string why;
     if (!mmaSync(MmaShape{inst.shapeM, inst.shapeN, inst.shapeK}, a, d,
                  inst.aRowMajor, inst.bColMajor, A, B, C, D, &why))
-      return fail(kErrorLaunchFailed, "unsupported instruction", inst, w,
-                  lane0, why);
+      return fail(kErrorLaunchFailed, "unsupported instruction", inst, w, lane0,
+                  why);
     for (int lane = 0; lane < 32; ++lane)
       for (size_t i = 0; i < ops[0].elements.size() && i < 4; ++i)
         write(w, lane, ops[0].elements[i], D[lane][i], Type::B32);
@@ -204,7 +213,8 @@ bool Cta::executeWarpgroupMma(const Instruction &inst, Warp *group[4]) {
       return;
     }
     std::string hazard = checker_.read(
-        groupThread, addr, bytes, barrierEpoch, [&](uint32_t barrier) {
+        groupThread, addr, bytes, barrierEpoch,
+        [&](uint32_t barrier) {
           auto it = w0.lanes[0].observedPhases.find(barrier);
           return it == w0.lanes[0].observedPhases.end() ? 0u : it->second;
         },
@@ -228,8 +238,11 @@ bool Cta::executeWarpgroupMma(const Instruction &inst, Warp *group[4]) {
     for (size_t r = 0; r < accRegs; ++r) {
       uint64_t v;
       if (f16Accumulator)
-        v = uint64_t(f32ToF16(acc[t * (n / 2) + 2 * r], Rounding::NearestEven)) |
-            uint64_t(f32ToF16(acc[t * (n / 2) + 2 * r + 1], Rounding::NearestEven)) << 16;
+        v = uint64_t(
+                f32ToF16(acc[t * (n / 2) + 2 * r], Rounding::NearestEven)) |
+            uint64_t(
+                f32ToF16(acc[t * (n / 2) + 2 * r + 1], Rounding::NearestEven))
+                << 16;
       else
         v = fromF32(acc[t * (n / 2) + r]);
       write(w, lane, ops[0].elements[r], v, Type::B32);

@@ -27,12 +27,18 @@ constexpr int kErrorLaunchFailed = 719;
 
 const char *spaceName(Space s) {
   switch (s) {
-  case Space::Generic: return "generic";
-  case Space::Global: return "global";
-  case Space::Shared: return "shared";
-  case Space::Local: return "local";
-  case Space::Param: return "param";
-  case Space::Const: return "const";
+  case Space::Generic:
+    return "generic";
+  case Space::Global:
+    return "global";
+  case Space::Shared:
+    return "shared";
+  case Space::Local:
+    return "local";
+  case Space::Param:
+    return "param";
+  case Space::Const:
+    return "const";
   }
   return "?";
 }
@@ -192,8 +198,8 @@ bool Cta::store(Warp &w, int lane, const Instruction &inst, Space space,
     return true;
   }
   case Space::Const:
-    return fail(kErrorIllegalAddress, "store to constant memory", inst, w,
-                lane, "at " + hex(address));
+    return fail(kErrorIllegalAddress, "store to constant memory", inst, w, lane,
+                "at " + hex(address));
   default:
     if (!deviceMemory().contains(address, bytes))
       return fail(kErrorIllegalAddress, "out-of-bounds global store", inst, w,
@@ -208,12 +214,11 @@ bool Cta::store(Warp &w, int lane, const Instruction &inst, Space space,
 }
 
 /// One atomic read-modify-write (9.7.13.5): returns the new value.
-static uint64_t atomicUpdate(const Instruction &inst, uint64_t old,
-                             uint64_t b, uint64_t c) {
+static uint64_t atomicUpdate(const Instruction &inst, uint64_t old, uint64_t b,
+                             uint64_t c) {
   Type t = inst.type;
   unsigned bits = bitsOf(t);
-  if (t == Type::F32 || t == Type::F64 || t == Type::F16 ||
-      t == Type::BF16) {
+  if (t == Type::F32 || t == Type::F64 || t == Type::F16 || t == Type::BF16) {
     auto value = [&](uint64_t v) {
       return t == Type::F32   ? double(asF32(v))
              : t == Type::F64 ? asF64(v)
@@ -222,11 +227,19 @@ static uint64_t atomicUpdate(const Instruction &inst, uint64_t old,
     };
     double x = value(old), y = value(b), r = x;
     switch (inst.atomOp) {
-    case AtomOp::Add: r = x + y; break;
-    case AtomOp::Min: r = std::fmin(x, y); break;
-    case AtomOp::Max: r = std::fmax(x, y); break;
-    case AtomOp::Exch: return b;
-    default: break;
+    case AtomOp::Add:
+      r = x + y;
+      break;
+    case AtomOp::Min:
+      r = std::fmin(x, y);
+      break;
+    case AtomOp::Max:
+      r = std::fmax(x, y);
+      break;
+    case AtomOp::Exch:
+      return b;
+    default:
+      break;
     }
     if (t == Type::F32)
       return fromF32(float(r));
@@ -240,17 +253,28 @@ static uint64_t atomicUpdate(const Instruction &inst, uint64_t old,
   int64_t so = signExtend(old, bits), sb = signExtend(b, bits);
   uint64_t uo = maskTo(old, bits), ub = maskTo(b, bits);
   switch (inst.atomOp) {
-  case AtomOp::Add: return maskTo(uo + ub, bits);
-  case AtomOp::Min: return maskTo(s ? uint64_t(std::min(so, sb)) : std::min(uo, ub), bits);
-  case AtomOp::Max: return maskTo(s ? uint64_t(std::max(so, sb)) : std::max(uo, ub), bits);
-  case AtomOp::Inc: return (uo >= ub) ? 0 : uo + 1;
-  case AtomOp::Dec: return (uo == 0 || uo > ub) ? ub : uo - 1;
-  case AtomOp::And: return uo & ub;
-  case AtomOp::Or: return uo | ub;
-  case AtomOp::Xor: return uo ^ ub;
-  case AtomOp::Exch: return ub;
-  case AtomOp::Cas: return uo == ub ? maskTo(c, bits) : uo;
-  default: return uo;
+  case AtomOp::Add:
+    return maskTo(uo + ub, bits);
+  case AtomOp::Min:
+    return maskTo(s ? uint64_t(std::min(so, sb)) : std::min(uo, ub), bits);
+  case AtomOp::Max:
+    return maskTo(s ? uint64_t(std::max(so, sb)) : std::max(uo, ub), bits);
+  case AtomOp::Inc:
+    return (uo >= ub) ? 0 : uo + 1;
+  case AtomOp::Dec:
+    return (uo == 0 || uo > ub) ? ub : uo - 1;
+  case AtomOp::And:
+    return uo & ub;
+  case AtomOp::Or:
+    return uo | ub;
+  case AtomOp::Xor:
+    return uo ^ ub;
+  case AtomOp::Exch:
+    return ub;
+  case AtomOp::Cas:
+    return uo == ub ? maskTo(c, bits) : uo;
+  default:
+    return uo;
   }
 }
 
@@ -264,7 +288,8 @@ bool Cta::executeMemory(Warp &w, const Instruction &inst, uint32_t exec) {
     case Op::Ld: {
       const Operand &dst = ops[0];
       uint64_t address = addressOf(w, lane, ops[1]);
-      size_t count = dst.kind == Operand::Kind::Vector ? dst.elements.size() : 1;
+      size_t count =
+          dst.kind == Operand::Kind::Vector ? dst.elements.size() : 1;
       uint8_t buffer[128] = {0};
       if (!load(w, lane, inst, inst.space, address, buffer,
                 unsigned(element * count)))
@@ -281,7 +306,8 @@ bool Cta::executeMemory(Warp &w, const Instruction &inst, uint32_t exec) {
     case Op::St: {
       const Operand &src = ops[1];
       uint64_t address = addressOf(w, lane, ops[0]);
-      size_t count = src.kind == Operand::Kind::Vector ? src.elements.size() : 1;
+      size_t count =
+          src.kind == Operand::Kind::Vector ? src.elements.size() : 1;
       uint8_t buffer[128] = {0};
       for (size_t i = 0; i < count; ++i) {
         uint64_t v = read(w, lane, count > 1 ? src.elements[i] : src);
@@ -331,10 +357,10 @@ bool Cta::executeMemory(Warp &w, const Instruction &inst, uint32_t exec) {
     }
     case Op::Isspacep: {
       uint64_t a = read(w, lane, ops[1]);
-      bool r = inst.space == Space::Shared  ? inSharedWindow(a)
-               : inst.space == Space::Local ? inLocalWindow(a)
-                                            : !inSharedWindow(a) &&
-                                                  !inLocalWindow(a);
+      bool r = inst.space == Space::Shared ? inSharedWindow(a)
+               : inst.space == Space::Local
+                   ? inLocalWindow(a)
+                   : !inSharedWindow(a) && !inLocalWindow(a);
       write(w, lane, ops[0], r, Type::Pred);
       break;
     }

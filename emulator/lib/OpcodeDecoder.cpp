@@ -52,9 +52,11 @@ bool parseSpace(std::string_view t, Space &space) {
 
 bool parseRounding(std::string_view t, RoundingModifier &r) {
   static const std::map<std::string_view, RoundingModifier> names = {
-      {"rn", RoundingModifier::RN},   {"rz", RoundingModifier::RZ},   {"rm", RoundingModifier::RM},
-      {"rp", RoundingModifier::RP},   {"rna", RoundingModifier::RNA}, {"rni", RoundingModifier::RNI},
-      {"rzi", RoundingModifier::RZI}, {"rmi", RoundingModifier::RMI}, {"rpi", RoundingModifier::RPI}};
+      {"rn", RoundingModifier::RN},   {"rz", RoundingModifier::RZ},
+      {"rm", RoundingModifier::RM},   {"rp", RoundingModifier::RP},
+      {"rna", RoundingModifier::RNA}, {"rni", RoundingModifier::RNI},
+      {"rzi", RoundingModifier::RZI}, {"rmi", RoundingModifier::RMI},
+      {"rpi", RoundingModifier::RPI}};
   auto it = names.find(t);
   if (it == names.end())
     return false;
@@ -64,11 +66,11 @@ bool parseRounding(std::string_view t, RoundingModifier &r) {
 
 bool parseCmp(std::string_view t, CmpOp &cmp) {
   static const std::map<std::string_view, CmpOp> names = {
-      {"eq", CmpOp::EQ},   {"ne", CmpOp::NE},   {"lt", CmpOp::LT},
-      {"le", CmpOp::LE},   {"gt", CmpOp::GT},   {"ge", CmpOp::GE},
-      {"lo", CmpOp::LO},   {"ls", CmpOp::LS},   {"hi", CmpOp::HI},
-      {"hs", CmpOp::HS},   {"equ", CmpOp::EQU}, {"neu", CmpOp::NEU},
-      {"ltu", CmpOp::LTU}, {"leu", CmpOp::LEU}, {"gtu", CmpOp::GTU},
+      {"eq", CmpOp::EQ},   {"ne", CmpOp::NE},      {"lt", CmpOp::LT},
+      {"le", CmpOp::LE},   {"gt", CmpOp::GT},      {"ge", CmpOp::GE},
+      {"lo", CmpOp::LO},   {"ls", CmpOp::LS},      {"hi", CmpOp::HI},
+      {"hs", CmpOp::HS},   {"equ", CmpOp::EQU},    {"neu", CmpOp::NEU},
+      {"ltu", CmpOp::LTU}, {"leu", CmpOp::LEU},    {"gtu", CmpOp::GTU},
       {"geu", CmpOp::GEU}, {"num", CmpOp::Number}, {"nan", CmpOp::NotANumber}};
   auto it = names.find(t);
   if (it == names.end())
@@ -81,10 +83,10 @@ bool parseCmp(std::string_view t, CmpOp &cmp) {
 /// the values a single-threaded interpreter computes.
 bool isIgnoredModifier(std::string_view t) {
   static const char *const names[] = {
-      "sync",  "aligned", "volatile", "relaxed", "acquire", "release",
-      "acq_rel", "weak",  "sc",       "cta",     "gpu",     "sys",
-      "cluster", "ca",    "cg",       "cs",      "lu",      "cv",
-      "wb",    "wt",      "nc",       "noftz",   "uni"};
+      "sync",    "aligned", "volatile", "relaxed", "acquire", "release",
+      "acq_rel", "weak",    "sc",       "cta",     "gpu",     "sys",
+      "cluster", "ca",      "cg",       "cs",      "lu",      "cv",
+      "wb",      "wt",      "nc",       "noftz",   "uni"};
   for (const char *name : names)
     if (t == name)
       return true;
@@ -124,8 +126,8 @@ struct Decoder {
   std::vector<Type> types;
 
   bool fail(std::string_view what) {
-    error = "unsupported " + std::string(what) + " in '" +
-            std::string(opcode) + "'";
+    error = "unsupported " + std::string(what) + " in '" + std::string(opcode) +
+            "'";
     return false;
   }
 
@@ -188,26 +190,63 @@ struct Decoder {
 
 const std::map<std::string_view, Op> &simpleOps() {
   static const std::map<std::string_view, Op> ops = {
-      {"add", Op::Add},       {"sub", Op::Sub},     {"mul", Op::Mul},
-      {"mad", Op::Mad},       {"mul24", Op::Mul24}, {"mad24", Op::Mad24},
-      {"div", Op::Div},       {"rem", Op::Rem},     {"abs", Op::Abs},
-      {"neg", Op::Neg},       {"min", Op::Min},     {"max", Op::Max},
-      {"popc", Op::Popc},     {"clz", Op::Clz},     {"brev", Op::Brev},
-      {"bfe", Op::Bfe},       {"bfi", Op::Bfi},     {"prmt", Op::Prmt},
-      {"lop3", Op::Lop3},     {"and", Op::And},     {"or", Op::Or},
-      {"xor", Op::Xor},       {"not", Op::Not},     {"cnot", Op::Cnot},
-      {"shl", Op::Shl},       {"shr", Op::Shr},     {"fma", Op::Fma},
-      {"rcp", Op::Rcp},       {"sqrt", Op::Sqrt},   {"rsqrt", Op::Rsqrt},
-      {"sin", Op::Sin},       {"cos", Op::Cos},     {"lg2", Op::Lg2},
-      {"ex2", Op::Ex2},       {"tanh", Op::Tanh},   {"copysign", Op::Copysign},
-      {"selp", Op::Selp},     {"slct", Op::Slct},   {"mov", Op::Mov},
-      {"cvt", Op::Cvt},       {"cvta", Op::Cvta},   {"ld", Op::Ld},
-      {"ldu", Op::Ld},        {"st", Op::St},       {"bra", Op::Bra},
-      {"call", Op::Call},     {"ret", Op::Ret},     {"exit", Op::Exit},
-      {"trap", Op::Trap},     {"atom", Op::Atom},   {"red", Op::Red},
-      {"activemask", Op::Activemask},               {"isspacep", Op::Isspacep},
-      {"nanosleep", Op::Nanosleep},                 {"addc", Op::AddC},
-      {"subc", Op::SubC},     {"madc", Op::MadC}};
+      {"add", Op::Add},
+      {"sub", Op::Sub},
+      {"mul", Op::Mul},
+      {"mad", Op::Mad},
+      {"mul24", Op::Mul24},
+      {"mad24", Op::Mad24},
+      {"div", Op::Div},
+      {"rem", Op::Rem},
+      {"abs", Op::Abs},
+      {"neg", Op::Neg},
+      {"min", Op::Min},
+      {"max", Op::Max},
+      {"popc", Op::Popc},
+      {"clz", Op::Clz},
+      {"brev", Op::Brev},
+      {"bfe", Op::Bfe},
+      {"bfi", Op::Bfi},
+      {"prmt", Op::Prmt},
+      {"lop3", Op::Lop3},
+      {"and", Op::And},
+      {"or", Op::Or},
+      {"xor", Op::Xor},
+      {"not", Op::Not},
+      {"cnot", Op::Cnot},
+      {"shl", Op::Shl},
+      {"shr", Op::Shr},
+      {"fma", Op::Fma},
+      {"rcp", Op::Rcp},
+      {"sqrt", Op::Sqrt},
+      {"rsqrt", Op::Rsqrt},
+      {"sin", Op::Sin},
+      {"cos", Op::Cos},
+      {"lg2", Op::Lg2},
+      {"ex2", Op::Ex2},
+      {"tanh", Op::Tanh},
+      {"copysign", Op::Copysign},
+      {"selp", Op::Selp},
+      {"slct", Op::Slct},
+      {"mov", Op::Mov},
+      {"cvt", Op::Cvt},
+      {"cvta", Op::Cvta},
+      {"ld", Op::Ld},
+      {"ldu", Op::Ld},
+      {"st", Op::St},
+      {"bra", Op::Bra},
+      {"call", Op::Call},
+      {"ret", Op::Ret},
+      {"exit", Op::Exit},
+      {"trap", Op::Trap},
+      {"atom", Op::Atom},
+      {"red", Op::Red},
+      {"activemask", Op::Activemask},
+      {"isspacep", Op::Isspacep},
+      {"nanosleep", Op::Nanosleep},
+      {"addc", Op::AddC},
+      {"subc", Op::SubC},
+      {"madc", Op::MadC}};
   return ops;
 }
 
@@ -215,13 +254,13 @@ const std::map<std::string_view, Op> &simpleOps() {
 
 Type parseTypeName(std::string_view t) {
   static const std::map<std::string_view, Type> names = {
-      {"pred", Type::Pred}, {"b8", Type::B8},         {"b16", Type::B16},
-      {"b32", Type::B32},   {"b64", Type::B64},       {"b128", Type::B128},
-      {"u8", Type::U8},     {"u16", Type::U16},       {"u32", Type::U32},
-      {"u64", Type::U64},   {"s8", Type::S8},         {"s16", Type::S16},
-      {"s32", Type::S32},   {"s64", Type::S64},       {"f16", Type::F16},
-      {"f16x2", Type::F16x2}, {"bf16", Type::BF16},   {"bf16x2", Type::BF16x2},
-      {"tf32", Type::TF32}, {"f32", Type::F32},       {"f64", Type::F64}};
+      {"pred", Type::Pred},   {"b8", Type::B8},     {"b16", Type::B16},
+      {"b32", Type::B32},     {"b64", Type::B64},   {"b128", Type::B128},
+      {"u8", Type::U8},       {"u16", Type::U16},   {"u32", Type::U32},
+      {"u64", Type::U64},     {"s8", Type::S8},     {"s16", Type::S16},
+      {"s32", Type::S32},     {"s64", Type::S64},   {"f16", Type::F16},
+      {"f16x2", Type::F16x2}, {"bf16", Type::BF16}, {"bf16x2", Type::BF16x2},
+      {"tf32", Type::TF32},   {"f32", Type::F32},   {"f64", Type::F64}};
   auto it = names.find(t);
   return it == names.end() ? Type::None : it->second;
 }
@@ -238,7 +277,7 @@ bool decodeOpcode(std::string_view opcode, Instruction &inst,
           if (inst.cmp == CmpOp::None && parseCmp(t, inst.cmp))
             return true;
           if (t == "and" || t == "or" || t == "xor") {
-            inst.boolOp = t == "and" ? BoolOp::And
+            inst.boolOp = t == "and"  ? BoolOp::And
                           : t == "or" ? BoolOp::Or
                                       : BoolOp::Xor;
             return true;
@@ -284,8 +323,8 @@ bool decodeOpcode(std::string_view opcode, Instruction &inst,
           return t == "cc" ? (cc = true) : false;
         }))
       return false;
-    inst.op = base == "add" ? (cc ? Op::AddCC : Op::Add)
-                            : (cc ? Op::SubCC : Op::Sub);
+    inst.op =
+        base == "add" ? (cc ? Op::AddCC : Op::Add) : (cc ? Op::SubCC : Op::Sub);
     return d.needType();
   }
   if (base == "shf") {
@@ -307,8 +346,8 @@ bool decodeOpcode(std::string_view opcode, Instruction &inst,
   if (base == "testp") {
     inst.op = Op::Testp;
     return d.modifiers(parts, 1, [&](std::string_view t) {
-      static const char *const kinds[] = {"finite", "infinite", "number",
-                                          "notanumber", "normal", "subnormal"};
+      static const char *const kinds[] = {
+          "finite", "infinite", "number", "notanumber", "normal", "subnormal"};
       for (int i = 0; i < 6; ++i)
         if (t == kinds[i]) {
           inst.count = i;

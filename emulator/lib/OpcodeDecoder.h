@@ -1,4 +1,5 @@
-//===- OpcodeDecoder.h - A PTX opcode and its modifiers, decoded -*- C++ -*-===//
+//===- OpcodeDecoder.h - A PTX opcode and its modifiers, decoded -*- C++
+//-*-===//
 //
 // Part of the Quilt project.
 //

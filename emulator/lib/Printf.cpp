@@ -99,8 +99,7 @@ bool Cta::executePrintf(Warp &w, const Instruction &inst, uint32_t exec) {
         long long sv = longs ? (long long)(int64_t)v : (long long)(int32_t)v;
         unsigned long long uv = longs ? v : uint32_t(v);
         if (conv == 'c')
-          std::snprintf(buffer, sizeof(buffer), (flags + "c").c_str(),
-                        int(v));
+          std::snprintf(buffer, sizeof(buffer), (flags + "c").c_str(), int(v));
         else if (conv == 'd' || conv == 'i')
           std::snprintf(buffer, sizeof(buffer), f.c_str(), sv);
         else
@@ -108,13 +107,11 @@ bool Cta::executePrintf(Warp &w, const Instruction &inst, uint32_t exec) {
       } else if (std::strchr("feEgGaA", conv)) {
         if (!next(8, v))
           return false;
-        std::snprintf(buffer, sizeof(buffer), (flags + conv).c_str(),
-                      asF64(v));
+        std::snprintf(buffer, sizeof(buffer), (flags + conv).c_str(), asF64(v));
       } else if (conv == 'p') {
         if (!next(8, v))
           return false;
-        std::snprintf(buffer, sizeof(buffer), "0x%llx",
-                      (unsigned long long)v);
+        std::snprintf(buffer, sizeof(buffer), "0x%llx", (unsigned long long)v);
       } else if (conv == 's') {
         if (!next(8, v))
           return false;
@@ -127,8 +124,7 @@ bool Cta::executePrintf(Warp &w, const Instruction &inst, uint32_t exec) {
             break;
           s += c;
         }
-        std::snprintf(buffer, sizeof(buffer), (flags + "s").c_str(),
-                      s.c_str());
+        std::snprintf(buffer, sizeof(buffer), (flags + "s").c_str(), s.c_str());
       } else {
         buffer[0] = '\0';
       }

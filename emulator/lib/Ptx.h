@@ -26,10 +26,26 @@ namespace quilt::emu {
 enum class Type : uint8_t {
   None,
   Pred,
-  B8, B16, B32, B64, B128,
-  U8, U16, U32, U64,
-  S8, S16, S32, S64,
-  F16, F16x2, BF16, BF16x2, TF32, F32, F64,
+  B8,
+  B16,
+  B32,
+  B64,
+  B128,
+  U8,
+  U16,
+  U32,
+  U64,
+  S8,
+  S16,
+  S32,
+  S64,
+  F16,
+  F16x2,
+  BF16,
+  BF16x2,
+  TF32,
+  F32,
+  F64,
 };
 
 unsigned bitsOf(Type type);
@@ -44,28 +60,89 @@ enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const };
 
 /// Rounding modifiers (.rn .rz .rm .rp for floats; .rni .rzi .rmi .rpi for
 /// float-to-integer and integral rounding; .rna for tf32).
-enum class RoundingModifier : uint8_t { None, RN, RZ, RM, RP, RNA, RNI, RZI, RMI, RPI };
+enum class RoundingModifier : uint8_t {
+  None,
+  RN,
+  RZ,
+  RM,
+  RP,
+  RNA,
+  RNI,
+  RZI,
+  RMI,
+  RPI
+};
 
 enum class CmpOp : uint8_t {
-  None, EQ, NE, LT, LE, GT, GE, LO, LS, HI, HS,
-  EQU, NEU, LTU, LEU, GTU, GEU, Number, NotANumber
+  None,
+  EQ,
+  NE,
+  LT,
+  LE,
+  GT,
+  GE,
+  LO,
+  LS,
+  HI,
+  HS,
+  EQU,
+  NEU,
+  LTU,
+  LEU,
+  GTU,
+  GEU,
+  Number,
+  NotANumber
 };
 
 enum class BoolOp : uint8_t { None, And, Or, Xor };
 
 /// The special registers of section 10.
 enum class Special : uint8_t {
-  TidX, TidY, TidZ, NtidX, NtidY, NtidZ,
-  CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
-  LaneId, WarpId, NWarpId, SmId, NSmId, GridId,
-  LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt,
-  Clock, Clock64, GlobalTimer,
-  DynamicSmemSize, TotalSmemSize,
+  TidX,
+  TidY,
+  TidZ,
+  NtidX,
+  NtidY,
+  NtidZ,
+  CtaidX,
+  CtaidY,
+  CtaidZ,
+  NctaidX,
+  NctaidY,
+  NctaidZ,
+  LaneId,
+  WarpId,
+  NWarpId,
+  SmId,
+  NSmId,
+  GridId,
+  LanemaskEq,
+  LanemaskLe,
+  LanemaskLt,
+  LanemaskGe,
+  LanemaskGt,
+  Clock,
+  Clock64,
+  GlobalTimer,
+  DynamicSmemSize,
+  TotalSmemSize,
   // Clusters of one CTA: the cluster is the CTA.
-  ClusterCtaRank, ClusterNctaRank, ClusterCtaidX, ClusterCtaidY,
-  ClusterCtaidZ, ClusterNctaidX, ClusterNctaidY, ClusterNctaidZ,
-  ClusterIdX, ClusterIdY, ClusterIdZ, NClusterIdX, NClusterIdY,
-  NClusterIdZ, IsExplicitCluster,
+  ClusterCtaRank,
+  ClusterNctaRank,
+  ClusterCtaidX,
+  ClusterCtaidY,
+  ClusterCtaidZ,
+  ClusterNctaidX,
+  ClusterNctaidY,
+  ClusterNctaidZ,
+  ClusterIdX,
+  ClusterIdY,
+  ClusterIdZ,
+  NClusterIdX,
+  NClusterIdY,
+  NClusterIdZ,
+  IsExplicitCluster,
 };
 
 struct Operand {
@@ -102,31 +179,121 @@ struct Operand {
 enum class Op : uint16_t {
   Invalid,
   // Integer and bit arithmetic (section 9.7.1, 9.7.8).
-  Add, Sub, Mul, Mad, Mul24, Mad24, Div, Rem, Abs, Neg, Min, Max,
-  Popc, Clz, Brev, Bfe, Bfi, Prmt, Lop3, And, Or, Xor, Not, Cnot,
-  Shl, Shr, Shf, AddCC, AddC, SubCC, SubC, MadCC, MadC,
+  Add,
+  Sub,
+  Mul,
+  Mad,
+  Mul24,
+  Mad24,
+  Div,
+  Rem,
+  Abs,
+  Neg,
+  Min,
+  Max,
+  Popc,
+  Clz,
+  Brev,
+  Bfe,
+  Bfi,
+  Prmt,
+  Lop3,
+  And,
+  Or,
+  Xor,
+  Not,
+  Cnot,
+  Shl,
+  Shr,
+  Shf,
+  AddCC,
+  AddC,
+  SubCC,
+  SubC,
+  MadCC,
+  MadC,
   // Floating point (9.7.3, 9.7.4).
-  Fma, Rcp, Sqrt, Rsqrt, Sin, Cos, Lg2, Ex2, Tanh, Copysign, Testp,
+  Fma,
+  Rcp,
+  Sqrt,
+  Rsqrt,
+  Sin,
+  Cos,
+  Lg2,
+  Ex2,
+  Tanh,
+  Copysign,
+  Testp,
   // Comparison, selection, data movement and conversion (9.7.6-9.7.9).
-  Setp, Set, Selp, Slct, Mov, Cvt, Cvta, Isspacep, Ld, St, Prefetch,
+  Setp,
+  Set,
+  Selp,
+  Slct,
+  Mov,
+  Cvt,
+  Cvta,
+  Isspacep,
+  Ld,
+  St,
+  Prefetch,
   // Control flow (9.7.12).
-  Bra, Call, Ret, Exit, Trap,
+  Bra,
+  Call,
+  Ret,
+  Exit,
+  Trap,
   // Synchronization and communication (9.7.13).
-  BarSync, BarArrive, BarWarpSync, Fence, Atom, Red, Vote, Shfl, Activemask,
-  ElectSync, Nanosleep,
+  BarSync,
+  BarArrive,
+  BarWarpSync,
+  Fence,
+  Atom,
+  Red,
+  Vote,
+  Shfl,
+  Activemask,
+  ElectSync,
+  Nanosleep,
   // Asynchronous copies (9.7.9.25) and tensor copies.
-  CpAsync, CpAsyncCommit, CpAsyncWait, CpAsyncWaitAll, CpAsyncBulkTensor,
+  CpAsync,
+  CpAsyncCommit,
+  CpAsyncWait,
+  CpAsyncWaitAll,
+  CpAsyncBulkTensor,
   // mbarrier (9.7.13.15).
-  MbarInit, MbarInval, MbarArrive, MbarArriveExpectTx, MbarExpectTx,
-  MbarCompleteTx, MbarTestWait, MbarTryWait,
+  MbarInit,
+  MbarInval,
+  MbarArrive,
+  MbarArriveExpectTx,
+  MbarExpectTx,
+  MbarCompleteTx,
+  MbarTestWait,
+  MbarTryWait,
   // Warp-level matrix instructions (9.7.14) and warpgroup ones (9.7.15).
-  Ldmatrix, MmaSync, WgmmaMma, WgmmaFence, WgmmaCommit, WgmmaWait,
+  Ldmatrix,
+  MmaSync,
+  WgmmaMma,
+  WgmmaFence,
+  WgmmaCommit,
+  WgmmaWait,
   // Accepted and without effect in a functional emulator.
   Nop,
 };
 
 /// `atom`/`red` operations and `shfl` modes.
-enum class AtomOp : uint8_t { None, Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
+enum class AtomOp : uint8_t {
+  None,
+  Add,
+  Min,
+  Max,
+  Inc,
+  Dec,
+  And,
+  Or,
+  Xor,
+  Exch,
+  Cas
+};
 enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
 enum class VoteMode : uint8_t { All, Any, Uni, Ballot };
 
@@ -150,9 +317,9 @@ struct Instruction {
   uint8_t vectorWidth = 1; ///< .v2 / .v4 / .v8
   bool ftz = false, sat = false, approx = false, uni = false;
   bool hi = false, lo = false, wide = false, full = false;
-  bool trans = false;    ///< ldmatrix .trans
+  bool trans = false;        ///< ldmatrix .trans
   bool propagateNaN = false; ///< min/max .NaN: a NaN operand gives NaN
-  bool toSpace = false;  ///< cvta.to
+  bool toSpace = false;      ///< cvta.to
   bool shiftLeft = false, shiftWrap = false; ///< shf
   /// Shapes and counts: mma m/n/k, ldmatrix's .num, tensor dimensions,
   /// wgmma's n.

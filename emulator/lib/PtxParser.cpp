@@ -172,8 +172,7 @@ private:
   }
   bool fail(const std::string &what, uint32_t line = 0) {
     if (error_.empty())
-      error_ = "ptx:" + std::to_string(line ? line : peek().line) + ": " +
-               what;
+      error_ = "ptx:" + std::to_string(line ? line : peek().line) + ": " + what;
     return false;
   }
   bool expect(char c) {
@@ -314,9 +313,8 @@ bool Parser::parseModuleItem() {
     // The start of dynamic shared memory: placed per kernel.
     var->address = 0;
   } else if (space == Space::Shared) {
-    module_->sharedBytes =
-        (module_->sharedBytes + var->alignment - 1) / var->alignment *
-        var->alignment;
+    module_->sharedBytes = (module_->sharedBytes + var->alignment - 1) /
+                           var->alignment * var->alignment;
     var->address = module_->sharedBytes;
     module_->sharedBytes += var->size;
   } else {
@@ -603,13 +601,12 @@ bool Parser::parseStatement(Function &fn) {
     if (!parseVariable(space, false, *var))
       return false;
     uint64_t align = var->alignment;
-    uint64_t *cursor = space == Space::Local ? &fn.localBytes
-                       : space == Space::Shared
-                           ? &fn.staticSharedBytes
-                           : nullptr;
+    uint64_t *cursor = space == Space::Local    ? &fn.localBytes
+                       : space == Space::Shared ? &fn.staticSharedBytes
+                                                : nullptr;
     if (space == Space::Param) {
-      uint64_t offset = (fn.paramBytes + fn.scratchParamBytes + align - 1) /
-                        align * align;
+      uint64_t offset =
+          (fn.paramBytes + fn.scratchParamBytes + align - 1) / align * align;
       var->address = offset;
       fn.scratchParamBytes = uint32_t(offset + var->size - fn.paramBytes);
     } else if (space == Space::Shared && var->unsized) {
@@ -658,7 +655,8 @@ bool Parser::lookupName(Function &fn, Instruction &inst, std::string_view name,
   std::string key(name);
   // Registers: exact names first (`p`, `%SP`), then `%r<N>` ranges.
   size_t digits = key.size();
-  while (digits > 0 && std::isdigit(static_cast<unsigned char>(key[digits - 1])))
+  while (digits > 0 &&
+         std::isdigit(static_cast<unsigned char>(key[digits - 1])))
     --digits;
   for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
     auto it = scope->registers.find(key);
@@ -716,8 +714,7 @@ bool Parser::lookupName(Function &fn, Instruction &inst, std::string_view name,
     op.kind = Operand::Kind::Label;
     op.imm = 0;
     if (key != "vprintf")
-      return fail("call to '" + key +
-                      "': the emulator provides only vprintf",
+      return fail("call to '" + key + "': the emulator provides only vprintf",
                   line);
     return true;
   }
@@ -810,7 +807,7 @@ bool Parser::parseOperand(Function &fn, Instruction &inst, Operand &op) {
     if (n.kind != Token::Kind::Number || !parseNumber(n.text, value, f32, f64))
       return fail("bad number '" + std::string(n.text) + "'", line);
     if (negative)
-      value = f32 ? value ^ 0x80000000u
+      value = f32   ? value ^ 0x80000000u
               : f64 ? value ^ 0x8000000000000000ull
                     : uint64_t(0) - value;
     op.kind = Operand::Kind::Imm;
@@ -863,8 +860,8 @@ bool Parser::parseInstruction(Function &fn) {
   }
   const Token &opcode = next();
   if (opcode.kind != Token::Kind::Ident)
-    return fail("expected an instruction, found '" +
-                    std::string(opcode.text) + "'",
+    return fail("expected an instruction, found '" + std::string(opcode.text) +
+                    "'",
                 opcode.line);
   std::string why;
   if (!decodeOpcode(opcode.text, inst, why))

@@ -1,4 +1,5 @@
-//===- Reconvergence.h - Where divergent lanes of a warp meet again -*- C++ -*-===//
+//===- Reconvergence.h - Where divergent lanes of a warp meet again -*- C++
+//-*-===//
 //
 // Part of the Quilt project.
 //

@@ -99,8 +99,7 @@ uint64_t floatBits(double v, Type t, Rounding mode) {
 }
 
 /// Applies `f` to each element of a float or packed operand set.
-template <typename F>
-uint64_t mapFloat(Type t, F f) {
+template <typename F> uint64_t mapFloat(Type t, F f) {
   if (!isPacked(t))
     return f(0);
   return (f(0) & 0xffff) | (f(1) & 0xffff) << 16;
@@ -112,44 +111,77 @@ bool compare(CmpOp cmp, Type t, uint64_t a, uint64_t b) {
     double x = floatValue(a, t), y = floatValue(b, t);
     bool unordered = std::isnan(x) || std::isnan(y);
     switch (cmp) {
-    case CmpOp::EQ: return !unordered && x == y;
-    case CmpOp::NE: return !unordered && x != y;
-    case CmpOp::LT: return !unordered && x < y;
-    case CmpOp::LE: return !unordered && x <= y;
-    case CmpOp::GT: return !unordered && x > y;
-    case CmpOp::GE: return !unordered && x >= y;
-    case CmpOp::EQU: return unordered || x == y;
-    case CmpOp::NEU: return unordered || x != y;
-    case CmpOp::LTU: return unordered || x < y;
-    case CmpOp::LEU: return unordered || x <= y;
-    case CmpOp::GTU: return unordered || x > y;
-    case CmpOp::GEU: return unordered || x >= y;
-    case CmpOp::Number: return !unordered;
-    case CmpOp::NotANumber: return unordered;
-    default: return false;
+    case CmpOp::EQ:
+      return !unordered && x == y;
+    case CmpOp::NE:
+      return !unordered && x != y;
+    case CmpOp::LT:
+      return !unordered && x < y;
+    case CmpOp::LE:
+      return !unordered && x <= y;
+    case CmpOp::GT:
+      return !unordered && x > y;
+    case CmpOp::GE:
+      return !unordered && x >= y;
+    case CmpOp::EQU:
+      return unordered || x == y;
+    case CmpOp::NEU:
+      return unordered || x != y;
+    case CmpOp::LTU:
+      return unordered || x < y;
+    case CmpOp::LEU:
+      return unordered || x <= y;
+    case CmpOp::GTU:
+      return unordered || x > y;
+    case CmpOp::GEU:
+      return unordered || x >= y;
+    case CmpOp::Number:
+      return !unordered;
+    case CmpOp::NotANumber:
+      return unordered;
+    default:
+      return false;
     }
   }
   if (isSigned(t)) {
     int64_t x = signExtend(a, bits), y = signExtend(b, bits);
     switch (cmp) {
-    case CmpOp::EQ: return x == y;
-    case CmpOp::NE: return x != y;
-    case CmpOp::LT: return x < y;
-    case CmpOp::LE: return x <= y;
-    case CmpOp::GT: return x > y;
-    case CmpOp::GE: return x >= y;
-    default: break;
+    case CmpOp::EQ:
+      return x == y;
+    case CmpOp::NE:
+      return x != y;
+    case CmpOp::LT:
+      return x < y;
+    case CmpOp::LE:
+      return x <= y;
+    case CmpOp::GT:
+      return x > y;
+    case CmpOp::GE:
+      return x >= y;
+    default:
+      break;
     }
   }
   uint64_t x = maskTo(a, bits), y = maskTo(b, bits);
   switch (cmp) {
-  case CmpOp::EQ: return x == y;
-  case CmpOp::NE: return x != y;
-  case CmpOp::LT: case CmpOp::LO: return x < y;
-  case CmpOp::LE: case CmpOp::LS: return x <= y;
-  case CmpOp::GT: case CmpOp::HI: return x > y;
-  case CmpOp::GE: case CmpOp::HS: return x >= y;
-  default: return false;
+  case CmpOp::EQ:
+    return x == y;
+  case CmpOp::NE:
+    return x != y;
+  case CmpOp::LT:
+  case CmpOp::LO:
+    return x < y;
+  case CmpOp::LE:
+  case CmpOp::LS:
+    return x <= y;
+  case CmpOp::GT:
+  case CmpOp::HI:
+    return x > y;
+  case CmpOp::GE:
+  case CmpOp::HS:
+    return x >= y;
+  default:
+    return false;
   }
 }
 
@@ -163,10 +195,18 @@ uint64_t integerResult(uint64_t v, Type t) {
 /// range; NaN gives 0 (9.7.9.21).
 uint64_t floatToInt(double v, Type dst, RoundingModifier r) {
   switch (r) {
-  case RoundingModifier::RZI: v = std::trunc(v); break;
-  case RoundingModifier::RMI: v = std::floor(v); break;
-  case RoundingModifier::RPI: v = std::ceil(v); break;
-  default: v = std::nearbyint(v); break; // rni: ties to even
+  case RoundingModifier::RZI:
+    v = std::trunc(v);
+    break;
+  case RoundingModifier::RMI:
+    v = std::floor(v);
+    break;
+  case RoundingModifier::RPI:
+    v = std::ceil(v);
+    break;
+  default:
+    v = std::nearbyint(v);
+    break; // rni: ties to even
   }
   if (std::isnan(v))
     return 0;
@@ -201,9 +241,9 @@ uint64_t convert(const Instruction &inst, uint64_t a) {
       if (isSigned(s)) {
         int64_t v = signExtend(a, sb);
         int64_t lo = isSigned(d) ? -(int64_t(1) << (db - 1)) : 0;
-        int64_t hi = isSigned(d) ? (int64_t(1) << (db - 1)) - 1
-                                 : (db >= 63 ? INT64_MAX
-                                             : (int64_t(1) << db) - 1);
+        int64_t hi = isSigned(d)
+                         ? (int64_t(1) << (db - 1)) - 1
+                         : (db >= 63 ? INT64_MAX : (int64_t(1) << db) - 1);
         if (db >= 64)
           lo = isSigned(d) ? INT64_MIN : 0, hi = INT64_MAX;
         v = std::min(std::max(v, lo), hi);
@@ -242,10 +282,18 @@ uint64_t convert(const Instruction &inst, uint64_t a) {
       inst.rounding == RoundingModifier::RPI) {
     // Round to an integral value in the same (or a wider) float type.
     switch (inst.rounding) {
-    case RoundingModifier::RZI: v = std::trunc(v); break;
-    case RoundingModifier::RMI: v = std::floor(v); break;
-    case RoundingModifier::RPI: v = std::ceil(v); break;
-    default: v = std::nearbyint(v); break;
+    case RoundingModifier::RZI:
+      v = std::trunc(v);
+      break;
+    case RoundingModifier::RMI:
+      v = std::floor(v);
+      break;
+    case RoundingModifier::RPI:
+      v = std::ceil(v);
+      break;
+    default:
+      v = std::nearbyint(v);
+      break;
     }
     return floatBits(v, d, Rounding::NearestEven);
   }
@@ -262,34 +310,57 @@ uint64_t convert(const Instruction &inst, uint64_t a) {
 /// One float element of a unary or binary or ternary op.
 double floatOp(Op op, const Instruction &inst, double a, double b, double c) {
   switch (op) {
-  case Op::Add: return a + b;
-  case Op::Sub: return a - b;
-  case Op::Mul: return a * b;
+  case Op::Add:
+    return a + b;
+  case Op::Sub:
+    return a - b;
+  case Op::Mul:
+    return a * b;
   case Op::Fma:
-  case Op::Mad: return std::fma(a, b, c);
-  case Op::Div: return a / b;
-  case Op::Abs: return std::fabs(a);
-  case Op::Neg: return -a;
+  case Op::Mad:
+    return std::fma(a, b, c);
+  case Op::Div:
+    return a / b;
+  case Op::Abs:
+    return std::fabs(a);
+  case Op::Neg:
+    return -a;
   case Op::Min:
-    if (std::isnan(a)) return b;
-    if (std::isnan(b)) return a;
-    if (a == b) return std::signbit(a) ? a : b; // -0 < +0
+    if (std::isnan(a))
+      return b;
+    if (std::isnan(b))
+      return a;
+    if (a == b)
+      return std::signbit(a) ? a : b; // -0 < +0
     return std::min(a, b);
   case Op::Max:
-    if (std::isnan(a)) return b;
-    if (std::isnan(b)) return a;
-    if (a == b) return std::signbit(a) ? b : a;
+    if (std::isnan(a))
+      return b;
+    if (std::isnan(b))
+      return a;
+    if (a == b)
+      return std::signbit(a) ? b : a;
     return std::max(a, b);
-  case Op::Rcp: return 1.0 / a;
-  case Op::Sqrt: return std::sqrt(a);
-  case Op::Rsqrt: return 1.0 / std::sqrt(a);
-  case Op::Sin: return std::sin(a);
-  case Op::Cos: return std::cos(a);
-  case Op::Lg2: return std::log2(a);
-  case Op::Ex2: return std::exp2(a);
-  case Op::Tanh: return std::tanh(a);
-  case Op::Copysign: return std::copysign(b, a);
-  default: return 0;
+  case Op::Rcp:
+    return 1.0 / a;
+  case Op::Sqrt:
+    return std::sqrt(a);
+  case Op::Rsqrt:
+    return 1.0 / std::sqrt(a);
+  case Op::Sin:
+    return std::sin(a);
+  case Op::Cos:
+    return std::cos(a);
+  case Op::Lg2:
+    return std::log2(a);
+  case Op::Ex2:
+    return std::exp2(a);
+  case Op::Tanh:
+    return std::tanh(a);
+  case Op::Copysign:
+    return std::copysign(b, a);
+  default:
+    return 0;
   }
   (void)inst;
 }
@@ -306,20 +377,32 @@ uint64_t floatArith(const Instruction &inst, uint64_t a, uint64_t b,
     double r;
     if (inst.propagateNaN && (std::isnan(x) || std::isnan(y)))
       // The canonical NaN of the type (0x7fffffff, 0x7fff per half).
-      return t == Type::F32 ? uint64_t(0x7fffffffu)
+      return t == Type::F32   ? uint64_t(0x7fffffffu)
              : t == Type::F64 ? uint64_t(0x7fffffffffffffffull)
                               : uint64_t(0x7fffu);
     if (singleRounding) {
       // Exactly the GPU's IEEE single operation.
       float fx = float(x), fy = float(y), fz = float(z);
       switch (inst.op) {
-      case Op::Add: r = fx + fy; break;
-      case Op::Sub: r = fx - fy; break;
-      case Op::Mul: r = fx * fy; break;
+      case Op::Add:
+        r = fx + fy;
+        break;
+      case Op::Sub:
+        r = fx - fy;
+        break;
+      case Op::Mul:
+        r = fx * fy;
+        break;
       case Op::Fma:
-      case Op::Mad: r = std::fma(fx, fy, fz); break;
-      case Op::Div: r = inst.approx ? double(fx * (1.0f / fy)) : fx / fy; break;
-      default: r = float(floatOp(inst.op, inst, x, y, z)); break;
+      case Op::Mad:
+        r = std::fma(fx, fy, fz);
+        break;
+      case Op::Div:
+        r = inst.approx ? double(fx * (1.0f / fy)) : fx / fy;
+        break;
+      default:
+        r = float(floatOp(inst.op, inst, x, y, z));
+        break;
       }
     } else {
       r = floatOp(inst.op, inst, x, y, z);
@@ -403,7 +486,9 @@ uint64_t intArith(const Instruction &inst, uint64_t a, uint64_t b, uint64_t c,
       return maskTo(~uint64_t(0), bits);
     }
     if (s)
-      return (sa == INT64_MIN && sb == -1) ? a : integerResult(uint64_t(sa / sb), t);
+      return (sa == INT64_MIN && sb == -1)
+                 ? a
+                 : integerResult(uint64_t(sa / sb), t);
     return integerResult(ua / ub, t);
   case Op::Rem:
     if (ub == 0) {
@@ -413,17 +498,26 @@ uint64_t intArith(const Instruction &inst, uint64_t a, uint64_t b, uint64_t c,
     if (s)
       return sb == -1 ? 0 : integerResult(uint64_t(sa % sb), t);
     return integerResult(ua % ub, t);
-  case Op::Abs: return integerResult(uint64_t(sa < 0 ? -sa : sa), t);
-  case Op::Neg: return integerResult(uint64_t(-sa), t);
-  case Op::Min: return s ? integerResult(uint64_t(std::min(sa, sb)), t)
-                         : integerResult(std::min(ua, ub), t);
-  case Op::Max: return s ? integerResult(uint64_t(std::max(sa, sb)), t)
-                         : integerResult(std::max(ua, ub), t);
-  case Op::And: return maskTo(a & b, bits);
-  case Op::Or: return maskTo(a | b, bits);
-  case Op::Xor: return maskTo(a ^ b, bits);
-  case Op::Not: return maskTo(~a, bits);
-  case Op::Cnot: return ua == 0 ? 1 : 0;
+  case Op::Abs:
+    return integerResult(uint64_t(sa < 0 ? -sa : sa), t);
+  case Op::Neg:
+    return integerResult(uint64_t(-sa), t);
+  case Op::Min:
+    return s ? integerResult(uint64_t(std::min(sa, sb)), t)
+             : integerResult(std::min(ua, ub), t);
+  case Op::Max:
+    return s ? integerResult(uint64_t(std::max(sa, sb)), t)
+             : integerResult(std::max(ua, ub), t);
+  case Op::And:
+    return maskTo(a & b, bits);
+  case Op::Or:
+    return maskTo(a | b, bits);
+  case Op::Xor:
+    return maskTo(a ^ b, bits);
+  case Op::Not:
+    return maskTo(~a, bits);
+  case Op::Cnot:
+    return ua == 0 ? 1 : 0;
   case Op::Shl: {
     uint64_t n = maskTo(b, 32);
     return n >= bits ? 0 : maskTo(ua << n, bits);
@@ -434,7 +528,8 @@ uint64_t intArith(const Instruction &inst, uint64_t a, uint64_t b, uint64_t c,
       return integerResult(uint64_t(sa >> std::min<uint64_t>(n, bits - 1)), t);
     return n >= bits ? 0 : ua >> n;
   }
-  case Op::Popc: return uint64_t(__builtin_popcountll(ua));
+  case Op::Popc:
+    return uint64_t(__builtin_popcountll(ua));
   case Op::Clz:
     return ua == 0 ? bits : uint64_t(__builtin_clzll(ua) - (64 - bits));
   case Op::Brev: {
@@ -493,24 +588,26 @@ bool Cta::executeScalar(Warp &w, const Instruction &inst, uint32_t exec) {
         write(w, lane, dst, v, inst.type);
       } else {
         uint64_t v = read(w, lane, src);
-        write(w, lane, dst, inst.type == Type::Pred ? v & 1
-                                                    : maskTo(v, bitsOf(inst.type)),
+        write(w, lane, dst,
+              inst.type == Type::Pred ? v & 1 : maskTo(v, bitsOf(inst.type)),
               inst.type);
       }
       break;
     }
     case Op::Setp:
     case Op::Set: {
-      bool r = compare(inst.cmp, inst.type, operand(lane, 1),
-                       operand(lane, 2));
+      bool r = compare(inst.cmp, inst.type, operand(lane, 1), operand(lane, 2));
       bool q = !r;
       if (inst.boolOp != BoolOp::None) {
         bool c = operand(lane, 3) & 1;
         auto combine = [&](bool x) {
           switch (inst.boolOp) {
-          case BoolOp::And: return x && c;
-          case BoolOp::Or: return x || c;
-          default: return x != c;
+          case BoolOp::And:
+            return x && c;
+          case BoolOp::Or:
+            return x || c;
+          default:
+            return x != c;
           }
         };
         r = combine(r);
@@ -536,8 +633,7 @@ bool Cta::executeScalar(Warp &w, const Instruction &inst, uint32_t exec) {
       break;
     case Op::Slct: {
       uint64_t c = operand(lane, 3);
-      bool pick = isFloat(inst.type2) ? asF32(c) >= 0
-                                      : signExtend(c, 32) >= 0;
+      bool pick = isFloat(inst.type2) ? asF32(c) >= 0 : signExtend(c, 32) >= 0;
       write(w, lane, ops[0], pick ? operand(lane, 1) : operand(lane, 2),
             inst.type);
       break;
@@ -550,8 +646,7 @@ bool Cta::executeScalar(Warp &w, const Instruction &inst, uint32_t exec) {
         one.type = half;
         uint64_t hi = convert(one, operand(lane, 1));
         uint64_t lo = convert(one, operand(lane, 2));
-        write(w, lane, ops[0], (hi & 0xffff) << 16 | (lo & 0xffff),
-              inst.type);
+        write(w, lane, ops[0], (hi & 0xffff) << 16 | (lo & 0xffff), inst.type);
         break;
       }
       write(w, lane, ops[0], convert(inst, operand(lane, 1)), inst.type);
@@ -561,11 +656,21 @@ bool Cta::executeScalar(Warp &w, const Instruction &inst, uint32_t exec) {
       double v = floatValue(operand(lane, 1), inst.type);
       bool r = false;
       switch (inst.count) {
-      case 0: r = std::isfinite(v); break;
-      case 1: r = std::isinf(v); break;
-      case 2: r = !std::isnan(v); break;
-      case 3: r = std::isnan(v); break;
-      case 4: r = std::isnormal(inst.type == Type::F32 ? float(v) : v); break;
+      case 0:
+        r = std::isfinite(v);
+        break;
+      case 1:
+        r = std::isinf(v);
+        break;
+      case 2:
+        r = !std::isnan(v);
+        break;
+      case 3:
+        r = std::isnan(v);
+        break;
+      case 4:
+        r = std::isnormal(inst.type == Type::F32 ? float(v) : v);
+        break;
       default:
         r = std::fpclassify(inst.type == Type::F32 ? float(v) : v) ==
             FP_SUBNORMAL;
@@ -607,13 +712,12 @@ bool Cta::executeScalar(Warp &w, const Instruction &inst, uint32_t exec) {
       break;
     }
     case Op::Lop3: {
-      uint64_t a = operand(lane, 1), b = operand(lane, 2),
-               c = operand(lane, 3);
+      uint64_t a = operand(lane, 1), b = operand(lane, 2), c = operand(lane, 3);
       uint64_t lut = operand(lane, 4);
       uint64_t r = 0;
       for (unsigned i = 0; i < 32; ++i) {
-        unsigned index = ((a >> i) & 1) << 2 | ((b >> i) & 1) << 1 |
-                         ((c >> i) & 1);
+        unsigned index =
+            ((a >> i) & 1) << 2 | ((b >> i) & 1) << 1 | ((c >> i) & 1);
         r |= ((lut >> index) & 1) << i;
       }
       write(w, lane, ops[0], r, inst.type);
@@ -636,8 +740,8 @@ bool Cta::executeScalar(Warp &w, const Instruction &inst, uint32_t exec) {
     case Op::SubC:
     case Op::MadCC:
     case Op::MadC:
-      return fail(kErrorLaunchFailed, "unsupported instruction", inst, w,
-                  lane, "extended-precision arithmetic (carry flags)");
+      return fail(kErrorLaunchFailed, "unsupported instruction", inst, w, lane,
+                  "extended-precision arithmetic (carry flags)");
     default: {
       if (isFloat(inst.type) || isHalfType(inst.type)) {
         uint64_t r = floatArith(inst, operand(lane, 1), operand(lane, 2),

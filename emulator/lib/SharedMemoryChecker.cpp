@@ -37,8 +37,8 @@ std::string SharedMemoryChecker::read(uint32_t t, uint32_t offset,
     return {};
   for (uint32_t i = offset; i < offset + bytes; ++i) {
     if (pendingCopy_[i] != kNone)
-      return "reads byte " + std::to_string(i) +
-             " that a cp.async of " + thread(pendingCopy_[i]) +
+      return "reads byte " + std::to_string(i) + " that a cp.async of " +
+             thread(pendingCopy_[i]) +
              " has not completed (no cp.async.wait_group since it was "
              "issued)";
     if (guardBarrier_[i] != kNone &&
@@ -49,8 +49,8 @@ std::string SharedMemoryChecker::read(uint32_t t, uint32_t offset,
              std::to_string(guardBarrier_[i]);
     if (writer_[i] != kNone && writer_[i] != t && !sameWarp(writer_[i], t) &&
         writeEpoch_[i] == epoch)
-      return "read-after-write hazard on byte " + std::to_string(i) +
-             " with " + thread(writer_[i]) + " (no barrier between)";
+      return "read-after-write hazard on byte " + std::to_string(i) + " with " +
+             thread(writer_[i]) + " (no barrier between)";
     if (!recordReader)
       continue;
     if (reader_[i] == kNone || readEpoch_[i] != epoch || reader_[i] == t) {
@@ -78,12 +78,12 @@ std::string SharedMemoryChecker::write(uint32_t t, uint32_t offset,
              " with " + thread(writer_[i]) + " (no barrier between)";
     if (reader_[i] != kNone && reader_[i] != t && !sameWarp(reader_[i], t) &&
         readEpoch_[i] == epoch)
-      return "write-after-read hazard on byte " + std::to_string(i) +
-             " with " + thread(reader_[i]) + " (no barrier between)";
+      return "write-after-read hazard on byte " + std::to_string(i) + " with " +
+             thread(reader_[i]) + " (no barrier between)";
     if (otherReader_[i] != kNone && !sameWarp(otherReader_[i], t) &&
         otherReadEpoch_[i] == epoch)
-      return "write-after-read hazard on byte " + std::to_string(i) +
-             " with " + thread(otherReader_[i]) + " (no barrier between)";
+      return "write-after-read hazard on byte " + std::to_string(i) + " with " +
+             thread(otherReader_[i]) + " (no barrier between)";
     writer_[i] = t;
     writeEpoch_[i] = epoch;
     guardBarrier_[i] = kNone;

@@ -1,4 +1,5 @@
-//===- SharedMemoryChecker.h - racecheck for one CTA's shared memory -*- C++ -*-===//
+//===- SharedMemoryChecker.h - racecheck for one CTA's shared memory -*- C++
+//-*-===//
 //
 // Part of the Quilt project.
 //
@@ -69,7 +70,7 @@ private:
   /// A reader of another warp than reader_'s in the same epoch: with both,
   /// every cross-warp reader conflicts with a later writer of either warp.
   std::vector<uint32_t> otherReader_, otherReadEpoch_;
-  std::vector<uint32_t> pendingCopy_;           ///< thread, or kNone
+  std::vector<uint32_t> pendingCopy_;               ///< thread, or kNone
   std::vector<uint32_t> guardBarrier_, guardPhase_; ///< kNone: unguarded
 };
 

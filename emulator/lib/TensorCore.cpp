@@ -268,7 +268,8 @@ void ldmatrix(
       for (int Half = 0; Half < 2; ++Half) {
         int Row, Col;
         ldmatrixFragmentPosition(Lane, Half, Row, Col);
-        const uint8_t *Element = Trans ? &Rows[Col][2 * Row] : &Rows[Row][2 * Col];
+        const uint8_t *Element =
+            Trans ? &Rows[Col][2 * Row] : &Rows[Row][2 * Col];
         uint32_t Value = uint32_t(Element[0]) | (uint32_t(Element[1]) << 8);
         Reg |= Value << (16 * Half);
       }
@@ -431,8 +432,8 @@ bool wgmma(int N, MmaType AB, MmaType D, bool AFromRegisters,
   const WgmmaDescriptor DB = decodeWgmmaDescriptor(DescB);
   for (int Kk = 0; Kk < K; ++Kk)
     for (int Col = 0; Col < N; ++Col)
-      MatB[Kk * N + Col] = readHalf(
-          ReadShared, wgmmaElementAddress(DB, TransB, 2, Col, Kk), AB);
+      MatB[Kk * N + Col] =
+          readHalf(ReadShared, wgmmaElementAddress(DB, TransB, 2, Col, Kk), AB);
 
   // imm-scale negates every element of the operand; exact in float.
   const float SA = float(ScaleA), SB = float(ScaleB);

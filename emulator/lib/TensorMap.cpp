@@ -109,23 +109,21 @@ int validate(const TensorMap &Map, uint32_t ElementBytes, std::string *Why) {
       Map.interleave == TensorMapInterleave32B ? 32 : 16;
   for (unsigned I = 1; I < Map.rank; ++I) {
     if (Map.globalStride[I] % StrideAlign)
-      return invalid(Why, dimMessage("globalStrides", I - 1,
-                                     Map.globalStride[I],
-                                     StrideAlign == 32
-                                         ? "must be a multiple of 32"
-                                         : "must be a multiple of 16"));
+      return invalid(
+          Why, dimMessage("globalStrides", I - 1, Map.globalStride[I],
+                          StrideAlign == 32 ? "must be a multiple of 32"
+                                            : "must be a multiple of 16"));
     if (Map.globalStride[I] >= (uint64_t(1) << 40))
-      return invalid(Why, dimMessage("globalStrides", I - 1,
-                                     Map.globalStride[I],
-                                     "must be less than 2^40"));
+      return invalid(Why,
+                     dimMessage("globalStrides", I - 1, Map.globalStride[I],
+                                "must be less than 2^40"));
   }
   for (unsigned I = 0; I < Map.rank; ++I) {
     if (Map.boxDim[I] == 0 || Map.boxDim[I] > 256)
-      return invalid(Why, dimMessage("boxDim", I, Map.boxDim[I],
-                                     "must be in [1, 256]"));
+      return invalid(
+          Why, dimMessage("boxDim", I, Map.boxDim[I], "must be in [1, 256]"));
     if (Map.elementStride[I] == 0 || Map.elementStride[I] > 8)
-      return invalid(Why, dimMessage("elementStrides", I,
-                                     Map.elementStride[I],
+      return invalid(Why, dimMessage("elementStrides", I, Map.elementStride[I],
                                      "must be in [1, 8]"));
   }
   const uint64_t InnerBytes = uint64_t(Map.boxDim[0]) * ElementBytes;
@@ -135,11 +133,10 @@ int validate(const TensorMap &Map, uint32_t ElementBytes, std::string *Why) {
                           "16 bytes");
     if (Map.swizzle != Swizzle::None &&
         InnerBytes > swizzleSpanBytes(Map.swizzle))
-      return invalid(Why, "boxDim[0] * element size (" +
-                              std::to_string(InnerBytes) +
-                              ") exceeds the swizzle span of " +
-                              std::to_string(swizzleSpanBytes(Map.swizzle)) +
-                              " bytes");
+      return invalid(
+          Why, "boxDim[0] * element size (" + std::to_string(InnerBytes) +
+                   ") exceeds the swizzle span of " +
+                   std::to_string(swizzleSpanBytes(Map.swizzle)) + " bytes");
   }
   if (Map.interleave == TensorMapInterleave32B && Map.swizzle != Swizzle::B32)
     return invalid(Why, "interleave 32B requires swizzle 32B");
@@ -281,11 +278,10 @@ bool decodeTensorMap(const void *Opaque128, TensorMap &Map, std::string *Why) {
   return true;
 }
 
-bool tmaLoadTile(
-    const TensorMap &Map, const int32_t Coords[5], uint8_t *Dst,
-    const std::function<bool(uint64_t Addr, void *Dst, unsigned Bytes)>
-        &ReadGlobal,
-    uint32_t &BytesWritten, std::string *Why) {
+bool tmaLoadTile(const TensorMap &Map, const int32_t Coords[5], uint8_t *Dst,
+                 const std::function<bool(uint64_t Addr, void *Dst,
+                                          unsigned Bytes)> &ReadGlobal,
+                 uint32_t &BytesWritten, std::string *Why) {
   BytesWritten = 0;
   const unsigned Rank = Map.rank;
   // elementBytes 0 is derived from the data type, as encodeTensorMap does.

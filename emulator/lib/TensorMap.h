@@ -111,11 +111,10 @@ bool decodeTensorMap(const void *Opaque128, TensorMap &Map, std::string *Why);
 /// may be 0 (derived from dataType). Interleaved maps are loaded as if the
 /// interleaved dimension were an ordinary one (the global layout is already
 /// interleaved); the 128B_ATOM_* swizzles cannot be expressed.
-bool tmaLoadTile(
-    const TensorMap &Map, const int32_t Coords[5], uint8_t *Dst,
-    const std::function<bool(uint64_t Addr, void *Dst, unsigned Bytes)>
-        &ReadGlobal,
-    uint32_t &BytesWritten, std::string *Why);
+bool tmaLoadTile(const TensorMap &Map, const int32_t Coords[5], uint8_t *Dst,
+                 const std::function<bool(uint64_t Addr, void *Dst,
+                                          unsigned Bytes)> &ReadGlobal,
+                 uint32_t &BytesWritten, std::string *Why);
 
 } // namespace quilt::emu
 

@@ -43,8 +43,7 @@ bool Cta::executeWarp(Warp &w, const Instruction &inst, uint32_t exec,
     return fail(kErrorLaunchFailed, "divergent warp-collective instruction",
                 inst, w, lane0,
                 "membermask " + mask(members) + " with live lanes " +
-                    mask(w.liveMask) + ", but executed by lanes " +
-                    mask(exec));
+                    mask(w.liveMask) + ", but executed by lanes " + mask(exec));
   switch (inst.op) {
   case Op::BarWarpSync:
     return true;

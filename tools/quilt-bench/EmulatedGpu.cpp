@@ -62,9 +62,9 @@ std::unique_ptr<EmulatedGpu> EmulatedGpu::open(const std::string &runtimeDir,
   void *runtime = dlopen(runtimePath.c_str(), RTLD_NOW | RTLD_GLOBAL);
   void *emulator = dlopen(emulatorPath.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!runtime || !emulator) {
-    error = "--emulate needs " + (runtime ? emulatorPath : runtimePath) +
-            " (built with the CUDA runtime, when cuda.h is found): " +
-            dlerror();
+    error =
+        "--emulate needs " + (runtime ? emulatorPath : runtimePath) +
+        " (built with the CUDA runtime, when cuda.h is found): " + dlerror();
     return nullptr;
   }
   std::unique_ptr<EmulatedGpu> gpu(new EmulatedGpu());
