@@ -27,10 +27,6 @@
 namespace quilt::emu {
 namespace {
 
-constexpr int kErrorIllegalAddress = 700;
-constexpr int kErrorMisalignedAddress = 716;
-constexpr int kErrorLaunchFailed = 719;
-
 /// A shared-space operand's offset: a .shared address is one already, a
 /// generic one (no space modifier) goes through the window.
 uint64_t sharedOffset(Space space, uint64_t address) {

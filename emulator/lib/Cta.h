@@ -27,6 +27,7 @@
 #include "SharedMemoryChecker.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <string>
@@ -97,8 +98,8 @@ struct BarrierState {
 
 class Cta {
 public:
-  Cta(const Module &module, const Function &kernel, const LaunchConfig &config,
-      Counters &counters, LaunchFailure &failure);
+  Cta(const Function &kernel, const LaunchConfig &config, Counters &counters,
+      LaunchFailure &failure);
 
   /// Runs CTA (x, y, z) to completion; false after a failure.
   bool run(const uint32_t ctaid[3]);
@@ -170,13 +171,14 @@ private:
   /// The lanes to run next and their program counter; 0 when none can run
   /// (all waiting, or waiting for lanes of their region that are blocked).
   uint32_t selectLanes(Warp &w, uint32_t &pc);
-  bool step(Warp &w, bool &yield);
+  /// Executes the instruction at the lanes `selectLanes` chose (`active`,
+  /// all at `pc`).
+  bool step(Warp &w, uint32_t active, uint32_t pc, bool &yield);
   bool arriveAtBarrier(Warp &w, const Instruction &inst, uint32_t exec);
   void releaseBarriers();
   bool arriveAtWarpgroup(Warp &w, const Instruction &inst, uint32_t exec);
   uint32_t liveThreads() const;
 
-  const Module &module_;
   const Function &kernel_;
   const LaunchConfig &config_;
   Counters &counters_;
@@ -202,6 +204,13 @@ public:
   void noteProgress() { ++progress_; }
   uint32_t barrierEpoch = 0;
 };
+
+/// A lane mask as reports print it: 0x0000ffff.
+inline std::string laneMaskText(uint32_t mask) {
+  char text[16];
+  std::snprintf(text, sizeof(text), "0x%08x", mask);
+  return text;
+}
 
 // Typed values in 64-bit register slots.
 inline uint64_t maskTo(uint64_t v, unsigned bits) {

@@ -566,7 +566,7 @@ QUILT_EMULATOR_EXPORT CUresult cuLaunchKernel(CUfunction function, unsigned gx,
   Counters counters;
   LaunchFailure failure;
   auto start = std::chrono::steady_clock::now();
-  bool ok = runKernel(*f->module->ptx, kernel, config, counters, failure);
+  bool ok = runKernel(kernel, config, counters, failure);
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

@@ -19,10 +19,6 @@
 namespace quilt::emu {
 namespace {
 
-/// CUresult values the executor reports (cuda.h).
-constexpr int kErrorIllegalAddress = 700;
-constexpr int kErrorLaunchFailed = 719;
-
 /// Warp instructions one warp runs before the scheduler moves on; small
 /// enough that spin loops on an mbarrier interleave, large enough to keep
 /// the scheduler's cost negligible.
@@ -46,10 +42,9 @@ bool checkersEnabled() {
 
 } // namespace
 
-Cta::Cta(const Module &module, const Function &kernel,
-         const LaunchConfig &config, Counters &counters, LaunchFailure &failure)
-    : module_(module), kernel_(kernel), config_(config), counters_(counters),
-      failure_(failure) {
+Cta::Cta(const Function &kernel, const LaunchConfig &config, Counters &counters,
+         LaunchFailure &failure)
+    : kernel_(kernel), config_(config), counters_(counters), failure_(failure) {
   threads_ = config.block[0] * config.block[1] * config.block[2];
   uint32_t numWarps = (threads_ + 31) / 32;
   warps_.resize(numWarps);
@@ -259,13 +254,10 @@ void Cta::releaseBarriers() {
 bool Cta::arriveAtWarpgroup(Warp &w, const Instruction &inst, uint32_t exec) {
   int lane0 = __builtin_ctz(exec);
   if (exec != w.liveMask)
-    return fail(
-        kErrorLaunchFailed, "divergent warpgroup instruction", inst, w,
-        lane0, "wgmma.mma_async reached by lanes 0x" + [&] {
-          char b[16];
-          std::snprintf(b, sizeof(b), "%08x", exec);
-          return std::string(b);
-        }() + " of a warp whose live lanes are all required");
+    return fail(kErrorLaunchFailed, "divergent warpgroup instruction", inst, w,
+                lane0,
+                "wgmma.mma_async reached by lanes " + laneMaskText(exec) +
+                    " of a warp whose live lanes are all required");
   for (int lane = 0; lane < 32; ++lane)
     if (exec >> lane & 1)
       w.lanes[lane].state = LaneState::AtWarpgroup;
@@ -341,11 +333,7 @@ uint32_t Cta::selectLanes(Warp &w, uint32_t &pc) {
   }
 }
 
-bool Cta::step(Warp &w, bool &yield) {
-  uint32_t pc;
-  uint32_t active = selectLanes(w, pc);
-  if (!active)
-    return true;
+bool Cta::step(Warp &w, uint32_t active, uint32_t pc, bool &yield) {
   if (pc >= kernel_.code.size()) {
     // Falling off the end of the body returns, as `ret` would.
     for (int lane = 0; lane < 32; ++lane)
@@ -504,10 +492,11 @@ Cta::SliceEnd Cta::runSlice(Warp &w, uint64_t budget) {
     if (!w.liveMask)
       return SliceEnd::Exited;
     uint32_t pc;
-    if (!selectLanes(w, pc))
+    uint32_t active = selectLanes(w, pc);
+    if (!active)
       return SliceEnd::Blocked;
     bool yield = false;
-    if (!step(w, yield))
+    if (!step(w, active, pc, yield))
       return SliceEnd::Failed;
     if (yield)
       return SliceEnd::Yielded;
@@ -591,10 +580,9 @@ bool Cta::run(const uint32_t ctaid[3]) {
   return true;
 }
 
-bool runKernel(const Module &module, const Function &kernel,
-               const LaunchConfig &config, Counters &counters,
-               LaunchFailure &failure) {
-  Cta cta(module, kernel, config, counters, failure);
+bool runKernel(const Function &kernel, const LaunchConfig &config,
+               Counters &counters, LaunchFailure &failure) {
+  Cta cta(kernel, config, counters, failure);
   for (uint32_t z = 0; z < config.grid[2]; ++z)
     for (uint32_t y = 0; y < config.grid[1]; ++y)
       for (uint32_t x = 0; x < config.grid[0]; ++x) {

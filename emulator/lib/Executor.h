@@ -22,9 +22,16 @@ struct LaunchConfig {
   uint32_t dynamicSharedBytes = 0;
   /// The kernel's parameter buffer, laid out as Function::params says.
   std::vector<uint8_t> params;
-  /// The device's SM count (%nsmid) and shared-memory limit per block.
+  /// The device's SM count (%nsmid).
   uint32_t smCount = 1;
-  uint64_t maxSharedBytes = 0;
+};
+
+/// The CUresult values a failed launch returns (cuda.h's numbers: the
+/// executor does not include the CUDA headers).
+enum : int {
+  kErrorIllegalAddress = 700,    ///< CUDA_ERROR_ILLEGAL_ADDRESS
+  kErrorMisalignedAddress = 716, ///< CUDA_ERROR_MISALIGNED_ADDRESS
+  kErrorLaunchFailed = 719,      ///< CUDA_ERROR_LAUNCH_FAILED
 };
 
 /// Why a launch failed; `error` is the CUresult the driver returns.
@@ -33,13 +40,13 @@ struct LaunchFailure {
   std::string report;
 };
 
-/// Executes `kernel` of `module` over the grid, one CTA after another.
+/// Executes `kernel` over the grid, one CTA after another (everything it
+/// needs of its module was resolved when the module was parsed).
 /// Returns false with `failure` set when a checker or an instruction
 /// stops the launch (the report names the kernel, PTX line, CTA, thread
 /// and address). Adds what it executed to `counters`.
-bool runKernel(const Module &module, const Function &kernel,
-               const LaunchConfig &config, Counters &counters,
-               LaunchFailure &failure);
+bool runKernel(const Function &kernel, const LaunchConfig &config,
+               Counters &counters, LaunchFailure &failure);
 
 } // namespace quilt::emu
 

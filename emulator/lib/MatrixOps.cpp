@@ -24,10 +24,6 @@
 namespace quilt::emu {
 namespace {
 
-constexpr int kErrorIllegalAddress = 700;
-constexpr int kErrorMisalignedAddress = 716;
-constexpr int kErrorLaunchFailed = 719;
-
 bool toMmaType(Type t, MmaType &m) {
   switch (t) {
   case Type::F16:
@@ -47,12 +43,6 @@ bool toMmaType(Type t, MmaType &m) {
   }
 }
 
-std::string laneMask(uint32_t m) {
-  char b[16];
-  std::snprintf(b, sizeof(b), "0x%08x", m);
-  return b;
-}
-
 } // namespace
 
 bool Cta::executeMatrix(Warp &w, const Instruction &inst, uint32_t exec) {
@@ -60,8 +50,8 @@ bool Cta::executeMatrix(Warp &w, const Instruction &inst, uint32_t exec) {
   if (exec != w.liveMask)
     return fail(kErrorLaunchFailed, "divergent warp-collective instruction",
                 inst, w, lane0,
-                "executed by lanes " + laneMask(exec) + " of the live lanes " +
-                    laneMask(w.liveMask) +
+                "executed by lanes " + laneMaskText(exec) +
+                    " of the live lanes " + laneMaskText(w.liveMask) +
                     "; .aligned instructions need the whole warp");
   const std::vector<Operand> &ops = inst.operands;
   switch (inst.op) {
@@ -92,12 +82,9 @@ bool Cta::executeMatrix(Warp &w, const Instruction &inst, uint32_t exec) {
                     "ldmatrix row at shared offset " +
                         std::to_string(rows[lane]) + ", outside the CTA's " +
                         std::to_string(shared_.size()) + " bytes");
-      std::string hazard = checker_.read(
-          threadId(w, lane), rows[lane], 16, barrierEpoch,
-          [&](uint32_t barrier) {
-            auto it = w.lanes[lane].observedPhases.find(barrier);
-            return it == w.lanes[lane].observedPhases.end() ? 0u : it->second;
-          });
+      std::string hazard =
+          checker_.read(threadId(w, lane), rows[lane], 16, barrierEpoch,
+                        w.lanes[lane].observedPhases);
       if (!hazard.empty())
         return fail(kErrorLaunchFailed, "shared-memory hazard", inst, w, lane,
                     hazard);
@@ -212,13 +199,9 @@ bool Cta::executeWarpgroupMma(const Instruction &inst, Warp *group[4]) {
       std::memset(dst, 0, bytes);
       return;
     }
-    std::string hazard = checker_.read(
-        groupThread, addr, bytes, barrierEpoch,
-        [&](uint32_t barrier) {
-          auto it = w0.lanes[0].observedPhases.find(barrier);
-          return it == w0.lanes[0].observedPhases.end() ? 0u : it->second;
-        },
-        /*recordReader=*/false);
+    std::string hazard = checker_.read(groupThread, addr, bytes, barrierEpoch,
+                                       w0.lanes[0].observedPhases,
+                                       /*recordReader=*/false);
     if (!hazard.empty())
       readFailure = hazard;
     std::memcpy(dst, shared_.data() + addr, bytes);

@@ -16,7 +16,6 @@
 #include "Cta.h"
 
 #include <algorithm>
-#include <map>
 
 namespace quilt::emu {
 namespace {
@@ -101,20 +100,24 @@ void Cta::countInstruction(const Instruction &inst) {
     size_t lanesPerPhase = std::max<size_t>(1, 128 / bytes);
     uint64_t wavefronts = 0, phases = 0;
     for (size_t start = 0; start < accesses_.size(); start += lanesPerPhase) {
-      std::map<uint32_t, std::vector<uint64_t>> wordsByBank;
+      // The distinct words of the phase (a lane touches at most 4), then
+      // how many fall in the busiest bank. No allocation: this runs for
+      // every shared-memory instruction.
+      uint64_t words[128];
+      size_t count = 0;
       size_t end = std::min(accesses_.size(), start + lanesPerPhase);
       for (size_t i = start; i < end; ++i) {
         uint64_t first = accesses_[i].address / 4;
         uint64_t last = (accesses_[i].address + accesses_[i].bytes - 1) / 4;
-        for (uint64_t word = first; word <= last; ++word) {
-          std::vector<uint64_t> &words = wordsByBank[uint32_t(word % 32)];
-          if (std::find(words.begin(), words.end(), word) == words.end())
-            words.push_back(word);
-        }
+        for (uint64_t word = first; word <= last && count < 128; ++word)
+          words[count++] = word;
       }
-      size_t most = 1;
-      for (const auto &[bank, words] : wordsByBank)
-        most = std::max(most, words.size());
+      std::sort(words, words + count);
+      count = size_t(std::unique(words, words + count) - words);
+      uint32_t perBank[32] = {};
+      uint32_t most = 1;
+      for (size_t i = 0; i < count; ++i)
+        most = std::max(most, ++perBank[words[i] % 32]);
       wavefronts += most;
       ++phases;
     }

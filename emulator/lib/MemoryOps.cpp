@@ -21,10 +21,6 @@
 namespace quilt::emu {
 namespace {
 
-constexpr int kErrorIllegalAddress = 700;
-constexpr int kErrorMisalignedAddress = 716;
-constexpr int kErrorLaunchFailed = 719;
-
 const char *spaceName(Space s) {
   switch (s) {
   case Space::Generic:
@@ -89,11 +85,9 @@ bool Cta::load(Warp &w, int lane, const Instruction &inst, Space space,
                   std::to_string(bytes) + " bytes at shared offset " +
                       std::to_string(address) + ", outside the CTA's " +
                       std::to_string(shared_.size()) + " bytes");
-    std::string hazard = checker_.read(
-        t, uint32_t(address), bytes, barrierEpoch, [&](uint32_t barrier) {
-          auto it = w.lanes[lane].observedPhases.find(barrier);
-          return it == w.lanes[lane].observedPhases.end() ? 0u : it->second;
-        });
+    std::string hazard =
+        checker_.read(t, uint32_t(address), bytes, barrierEpoch,
+                      w.lanes[lane].observedPhases);
     if (!hazard.empty())
       return fail(kErrorLaunchFailed, "shared-memory hazard", inst, w, lane,
                   hazard);

@@ -17,12 +17,6 @@
 #include <string>
 
 namespace quilt::emu {
-namespace {
-
-constexpr int kErrorIllegalAddress = 700;
-
-} // namespace
-
 bool Cta::executePrintf(Warp &w, const Instruction &inst, uint32_t exec) {
   const std::vector<Operand> &ops = inst.operands;
   // call.uni [(ret),] vprintf, (fmt, args)

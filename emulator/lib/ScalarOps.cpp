@@ -20,13 +20,12 @@
 #include "Cta.h"
 #include "FloatFormats.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace quilt::emu {
 namespace {
-
-constexpr int kErrorLaunchFailed = 719;
 
 Rounding toRounding(RoundingModifier r) {
   switch (r) {
@@ -191,23 +190,25 @@ uint64_t integerResult(uint64_t v, Type t) {
   return isSigned(t) ? uint64_t(signExtend(v, bits)) : maskTo(v, bits);
 }
 
+/// `v` rounded to an integral value by an integer rounding modifier (.rni,
+/// the default, ties to even).
+double roundToIntegral(double v, RoundingModifier r) {
+  switch (r) {
+  case RoundingModifier::RZI:
+    return std::trunc(v);
+  case RoundingModifier::RMI:
+    return std::floor(v);
+  case RoundingModifier::RPI:
+    return std::ceil(v);
+  default:
+    return std::nearbyint(v);
+  }
+}
+
 /// Float to integer with cvt's rounding, saturating to the destination
 /// range; NaN gives 0 (9.7.9.21).
 uint64_t floatToInt(double v, Type dst, RoundingModifier r) {
-  switch (r) {
-  case RoundingModifier::RZI:
-    v = std::trunc(v);
-    break;
-  case RoundingModifier::RMI:
-    v = std::floor(v);
-    break;
-  case RoundingModifier::RPI:
-    v = std::ceil(v);
-    break;
-  default:
-    v = std::nearbyint(v);
-    break; // rni: ties to even
-  }
+  v = roundToIntegral(v, r);
   if (std::isnan(v))
     return 0;
   unsigned bits = bitsOf(dst);
@@ -281,20 +282,7 @@ uint64_t convert(const Instruction &inst, uint64_t a) {
       inst.rounding == RoundingModifier::RMI ||
       inst.rounding == RoundingModifier::RPI) {
     // Round to an integral value in the same (or a wider) float type.
-    switch (inst.rounding) {
-    case RoundingModifier::RZI:
-      v = std::trunc(v);
-      break;
-    case RoundingModifier::RMI:
-      v = std::floor(v);
-      break;
-    case RoundingModifier::RPI:
-      v = std::ceil(v);
-      break;
-    default:
-      v = std::nearbyint(v);
-      break;
-    }
+    v = roundToIntegral(v, inst.rounding);
     return floatBits(v, d, Rounding::NearestEven);
   }
   if (inst.sat && !std::isnan(v))
@@ -437,38 +425,23 @@ uint64_t intArith(const Instruction &inst, uint64_t a, uint64_t b, uint64_t c,
   };
   switch (inst.op) {
   case Op::Add:
+  case Op::Sub: {
+    bool add = inst.op == Op::Add;
     if (inst.sat && t == Type::S32) {
-      int64_t r = sa + sb;
-      return integerResult(uint64_t(std::min<int64_t>(
-                               std::max<int64_t>(r, INT32_MIN), INT32_MAX)),
-                           t);
+      // .sat clamps the exact sum to the s32 range.
+      int64_t r = add ? sa + sb : sa - sb;
+      return integerResult(
+          uint64_t(std::clamp<int64_t>(r, INT32_MIN, INT32_MAX)), t);
     }
-    return integerResult(ua + ub, t);
-  case Op::Sub:
-    if (inst.sat && t == Type::S32) {
-      int64_t r = sa - sb;
-      return integerResult(uint64_t(std::min<int64_t>(
-                               std::max<int64_t>(r, INT32_MIN), INT32_MAX)),
-                           t);
-    }
-    return integerResult(ua - ub, t);
-  case Op::Mul: {
-    uint64_t p = product();
-    if (inst.wide) {
-      Type wideType = s ? (bits == 16 ? Type::S32 : Type::S64)
-                        : (bits == 16 ? Type::U32 : Type::U64);
-      return integerResult(p, wideType);
-    }
-    return integerResult(p, t);
+    return integerResult(add ? ua + ub : ua - ub, t);
   }
+  case Op::Mul:
   case Op::Mad: {
-    uint64_t p = product();
-    if (inst.wide) {
-      Type wideType = s ? (bits == 16 ? Type::S32 : Type::S64)
-                        : (bits == 16 ? Type::U32 : Type::U64);
-      return integerResult(p + c, wideType);
-    }
-    return integerResult(p + c, t);
+    // .wide results have twice the operands' width.
+    Type result = !inst.wide ? t
+                  : s        ? (bits == 16 ? Type::S32 : Type::S64)
+                             : (bits == 16 ? Type::U32 : Type::U64);
+    return integerResult(product() + (inst.op == Op::Mad ? c : 0), result);
   }
   case Op::Mul24:
   case Op::Mad24: {

@@ -15,6 +15,12 @@ bool sameWarp(uint32_t a, uint32_t b) { return a / 32 == b / 32; }
 
 std::string thread(uint32_t t) { return "thread " + std::to_string(t); }
 
+uint32_t seen(const SharedMemoryChecker::ObservedPhases &observed,
+              uint32_t barrier) {
+  auto it = observed.find(barrier);
+  return it == observed.end() ? 0 : it->second;
+}
+
 } // namespace
 
 void SharedMemoryChecker::reset(size_t bytes) {
@@ -42,7 +48,7 @@ std::string SharedMemoryChecker::read(uint32_t t, uint32_t offset,
              " has not completed (no cp.async.wait_group since it was "
              "issued)";
     if (guardBarrier_[i] != kNone &&
-        observed(guardBarrier_[i]) <= guardPhase_[i])
+        seen(observed, guardBarrier_[i]) <= guardPhase_[i])
       return "reads byte " + std::to_string(i) +
              " of a TMA load before waiting for phase " +
              std::to_string(guardPhase_[i]) + " of the mbarrier at " +

@@ -24,7 +24,7 @@
 #define QUILT_EMULATOR_SHAREDMEMORYCHECKER_H
 
 #include <cstdint>
-#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -37,9 +37,8 @@ public:
   void setEnabled(bool enabled) { enabled_ = enabled; }
   bool enabled() const { return enabled_; }
 
-  /// The phases of mbarrier `barrier` (a shared offset) that `thread` has
-  /// seen complete.
-  using ObservedPhases = std::function<uint32_t(uint32_t barrier)>;
+  /// mbarrier shared offset -> phases the reading thread has seen complete.
+  using ObservedPhases = std::map<uint32_t, uint32_t>;
 
   /// Empty when the access is legal, else what it conflicts with.
   /// `recordReader` false: check the read without remembering it as this

@@ -14,17 +14,6 @@
 #include <cstdio>
 
 namespace quilt::emu {
-namespace {
-
-constexpr int kErrorLaunchFailed = 719;
-
-std::string mask(uint32_t m) {
-  char b[16];
-  std::snprintf(b, sizeof(b), "0x%08x", m);
-  return b;
-}
-
-} // namespace
 
 bool Cta::executeWarp(Warp &w, const Instruction &inst, uint32_t exec,
                       uint32_t active) {
@@ -42,8 +31,9 @@ bool Cta::executeWarp(Warp &w, const Instruction &inst, uint32_t exec,
   if ((exec & required) != required || (exec & ~members))
     return fail(kErrorLaunchFailed, "divergent warp-collective instruction",
                 inst, w, lane0,
-                "membermask " + mask(members) + " with live lanes " +
-                    mask(w.liveMask) + ", but executed by lanes " + mask(exec));
+                "membermask " + laneMaskText(members) + " with live lanes " +
+                    laneMaskText(w.liveMask) + ", but executed by lanes " +
+                    laneMaskText(exec));
   switch (inst.op) {
   case Op::BarWarpSync:
     return true;
