@@ -609,7 +609,6 @@ int main(int argc, char **argv) {
         ModelCheck check;
         check.workload = w;
         check.configs = report.candidates;
-        check.predictedUs.clear();
         for (size_t c = 0; c < report.candidates.size(); ++c) {
           quilt_rt_force_kernel(int32_t(c));
           operands.out.fillZero();

@@ -4,7 +4,9 @@
 #ifndef QUILT_TEST_EMULATOR_CHECK_COMMON_H
 #define QUILT_TEST_EMULATOR_CHECK_COMMON_H
 
+#include <dlfcn.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #define QUILT_MEMREF(RANK)                                                     \
@@ -68,6 +70,22 @@ static inline void fill(unsigned char *device, float *host, size_t count,
 static inline long out_size(long in, long filter, long stride, long dilation) {
   long extent = dilation * (filter - 1) + 1;
   return in < extent ? 0 : (in - extent) / stride + 1;
+}
+
+// The C entry _mlir_ciface_<function> of `library`, or null after saying
+// why on stderr.
+static inline void *load_entry(const char *library, const char *function) {
+  void *lib = dlopen(library, RTLD_NOW);
+  if (!lib) {
+    fprintf(stderr, "%s\n", dlerror());
+    return NULL;
+  }
+  char symbol[256];
+  snprintf(symbol, sizeof(symbol), "_mlir_ciface_%s", function);
+  void *fn = dlsym(lib, symbol);
+  if (!fn)
+    fprintf(stderr, "no %s in %s\n", symbol, library);
+  return fn;
 }
 
 #endif // QUILT_TEST_EMULATOR_CHECK_COMMON_H

@@ -46,18 +46,9 @@ int main(int argc, char **argv) {
             argv[0]);
     return 2;
   }
-  void *lib = dlopen(argv[1], RTLD_NOW);
-  if (!lib) {
-    fprintf(stderr, "%s\n", dlerror());
+  void *fn = load_entry(argv[1], argv[2]);
+  if (!fn)
     return 2;
-  }
-  char symbol[256];
-  snprintf(symbol, sizeof(symbol), "_mlir_ciface_%s", argv[2]);
-  void *fn = dlsym(lib, symbol);
-  if (!fn) {
-    fprintf(stderr, "no %s in %s\n", symbol, argv[1]);
-    return 2;
-  }
   int nhwc = strcmp(argv[3], "nhwc") == 0;
   if (!nhwc && strcmp(argv[3], "nchw") != 0) {
     fprintf(stderr, "bad layout '%s'\n", argv[3]);

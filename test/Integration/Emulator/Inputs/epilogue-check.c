@@ -85,18 +85,9 @@ int main(int argc, char **argv) {
             argv[0], argv[0]);
     return 2;
   }
-  void *lib = dlopen(argv[1], RTLD_NOW);
-  if (!lib) {
-    fprintf(stderr, "%s\n", dlerror());
+  void *fn = load_entry(argv[1], argv[2]);
+  if (!fn)
     return 2;
-  }
-  char symbol[256];
-  snprintf(symbol, sizeof(symbol), "_mlir_ciface_%s", argv[2]);
-  void *fn = dlsym(lib, symbol);
-  if (!fn) {
-    fprintf(stderr, "no %s in %s\n", symbol, argv[1]);
-    return 2;
-  }
   int nchw = strcmp(argv[3], "conv2d_nchw") == 0;
   int conv = nchw || strcmp(argv[3], "conv2d_nhwc") == 0;
   if (!conv && strcmp(argv[3], "matmul") != 0) {

@@ -62,18 +62,9 @@ int main(int argc, char **argv) {
     return 2;
   }
   int transA = layout[0] == 't', transB = layout[1] == 't';
-  void *lib = dlopen(argv[1], RTLD_NOW);
-  if (!lib) {
-    fprintf(stderr, "%s\n", dlerror());
+  void *fn = load_entry(argv[1], argv[2]);
+  if (!fn)
     return 2;
-  }
-  char symbol[256];
-  snprintf(symbol, sizeof(symbol), "_mlir_ciface_%s", argv[2]);
-  void *fn = dlsym(lib, symbol);
-  if (!fn) {
-    fprintf(stderr, "no %s in %s\n", symbol, argv[1]);
-    return 2;
-  }
   const char *type = argv[3];
   int elem = strcmp(type, "f32") == 0 ? 4 : 2;
   int failed = 0;
