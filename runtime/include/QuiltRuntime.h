@@ -126,8 +126,21 @@ enum quilt_rt_operand_check {
   QUILT_RT_CHECK_GPU_CONV_PIXELS = 20, /* GPU targets: N*OH*OW (got) must be
                                           below `expected` (2^32), the
                                           kernels' 32-bit image maps */
-  QUILT_RT_CHECK_GPU_CONV_TAPS = 21    /* likewise R*S*C */
+  QUILT_RT_CHECK_GPU_CONV_TAPS = 21,   /* likewise R*S*C */
+  /* A fused epilogue's operands; their index is or'ed in, shifted by
+     QUILT_RT_CHECK_OPERAND_SHIFT. */
+  QUILT_RT_CHECK_NULL_EPILOGUE = 22,     /* a null operand */
+  QUILT_RT_CHECK_EPILOGUE_COLUMNS = 23,  /* a per_column operand's length vs
+                                            C's columns (N) */
+  QUILT_RT_CHECK_EPILOGUE_ROWS = 24,     /* a per_row operand's length vs
+                                            C's rows (M) */
+  QUILT_RT_CHECK_EPILOGUE_SHAPE = 25     /* a per_element operand's size vs
+                                            C's along the dimension or'ed in,
+                                            shifted by
+                                            QUILT_RT_CHECK_DIM_SHIFT */
 };
+#define QUILT_RT_CHECK_DIM_SHIFT 12
+#define QUILT_RT_CHECK_OPERAND_SHIFT 16
 /* Flags or'ed into the K, M and N checks: A is stored K x M, B N x K. */
 #define QUILT_RT_CHECK_TRANSPOSED_A 0x100
 #define QUILT_RT_CHECK_TRANSPOSED_B 0x200

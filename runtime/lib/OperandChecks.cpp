@@ -32,7 +32,21 @@ std::string nullMessage(const char *operand, int64_t elements) {
 std::string describeCheck(int32_t check, int64_t got, int64_t expected) {
   bool ta = check & QUILT_RT_CHECK_TRANSPOSED_A;
   bool tb = check & QUILT_RT_CHECK_TRANSPOSED_B;
+  int32_t operand = check >> QUILT_RT_CHECK_OPERAND_SHIFT;
+  std::string fused = "fused epilogue operand #" + std::to_string(operand);
   switch (check & 0xff) {
+  case QUILT_RT_CHECK_NULL_EPILOGUE:
+    return nullMessage(fused.c_str(), expected);
+  case QUILT_RT_CHECK_EPILOGUE_COLUMNS:
+    return fused + " has " + count(got, "element") + ", C has " +
+           count(expected, "column") + " (N)";
+  case QUILT_RT_CHECK_EPILOGUE_ROWS:
+    return fused + " has " + count(got, "element") + ", C has " +
+           count(expected, "row") + " (M)";
+  case QUILT_RT_CHECK_EPILOGUE_SHAPE:
+    return fused + " has size " + std::to_string(got) + " along dimension " +
+           std::to_string((check >> QUILT_RT_CHECK_DIM_SHIFT) & 0xf) +
+           ", C has " + std::to_string(expected);
   case QUILT_RT_CHECK_NULL_A:
     return nullMessage("A", expected);
   case QUILT_RT_CHECK_NULL_B:

@@ -8,7 +8,7 @@
 #include "CostModel/Candidates.h"
 #include "Dialect/UKernel/IR/CostModelBridge.h"
 #include "Dialect/UKernel/IR/UKernelOps.h"
-#include "EpilogueMatcher.h"
+#include "EpilogueFusion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -136,66 +136,22 @@ std::optional<Contraction> matchContraction(Operation *op) {
   return c;
 }
 
-bool isZeroFill(Value init) {
+/// The constant a contraction's init is filled with, if it is a fill.
+std::optional<TypedAttr> fillConstant(Value init) {
   auto fill = init.getDefiningOp<linalg::FillOp>();
-  return fill && matchPattern(fill.value(), m_AnyZeroFloat());
+  TypedAttr value;
+  if (!fill || !matchPattern(fill.value(), m_Constant(&value)))
+    return std::nullopt;
+  return value;
 }
 
-/// An elementwise consumer the dispatch can absorb: bias add along N and/or
-/// an activation, reading the contraction's (zero-initialized) result.
-struct Epilogue {
-  linalg::GenericOp generic;
-  Value bias;
-  SmallVector<EpilogueKind> steps;
-};
-
-std::optional<Epilogue> matchEpilogue(const Contraction &c) {
-  Value result = c.op->getResult(0);
-  if (!result.hasOneUse() || !isZeroFill(c.init))
-    return std::nullopt;
-  auto generic = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
-  if (!generic || generic.getNumDpsInits() != 1 ||
-      generic.getNumDpsInputs() < 1 || generic.getNumDpsInputs() > 2 ||
-      generic.getNumParallelLoops() != generic.getNumLoops() ||
-      !generic.hasPureTensorSemantics())
-    return std::nullopt;
-  auto rank = cast<RankedTensorType>(result.getType()).getRank();
-  if (generic.getNumLoops() != rank)
-    return std::nullopt;
-  OpOperand *input = generic.getDpsInputOperand(0);
-  OpOperand *output = generic.getDpsInitOperand(0);
-  if (input->get() != result ||
-      !generic.getMatchingIndexingMap(input).isIdentity() ||
-      !generic.getMatchingIndexingMap(output).isIdentity())
-    return std::nullopt;
-
-  Epilogue epilogue;
-  epilogue.generic = generic;
-  bool hasBias = generic.getNumDpsInputs() == 2;
-  if (hasBias) {
-    OpOperand *bias = generic.getDpsInputOperand(1);
-    auto biasType = dyn_cast<RankedTensorType>(bias->get().getType());
-    AffineMap alongN = AffineMap::get(
-        rank, 0, getAffineDimExpr(c.outputNDim, generic.getContext()));
-    if (!biasType || biasType.getRank() != 1 ||
-        generic.getMatchingIndexingMap(bias) != alongN)
-      return std::nullopt;
-    Type biasElem = biasType.getElementType();
-    if (!biasElem.isF32() && biasElem != getElementTypeOrSelf(c.lhs.getType()))
-      return std::nullopt;
-    epilogue.bias = bias->get();
-  }
-  // The fused dispatch writes the generic's output, so its element type must
-  // be one a dispatch accumulates into.
-  Type outElem = getElementTypeOrSelf(output->get().getType());
-  if (!outElem.isF32() && outElem != getElementTypeOrSelf(c.lhs.getType()))
-    return std::nullopt;
-  std::optional<SmallVector<EpilogueKind>> steps =
-      quilt::classifyEpilogueBody(*generic.getBlock(), hasBias);
-  if (!steps)
-    return std::nullopt;
-  epilogue.steps = std::move(*steps);
-  return epilogue;
+/// Whether the fused dispatch may start from a fill of its new output with
+/// the contraction's fill value: always for zero, otherwise only where the
+/// value keeps its type.
+bool canRefill(TypedAttr value, Type outElem) {
+  if (matchPattern(value, m_AnyZeroFloat()) || matchPattern(value, m_Zero()))
+    return true;
+  return value.getType() == outElem;
 }
 
 struct ConvertLinalgToUKernelPass
@@ -296,27 +252,41 @@ private:
              << candidates->size() << " candidates";
 
     IRRewriter rewriter(&getContext());
-    std::optional<Epilogue> epilogue;
-    if (fuseEpilogues && c.op->getNumResults() == 1)
-      epilogue = matchEpilogue(c);
+    quilt::EpilogueChain chain;
+    std::optional<TypedAttr> fill = fillConstant(c.init);
+    if (fuseEpilogues && fill)
+      chain = quilt::collectEpilogueChain(
+          rewriter, cast<linalg::LinalgOp>(c.op), c.outputNDim, elemType);
+    if (!chain.empty() &&
+        !canRefill(*fill, getElementTypeOrSelf(chain.output().getType())))
+      chain = quilt::EpilogueChain();
 
-    Operation *replaced = epilogue ? epilogue->generic.getOperation() : c.op;
+    Operation *replaced =
+        chain.empty() ? c.op : chain.consumers.back().getOperation();
     rewriter.setInsertionPoint(replaced);
     Location loc = replaced->getLoc();
     Value init = c.init;
-    Value bias;
-    SmallVector<Attribute> steps;
-    if (epilogue) {
-      // The epilogue's output becomes the accumulator, zeroed like the
+    SmallVector<Value> epilogueOperands;
+    SmallVector<Attribute> operandKinds;
+    if (!chain.empty()) {
+      // The chain's output becomes the accumulator, filled like the
       // contraction's was.
-      Value out = epilogue->generic.getDpsInitOperand(0)->get();
+      Value out = chain.output();
       Type outElem = getElementTypeOrSelf(out.getType());
-      Value zero = arith::ConstantOp::create(rewriter, loc, outElem,
-                                             rewriter.getZeroAttr(outElem));
-      init = linalg::FillOp::create(rewriter, loc, zero, out).getResult(0);
-      bias = epilogue->bias;
-      for (EpilogueKind step : epilogue->steps)
-        steps.push_back(EpilogueKindAttr::get(&getContext(), step));
+      TypedAttr value = fill->getType() == outElem
+                            ? *fill
+                            : cast<TypedAttr>(rewriter.getZeroAttr(outElem));
+      Value constant = arith::ConstantOp::create(rewriter, loc, value);
+      init = linalg::FillOp::create(rewriter, loc, constant, out).getResult(0);
+      for (auto [operand, kind] : llvm::zip(chain.operands, chain.kinds)) {
+        // A rank-0 tensor is read once, as the scalar it holds.
+        if (auto tensor = dyn_cast<RankedTensorType>(operand.getType());
+            tensor && tensor.getRank() == 0)
+          operand = tensor::ExtractOp::create(rewriter, loc, operand,
+                                              ValueRange{});
+        epilogueOperands.push_back(operand);
+        operandKinds.push_back(EpilogueOperandKindAttr::get(&getContext(), kind));
+      }
     }
 
     Type resultType = isa<RankedTensorType>(init.getType()) ? init.getType()
@@ -324,18 +294,27 @@ private:
     auto dispatch = DispatchOp::create(
         rewriter, loc, resultType,
         ContractionKindAttr::get(&getContext(), c.kind), c.lhs, c.rhs, init,
-        bias, *candidates,
+        /*bias=*/Value(), epilogueOperands, *candidates,
         SelectionPolicyAttr::get(&getContext(), selectionPolicy),
         selectionPolicy == SelectionPolicy::fixed
             ? rewriter.getI64IntegerAttr(fixedIndex)
             : IntegerAttr(),
-        rewriter.getArrayAttr(steps),
+        /*epilogue=*/rewriter.getArrayAttr({}),
         c.transposeLhs ? rewriter.getUnitAttr() : UnitAttr(),
         c.transposeRhs ? rewriter.getUnitAttr() : UnitAttr(), c.strides,
-        c.dilations, /*target=*/TargetAttr());
-    if (epilogue) {
-      rewriter.replaceOp(epilogue->generic, dispatch->getResults());
+        c.dilations, /*target=*/TargetAttr(),
+        rewriter.getArrayAttr(operandKinds));
+    if (!chain.empty()) {
+      dispatch.getEpilogueBody().push_back(chain.body.release());
+      rewriter.replaceOp(chain.consumers.back(), dispatch->getResults());
+      for (linalg::GenericOp consumer :
+           llvm::reverse(ArrayRef(chain.consumers).drop_back()))
+        rewriter.eraseOp(consumer);
       rewriter.eraseOp(c.op);
+      // The contraction's fill, now unused.
+      if (Operation *oldFill = c.init.getDefiningOp();
+          oldFill && oldFill->use_empty())
+        rewriter.eraseOp(oldFill);
     } else {
       rewriter.replaceOp(c.op, dispatch->getResults());
     }

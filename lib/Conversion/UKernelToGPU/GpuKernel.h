@@ -12,6 +12,7 @@
 #define QUILT_LIB_CONVERSION_UKERNELTOGPU_GPUKERNEL_H
 
 #include "Conversion/Utils/ConvIndex.h"
+#include "Conversion/Utils/Epilogue.h"
 #include "CostModel/KernelConfig.h"
 #include "Dialect/UKernel/IR/UKernelOps.h"
 
@@ -37,6 +38,8 @@ struct GpuKernelSpec {
   Type accType;   ///< element type of C
   Type biasType;  ///< element type of the bias; null without one
   SmallVector<EpilogueKind> epilogue;
+  /// A fused epilogue body instead of named steps.
+  FusedEpilogue fused;
   /// A is stored K x M, B is stored N x K.
   bool transposeA = false, transposeB = false;
   /// Operands are rank 3 and block z walks the batch.
@@ -79,15 +82,23 @@ struct GpuKernelSpec {
   /// A symbol name that is unique per spec.
   std::string symbolName() const;
   /// Kernel operands: A, B, C (strided views, rank 3 when batched), the bias
-  /// (1-D) when there is one, with `tmaLoads` the tensor maps of A and B
+  /// (1-D) when there is one, the fused epilogue's operands (scalars, 1-D
+  /// windows of the region's columns or rows, per_element windows like
+  /// C's), with `tmaLoads` the tensor maps of A and B
   /// (!llvm.ptr to global memory), then an i32 of VectorFlags. A convolution's
   /// are the image (rank 4), the filter matrix (rank 2), the output window
   /// (rank 4, its F dimension starting at the region's first column), the
-  /// bias, then (index) the region's first GEMM row, its row count and the
+  /// bias, the fused operands, then (index) the region's first GEMM row, its row count and the
   /// filter's R and S, then the flags.
   SmallVector<Type> argumentTypes(MLIRContext *ctx) const;
   /// Index operands of a convolution kernel between the bias and the flags.
   static constexpr unsigned kConvIndexOperands = 4;
+  /// Position of the first fused epilogue operand.
+  unsigned firstFusedOperand() const { return biasType ? 4 : 3; }
+  /// Number of fused epilogue operands.
+  unsigned numFusedOperands() const {
+    return fused ? fused.kinds.size() : 0;
+  }
 };
 
 /// A generated kernel and what a launch of it needs besides its operands.

@@ -85,6 +85,8 @@ std::string GpuKernelSpec::symbolName() const {
     os << "_bias" << typeName(biasType);
   for (EpilogueKind step : epilogue)
     os << "_" << stringifyEpilogueKind(step);
+  if (fused)
+    os << "_fused_" << fused.fingerprint();
   if (transposeA)
     os << "_ta";
   if (transposeB)
@@ -136,6 +138,21 @@ SmallVector<Type> GpuKernelSpec::argumentTypes(MLIRContext *ctx) const {
              stridedView(ctx, rank, accType, contiguousC)};
   if (biasType)
     types.push_back(stridedView(ctx, 1, biasType, /*contiguous=*/false));
+  for (unsigned i = 0; i < numFusedOperands(); ++i) {
+    Type elem = fused.operandElementType(i);
+    switch (fused.kinds[i]) {
+    case EpilogueOperandKind::scalar:
+      types.push_back(elem);
+      break;
+    case EpilogueOperandKind::per_column:
+    case EpilogueOperandKind::per_row:
+      types.push_back(stridedView(ctx, 1, elem, /*contiguous=*/false));
+      break;
+    case EpilogueOperandKind::per_element:
+      types.push_back(stridedView(ctx, rank, elem, /*contiguous=*/false));
+      break;
+    }
+  }
   if (isConv())
     types.append(kConvIndexOperands, IndexType::get(ctx));
   if (tmaLoads)
@@ -217,6 +234,9 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   Value a = entry.getArgument(0), bMat = entry.getArgument(1),
         c = entry.getArgument(2);
   Value bias = spec.biasType ? entry.getArgument(3) : Value();
+  SmallVector<Value> fusedOperands;
+  for (unsigned i = 0; i < spec.numFusedOperands(); ++i)
+    fusedOperands.push_back(entry.getArgument(spec.firstFusedOperand() + i));
   Value flags = entry.getArguments().back();
   unsigned numArgs = entry.getNumArguments();
   Value mapA = spec.tmaLoads ? entry.getArgument(numArgs - 3) : Value();
@@ -238,6 +258,10 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     a = matrixAt(b, loc, a, batch);
     bMat = matrixAt(b, loc, bMat, batch);
     c = matrixAt(b, loc, c, batch);
+    for (Value &operand : fusedOperands)
+      if (auto type = dyn_cast<MemRefType>(operand.getType());
+          type && type.getRank() == 3)
+        operand = matrixAt(b, loc, operand, batch);
   }
   Value row0 = im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),
                       im.c(cfg.tileM));
@@ -249,7 +273,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   Value m, n, k, rowOrigin;
   ConvGeometry conv;
   if (spec.isConv()) {
-    unsigned next = spec.biasType ? 4 : 3;
+    unsigned next = spec.firstFusedOperand() + spec.numFusedOperands();
     conv.kind = spec.kind;
     conv.strideH = spec.strideH, conv.strideW = spec.strideW;
     conv.dilationH = spec.dilationH, conv.dilationW = spec.dilationW;
@@ -589,15 +613,38 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
           if (old.getType() != f32)
             old = arith::ExtFOp::create(tb, l, f32, old);
           Value sum = arith::AddFOp::create(tb, l, old, acc);
-          Value biasValue;
-          if (bias) {
-            biasValue = memref::LoadOp::create(tb, l, bias, ValueRange{gc});
-            if (biasValue.getType() != f32)
-              biasValue = arith::ExtFOp::create(tb, l, f32, biasValue);
+          Value result;
+          if (spec.fused) {
+            // The body's operands at this element: windows of the
+            // region, like C's.
+            SmallVector<Value> elements;
+            for (auto [operand, kind] :
+                 llvm::zip(fusedOperands, spec.fused.kinds)) {
+              if (kind == EpilogueOperandKind::scalar)
+                elements.push_back(operand);
+              else if (kind == EpilogueOperandKind::per_column)
+                elements.push_back(
+                    memref::LoadOp::create(tb, l, operand, ValueRange{gc}));
+              else if (kind == EpilogueOperandKind::per_row)
+                elements.push_back(
+                    memref::LoadOp::create(tb, l, operand, ValueRange{gr}));
+              else
+                elements.push_back(memref::LoadOp::create(
+                    tb, l, operand, ValueRange{gr, gc}));
+            }
+            // The body yields C's element type.
+            result = cloneFusedEpilogue(tb, l, spec.fused, sum, elements);
+          } else {
+            Value biasValue;
+            if (bias) {
+              biasValue = memref::LoadOp::create(tb, l, bias, ValueRange{gc});
+              if (biasValue.getType() != f32)
+                biasValue = arith::ExtFOp::create(tb, l, f32, biasValue);
+            }
+            result = applyEpilogue(tb, l, spec.epilogue, sum, biasValue);
+            if (cElem != f32)
+              result = arith::TruncFOp::create(tb, l, cElem, result);
           }
-          Value result = applyEpilogue(tb, l, spec.epilogue, sum, biasValue);
-          if (cElem != f32)
-            result = arith::TruncFOp::create(tb, l, cElem, result);
           memref::StoreOp::create(tb, l, result, c, idx);
           scf::YieldOp::create(tb, l);
         });

@@ -210,6 +210,7 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
   if (bias)
     base.biasType = getElementTypeOrSelf(bias.getType());
   base.epilogue = op.getEpilogueSteps();
+  base.fused = FusedEpilogue::of(op);
   base.transposeA = transposeA;
   base.transposeB = transposeB;
   base.batched = batched;
@@ -318,6 +319,19 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
       }
       if (bias)
         args.push_back(window(tb, l, bias, {c0}, {cols}, argTypes[3]));
+      // The fused operands' windows of the region, indexed like C's.
+      for (auto [operand, kind] :
+           llvm::zip(op.getEpilogueOperands(), base.fused.kinds)) {
+        Type type = argTypes[args.size()];
+        if (kind == EpilogueOperandKind::scalar)
+          args.push_back(operand);
+        else if (kind == EpilogueOperandKind::per_column)
+          args.push_back(window(tb, l, operand, {c0}, {cols}, type));
+        else if (kind == EpilogueOperandKind::per_row)
+          args.push_back(window(tb, l, operand, {r0}, {rows}, type));
+        else
+          args.push_back(win(operand, r0, c0, rows, cols, type));
+      }
       if (isConv)
         args.append({r0, rows, conv.filterR, conv.filterS});
 

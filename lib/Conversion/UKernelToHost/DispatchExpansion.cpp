@@ -8,7 +8,7 @@
 //   kernel, remainder, split_m, split_n = ukernel.select b, m, n, k ...
 //   main region rows [0, split_m) x cols [0, split_n):
 //     scf.index_switch kernel { case i: call @candidate_i(A, B, C, bias,
-//                                                        0, 0, split_m, split_n) }
+//                                     fused operands, 0, 0, split_m, split_n) }
 //   remainder region (the rest; a patch splits one dimension):
 //     scf.index_switch remainder { ... }
 // (the regions: forEachSelectedRegion, Conversion/Utils).
@@ -89,6 +89,7 @@ void mlir::ukernel::host::expandDispatch(DispatchOp op, KernelCache &kernels,
   if (Value bias = op.getBias())
     base.biasType = getElementTypeOrSelf(bias.getType());
   base.epilogue = op.getEpilogueSteps();
+  base.fused = FusedEpilogue::of(op);
   base.parallel = threads != 1;
 
   // The GEMM view's sizes, as the cost model sees them.
@@ -162,6 +163,12 @@ void mlir::ukernel::host::expandDispatch(DispatchOp op, KernelCache &kernels,
   SmallVector<Value> operands = {lhs, rhs, init};
   if (Value bias = op.getBias())
     operands.push_back(bias);
+  // The kernels read fused operands as vectors along their rows.
+  for (Value operand : op.getEpilogueOperands())
+    operands.push_back(isa<MemRefType>(operand.getType()) &&
+                               !hasContiguousRows(operand)
+                           ? identityCopy(b, loc, operand, op)
+                           : operand);
   for (size_t i = 0; i < operands.size(); ++i)
     if (operands[i].getType() != argTypes[i])
       operands[i] = memref::CastOp::create(b, loc, argTypes[i], operands[i]);

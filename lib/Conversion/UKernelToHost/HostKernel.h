@@ -52,6 +52,9 @@ struct KernelSpec {
   Type accType;   ///< element type of C
   Type biasType;  ///< element type of the bias; null without one
   SmallVector<EpilogueKind> epilogue;
+  /// A fused epilogue body instead of named steps; its shaped operands are
+  /// passed with unit inner strides (the dispatch copies one that has not).
+  FusedEpilogue fused;
   /// Convolution strides and dilations along (H, W).
   int64_t strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
   /// A is stored K x M (B: N x K): the dispatch's transposes (a nchw
@@ -76,6 +79,8 @@ struct KernelSpec {
            kind == ContractionKind::conv2d_nchw;
   }
   bool isBatched() const { return kind == ContractionKind::batch_matmul; }
+  /// C gets an epilogue after its last K block.
+  bool hasEpilogue() const { return !epilogue.empty() || bool(fused); }
   /// Rank of A, B and C seen as matrices: 3 with a batch dimension.
   int64_t matrixRank() const { return isBatched() ? 3 : 2; }
   /// An f32 copy of C is accumulated into instead of C itself.
@@ -87,8 +92,8 @@ struct KernelSpec {
   /// A symbol name that is unique per spec.
   std::string symbolName() const;
   /// The function's operand types: A, B, C as stored (strided, rank 2, 3
-  /// or 4 by kind), the 1-D bias when there is one, then the region's r0,
-  /// c0, rows and cols.
+  /// or 4 by kind), the 1-D bias when there is one, the fused epilogue's
+  /// operands, then the region's r0, c0, rows and cols.
   SmallVector<Type> argumentTypes(MLIRContext *ctx) const;
 };
 
@@ -193,12 +198,30 @@ SmallVector<Value> emitMicroKernel(OpBuilder &b, Location loc,
 void prefetchTile(OpBuilder &b, Location loc, const KernelSpec &spec, Value c,
                   Value row, Value col, Value rows, Value cols);
 
+/// What a tile's epilogue reads besides its sums, indexed like the f32 C
+/// the kernel updates (the region's rows and columns, one batch element):
+/// the zero-padded f32 bias of named steps, and the fused epilogue's
+/// operands (views, or scalar values).
+struct EpilogueSources {
+  Value bias;
+  SmallVector<Value> fused;
+};
+
 /// Adds the accumulators to the f32 tile of `c` at (row, col) of `rows` x
-/// `cols` valid elements (at most mr x nr), applying the epilogue with the
-/// f32 bias buffer when `withEpilogue`.
+/// `cols` valid elements (at most mr x nr), applying the epilogue, which
+/// reads `sources`, when `withEpilogue`.
 void emitTileUpdate(OpBuilder &b, Location loc, const KernelSpec &spec,
                     ArrayRef<Value> accs, Value c, Value row, Value col,
-                    Value rows, Value cols, Value bias, bool withEpilogue);
+                    Value rows, Value cols, const EpilogueSources &sources,
+                    bool withEpilogue);
+
+/// The epilogue of one element (or vector of `lanes` elements, 0 for a
+/// scalar) of C at (row, col): named steps or the fused body on the f32
+/// `sum`, the result converted back to f32. Vectors read their operands'
+/// lanes under `mask` where one is given.
+Value emitElementEpilogue(OpBuilder &b, Location loc, const KernelSpec &spec,
+                          const EpilogueSources &sources, Value sum, Value row,
+                          Value col, int64_t lanes, Value mask);
 
 /// Replaces a dispatch on memrefs by the GEMM-view sizes, a ukernel.select
 /// and per-candidate kernel calls over the main and remainder regions.

@@ -90,6 +90,8 @@ std::string KernelSpec::symbolName() const {
     os << "_bias_" << typeName(biasType);
   for (EpilogueKind step : epilogue)
     os << "_" << stringifyEpilogueKind(step);
+  if (fused)
+    os << "_fused_" << fused.fingerprint();
   if (isBatched())
     os << "_batch";
   if (isConv() && (strideH != 1 || strideW != 1))
@@ -138,6 +140,17 @@ SmallVector<Type> KernelSpec::argumentTypes(MLIRContext *ctx) const {
   }
   if (biasType)
     types.push_back(strided(biasType, 1, false));
+  if (fused) {
+    for (auto [i, kind] : llvm::enumerate(fused.kinds)) {
+      Type elem = fused.operandElementType(i);
+      if (kind == EpilogueOperandKind::scalar)
+        types.push_back(elem);
+      else
+        types.push_back(strided(
+            elem, kind == EpilogueOperandKind::per_element ? matrixRank() : 1,
+            /*unitInner=*/true));
+    }
+  }
   types.append(4, IndexType::get(ctx));
   return types;
 }
@@ -258,13 +271,16 @@ struct PackBuffers {
 struct BlockOperands {
   ASource a;
   Value b, c;
+  EpilogueSources epilogue;
 };
 
 /// Everything the loops need, over all batch elements of the region.
 struct RegionOperands {
   ASource a;      ///< matrix: the region's (batched) view
   Value b, c;     ///< the region's (batched) views
-  Value bias;     ///< zero-padded f32 bias of the region's columns, or null
+  /// The zero-padded f32 bias of the region's columns, and the fused
+  /// epilogue's operands as the region's views (batched per_element ones).
+  EpilogueSources epilogue;
   Value batch, m, n, k;
 
   BlockOperands at(OpBuilder &ob, Location loc, Value index) const {
@@ -274,6 +290,11 @@ struct RegionOperands {
       v.a.matrix = batchElement(ob, loc, a.matrix, index);
     v.b = batchElement(ob, loc, b, index);
     v.c = batchElement(ob, loc, c, index);
+    v.epilogue = epilogue;
+    for (Value &view : v.epilogue.fused)
+      if (auto type = dyn_cast<MemRefType>(view.getType());
+          type && type.getRank() == 3)
+        view = batchElement(ob, loc, view, index);
     return v;
   }
 };
@@ -345,22 +366,23 @@ SmallVector<Value> emitEdgeAwareMicroKernel(OpBuilder &b, Location loc,
 /// `c` at (row, col), applying the epilogue when `isLast` holds (the last K
 /// block): the epilogue applies to the finished sum only.
 void emitBlockUpdate(OpBuilder &b, Location loc, const KernelSpec &spec,
-                     ArrayRef<Value> accs, Value c, Value bias, Value row,
-                     Value col, Value rows, Value cols, Value isLast) {
-  if (spec.epilogue.empty()) {
-    emitTileUpdate(b, loc, spec, accs, c, row, col, rows, cols, bias,
+                     ArrayRef<Value> accs, Value c,
+                     const EpilogueSources &sources, Value row, Value col,
+                     Value rows, Value cols, Value isLast) {
+  if (!spec.hasEpilogue()) {
+    emitTileUpdate(b, loc, spec, accs, c, row, col, rows, cols, sources,
                    /*withEpilogue=*/false);
     return;
   }
   scf::IfOp::create(
       b, loc, isLast,
       [&](OpBuilder &tb, Location l) {
-        emitTileUpdate(tb, l, spec, accs, c, row, col, rows, cols, bias,
+        emitTileUpdate(tb, l, spec, accs, c, row, col, rows, cols, sources,
                        /*withEpilogue=*/true);
         scf::YieldOp::create(tb, l);
       },
       [&](OpBuilder &eb, Location l) {
-        emitTileUpdate(eb, l, spec, accs, c, row, col, rows, cols, bias,
+        emitTileUpdate(eb, l, spec, accs, c, row, col, rows, cols, sources,
                        /*withEpilogue=*/false);
         scf::YieldOp::create(eb, l);
       });
@@ -370,7 +392,8 @@ void emitBlockUpdate(OpBuilder &b, Location loc, const KernelSpec &spec,
 /// of B: each register block of C at (ic + ir, jc + jr) gets its product,
 /// and the epilogue when `isLast` (the last K block).
 void emitMacroKernel(OpBuilder &b, Location loc, const KernelSpec &spec,
-                     const PackBuffers &buffers, Value c, Value bias, Value ic,
+                     const PackBuffers &buffers, Value c,
+                     const EpilogueSources &sources, Value ic,
                      Value jc, Value mb, Value nb, Value kb, Value isLast) {
   IndexMath im{b, loc};
   Value kcV = im.c(spec.kc);
@@ -395,7 +418,7 @@ void emitMacroKernel(OpBuilder &b, Location loc, const KernelSpec &spec,
           spec, buffers.packedA, m5.mul(ir, kcV), buffers.packedB, bOffset);
       SmallVector<Value> accs =
           emitEdgeAwareMicroKernel(b5, loc, spec, read, kb, cols);
-      emitBlockUpdate(b5, loc, spec, accs, c, bias, row, col, rows, cols,
+      emitBlockUpdate(b5, loc, spec, accs, c, sources, row, col, rows, cols,
                       isLast);
     });
   });
@@ -430,8 +453,7 @@ bool canReadInPlace(const KernelSpec &spec) {
 /// register blocks of C, each over all of K (a single K block), with the
 /// epilogue.
 void emitInPlaceProduct(OpBuilder &b, Location loc, const KernelSpec &spec,
-                        const BlockOperands &v, Value bias, Value m, Value n,
-                        Value k) {
+                        const BlockOperands &v, Value m, Value n, Value k) {
   IndexMath im{b, loc};
   forLoop(b, loc, im.c(0), n, spec.nr, [&](OpBuilder &b1, Value jr) {
     IndexMath m1{b1, loc};
@@ -443,8 +465,8 @@ void emitInPlaceProduct(OpBuilder &b, Location loc, const KernelSpec &spec,
           inPlaceReader(b2, loc, spec, v.a.matrix, v.b, ir, jr, rows, cols);
       SmallVector<Value> accs =
           emitEdgeAwareMicroKernel(b2, loc, spec, read, k, cols);
-      emitTileUpdate(b2, loc, spec, accs, v.c, ir, jr, rows, cols, bias,
-                     /*withEpilogue=*/!spec.epilogue.empty());
+      emitTileUpdate(b2, loc, spec, accs, v.c, ir, jr, rows, cols, v.epilogue,
+                     /*withEpilogue=*/spec.hasEpilogue());
     });
   });
 }
@@ -506,7 +528,7 @@ void emitSequentialLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
       };
   auto inPlace = [&](OpBuilder &ob, Location l) {
     forEachBatchElement(ob, l, [&](OpBuilder &b0, const BlockOperands &v) {
-      emitInPlaceProduct(b0, l, spec, v, r.bias, r.m, r.n, r.k);
+      emitInPlaceProduct(b0, l, spec, v, r.m, r.n, r.k);
     });
   };
   auto packed = [&](OpBuilder &ob, Location l) {
@@ -526,8 +548,8 @@ void emitSequentialLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
             a.rowOffsets = buffers.rowOffsets;
             a.kOffsets = buffers.kOffsets;
             packA(b3, l, spec, a, ic, pc, mb, kblk.kb, buffers.packedA);
-            emitMacroKernel(b3, l, spec, buffers, v.c, r.bias, ic, jc, mb, nb,
-                            kblk.kb, kblk.isLast);
+            emitMacroKernel(b3, l, spec, buffers, v.c, v.epilogue, ic, jc, mb,
+                            nb, kblk.kb, kblk.isLast);
           });
         });
       });
@@ -547,8 +569,8 @@ void emitParallelLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
     scf::ParallelOp::create(
         ob, l, ValueRange{om.c(0)}, ValueRange{r.batch}, ValueRange{om.c(1)},
         [&](OpBuilder &pb, Location pl, ValueRange ivs) {
-          emitInPlaceProduct(pb, pl, spec, r.at(pb, pl, ivs[0]), r.bias, r.m,
-                             r.n, r.k);
+          emitInPlaceProduct(pb, pl, spec, r.at(pb, pl, ivs[0]), r.m, r.n,
+                             r.k);
         });
   };
   auto packed = [&](OpBuilder &ob, Location l) {
@@ -574,8 +596,8 @@ void emitParallelLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
             KBlock kblk = kBlock(kb, pl, spec, pc, r.k);
             packB(kb, pl, spec, v.b, pc, jc, kblk.kb, nb, buffers.packedB);
             packA(kb, pl, spec, a, ic, pc, mb, kblk.kb, buffers.packedA);
-            emitMacroKernel(kb, pl, spec, buffers, v.c, r.bias, ic, jc, mb, nb,
-                            kblk.kb, kblk.isLast);
+            emitMacroKernel(kb, pl, spec, buffers, v.c, v.epilogue, ic, jc, mb,
+                            nb, kblk.kb, kblk.isLast);
           });
           buffers.deallocate(pb, pl);
         });
@@ -669,6 +691,10 @@ void mlir::ukernel::host::buildKernelBody(OpBuilder &b, Location loc,
   Value c = entry->getArgument(2);
   unsigned next = 3;
   Value biasArg = spec.biasType ? entry->getArgument(next++) : Value();
+  SmallVector<Value> fusedArgs;
+  if (spec.fused)
+    for (size_t i = 0; i < spec.fused.kinds.size(); ++i)
+      fusedArgs.push_back(entry->getArgument(next++));
   Value r0 = entry->getArgument(next), c0 = entry->getArgument(next + 1);
   Value rows = entry->getArgument(next + 2), cols = entry->getArgument(next + 3);
 
@@ -730,8 +756,8 @@ void mlir::ukernel::host::buildKernelBody(OpBuilder &b, Location loc,
   // block's columns can be loaded at any column below N.
   if (spec.biasType) {
     Value padded = im.add(cols, im.c(spec.nr));
-    r.bias = memref::AllocOp::create(b, loc, MemRefType::get({dyn}, f32),
-                                     ValueRange{padded}, align);
+    r.epilogue.bias = memref::AllocOp::create(
+        b, loc, MemRefType::get({dyn}, f32), ValueRange{padded}, align);
     Value zeroF = arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0));
     forLoop(b, loc, zero, padded, 1, [&](OpBuilder &ib, Value j) {
       IndexMath jm{ib, loc};
@@ -747,9 +773,27 @@ void mlir::ukernel::host::buildKernelBody(OpBuilder &b, Location loc,
           [&](OpBuilder &eb, Location l) {
             scf::YieldOp::create(eb, l, zeroF);
           });
-      memref::StoreOp::create(ib, loc, ifOp.getResult(0), r.bias,
+      memref::StoreOp::create(ib, loc, ifOp.getResult(0), r.epilogue.bias,
                               ValueRange{j});
     });
+  }
+
+  // The fused epilogue's operands as views of the region, indexed like C.
+  for (auto [arg, kind] : llvm::zip(fusedArgs, spec.fused.kinds)) {
+    Value view = arg;
+    auto window1d = [&](Value offset, Value size) -> Value {
+      return memref::SubViewOp::create(
+          b, loc, arg, ArrayRef<OpFoldResult>{offset},
+          ArrayRef<OpFoldResult>{size},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+    };
+    if (kind == EpilogueOperandKind::per_column)
+      view = window1d(c0, cols);
+    else if (kind == EpilogueOperandKind::per_row)
+      view = window1d(r0, rows);
+    else if (kind == EpilogueOperandKind::per_element)
+      view = matrixWindow(b, loc, arg, r0, c0, rows, cols);
+    r.epilogue.fused.push_back(view);
   }
 
   if (spec.parallel) {
@@ -778,7 +822,7 @@ void mlir::ukernel::host::buildKernelBody(OpBuilder &b, Location loc,
 
   // With K = 0 the loops above store nothing, yet the epilogue still
   // applies to C (C + A*B is just C).
-  if (!spec.epilogue.empty()) {
+  if (spec.hasEpilogue()) {
     scf::IfOp::create(b, loc, im.eq(r.k, zero), [&](OpBuilder &tb, Location l) {
       auto type = cast<MemRefType>(r.c.getType());
       SmallVector<Value> sizes;
@@ -787,10 +831,13 @@ void mlir::ukernel::host::buildKernelBody(OpBuilder &b, Location loc,
       forEachIndex(tb, l, sizes, [&](OpBuilder &ib, Location il,
                                      ValueRange ivs) {
         Value x = memref::LoadOp::create(ib, il, r.c, ivs);
-        Value bj = r.bias ? memref::LoadOp::create(ib, il, r.bias,
-                                                   ValueRange{ivs.back()})
-                          : Value();
-        Value y = applyEpilogue(ib, il, spec.epilogue, x, bj);
+        // (batch,) row, column: a batched per_element view is whole.
+        EpilogueSources sources = r.epilogue;
+        if (spec.isBatched())
+          sources = r.at(ib, il, ivs[0]).epilogue;
+        Value row = ivs[ivs.size() - 2], col = ivs.back();
+        Value y = emitElementEpilogue(ib, il, spec, sources, x, row, col,
+                                      /*lanes=*/0, /*mask=*/Value());
         memref::StoreOp::create(ib, il, y, r.c, ivs);
       });
       scf::YieldOp::create(tb, l);
@@ -801,7 +848,7 @@ void mlir::ukernel::host::buildKernelBody(OpBuilder &b, Location loc,
     copyStaged(b, loc, spec, r.a, cRegion, staging, r0, c0, /*toWork=*/false);
     memref::DeallocOp::create(b, loc, staging);
   }
-  if (r.bias)
-    memref::DeallocOp::create(b, loc, r.bias);
+  if (r.epilogue.bias)
+    memref::DeallocOp::create(b, loc, r.epilogue.bias);
   func::ReturnOp::create(b, loc);
 }

@@ -152,27 +152,40 @@ void mlir::ukernel::host::emitTileUpdate(OpBuilder &b, Location loc,
                                          const KernelSpec &spec,
                                          ArrayRef<Value> accs, Value c,
                                          Value row, Value col, Value rows,
-                                         Value cols, Value bias,
+                                         Value cols,
+                                         const EpilogueSources &sources,
                                          bool withEpilogue) {
   IndexMath im{b, loc};
   int64_t nv = spec.numVectors();
   auto vecType = VectorType::get({spec.lanes}, b.getF32Type());
   auto maskType = VectorType::get({spec.lanes}, b.getI1Type());
 
-  // Bias vectors for the block's columns; the buffer is padded past N.
-  auto biasVectors = [&](OpBuilder &ob, Location l) {
-    SmallVector<Value> vecs(nv);
-    if (!withEpilogue || !bias)
-      return vecs;
+  // C = epilogue(C + acc) on vector j of row i; `masks` empty for a whole
+  // tile.
+  auto update = [&](OpBuilder &ob, Location l, int64_t i, int64_t j,
+                    ArrayRef<Value> masks) {
     IndexMath om{ob, l};
-    for (int64_t j = 0; j < nv; ++j)
-      vecs[j] = vector::LoadOp::create(
-          ob, l, vecType, bias, ValueRange{om.add(col, om.c(j * spec.lanes))});
-    return vecs;
-  };
-  auto finish = [&](OpBuilder &ob, Location l, Value sum, Value biasVec) {
-    return withEpilogue ? applyEpilogue(ob, l, spec.epilogue, sum, biasVec)
-                        : sum;
+    Value r = om.add(row, om.c(i));
+    Value cj = om.add(col, om.c(j * spec.lanes));
+    SmallVector<Value> idx = {r, cj};
+    Value mask = masks.empty() ? Value() : masks[j];
+    Value old;
+    if (mask) {
+      Value passThru =
+          arith::ConstantOp::create(ob, l, vecType, ob.getZeroAttr(vecType));
+      old = vector::MaskedLoadOp::create(ob, l, vecType, c, idx, mask,
+                                         passThru);
+    } else {
+      old = vector::LoadOp::create(ob, l, vecType, c, idx);
+    }
+    Value sum = arith::AddFOp::create(ob, l, old, accs[i * nv + j]);
+    if (withEpilogue)
+      sum = emitElementEpilogue(ob, l, spec, sources, sum, r, cj, spec.lanes,
+                                mask);
+    if (mask)
+      vector::MaskedStoreOp::create(ob, l, c, idx, mask, sum);
+    else
+      vector::StoreOp::create(ob, l, sum, c, idx);
   };
 
   Value full = arith::AndIOp::create(b, loc, im.eq(rows, im.c(spec.mr)),
@@ -181,50 +194,26 @@ void mlir::ukernel::host::emitTileUpdate(OpBuilder &b, Location loc,
       b, loc, full,
       [&](OpBuilder &tb, Location l) {
         // The common case: whole vectors, no masks.
-        IndexMath tm{tb, l};
-        SmallVector<Value> biasVecs = biasVectors(tb, l);
-        for (int64_t i = 0; i < spec.mr; ++i) {
-          Value r = tm.add(row, tm.c(i));
-          for (int64_t j = 0; j < nv; ++j) {
-            SmallVector<Value> idx = {r, tm.add(col, tm.c(j * spec.lanes))};
-            Value old = vector::LoadOp::create(tb, l, vecType, c, idx);
-            Value sum = arith::AddFOp::create(tb, l, old, accs[i * nv + j]);
-            vector::StoreOp::create(tb, l, finish(tb, l, sum, biasVecs[j]), c,
-                                    idx);
-          }
-        }
+        for (int64_t i = 0; i < spec.mr; ++i)
+          for (int64_t j = 0; j < nv; ++j)
+            update(tb, l, i, j, {});
         scf::YieldOp::create(tb, l);
       },
       [&](OpBuilder &eb, Location l) {
         // An edge tile: rows past `rows` are skipped, columns past `cols`
         // masked off.
         IndexMath em{eb, l};
-        SmallVector<Value> biasVecs = biasVectors(eb, l);
         SmallVector<Value> masks;
         for (int64_t j = 0; j < nv; ++j)
           masks.push_back(vector::CreateMaskOp::create(
               eb, l, maskType, ValueRange{em.sub(cols, em.c(j * spec.lanes))}));
-        Value passThru = arith::ConstantOp::create(
-            eb, l, vecType,
-            DenseElementsAttr::get(vecType, eb.getF32FloatAttr(0)));
         for (int64_t i = 0; i < spec.mr; ++i) {
-          scf::IfOp::create(
-              eb, l, em.lt(em.c(i), rows), [&](OpBuilder &rb, Location rl) {
-                IndexMath rm{rb, rl};
-                Value r = rm.add(row, rm.c(i));
-                for (int64_t j = 0; j < nv; ++j) {
-                  SmallVector<Value> idx = {r,
-                                            rm.add(col, rm.c(j * spec.lanes))};
-                  Value old = vector::MaskedLoadOp::create(
-                      rb, rl, vecType, c, idx, masks[j], passThru);
-                  Value sum =
-                      arith::AddFOp::create(rb, rl, old, accs[i * nv + j]);
-                  vector::MaskedStoreOp::create(
-                      rb, rl, c, idx, masks[j],
-                      finish(rb, rl, sum, biasVecs[j]));
-                }
-                scf::YieldOp::create(rb, rl);
-              });
+          scf::IfOp::create(eb, l, em.lt(em.c(i), rows),
+                            [&](OpBuilder &rb, Location rl) {
+                              for (int64_t j = 0; j < nv; ++j)
+                                update(rb, rl, i, j, masks);
+                              scf::YieldOp::create(rb, rl);
+                            });
         }
         scf::YieldOp::create(eb, l);
       });

@@ -10,6 +10,12 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/xxhash.h"
 
 #include <cmath>
 
@@ -53,4 +59,104 @@ Value mlir::ukernel::applyEpilogue(OpBuilder &b, Location loc,
     }
   }
   return x;
+}
+
+//===----------------------------------------------------------------------===//
+// Fused bodies
+//===----------------------------------------------------------------------===//
+
+FusedEpilogue FusedEpilogue::of(DispatchOp op) {
+  FusedEpilogue epilogue;
+  if (!op.hasFusedEpilogue())
+    return epilogue;
+  epilogue.body = &op.getEpilogueBody().front();
+  epilogue.kinds = op.getEpilogueOperandKindList();
+  return epilogue;
+}
+
+Type FusedEpilogue::accumulatorType() const {
+  return body->getArgument(0).getType();
+}
+
+Type FusedEpilogue::operandElementType(unsigned i) const {
+  return body->getArgument(i + 1).getType();
+}
+
+std::string FusedEpilogue::fingerprint() const {
+  // Values by position: block argument i is "a<i>", op j's result "r<j>".
+  llvm::DenseMap<Value, std::string> names;
+  for (BlockArgument arg : body->getArguments())
+    names[arg] = "a" + std::to_string(arg.getArgNumber());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (EpilogueOperandKind kind : kinds)
+    os << stringifyEpilogueOperandKind(kind) << ";";
+  for (BlockArgument arg : body->getArguments())
+    os << arg.getType() << ";";
+  unsigned index = 0;
+  for (Operation &op : *body) {
+    os << op.getName() << "(";
+    for (Value operand : op.getOperands())
+      os << names.lookup(operand) << ",";
+    os << ")" << op.getAttrDictionary() << "->";
+    for (Value result : op.getResults()) {
+      names[result] = "r" + std::to_string(index++);
+      os << result.getType() << ",";
+    }
+    os << "\n";
+  }
+  std::string hash;
+  llvm::raw_string_ostream(hash)
+      << llvm::format_hex_no_prefix(llvm::xxh3_64bits(text), 16);
+  return hash;
+}
+
+Value mlir::ukernel::splatTo(OpBuilder &b, Location loc, Value value,
+                             int64_t lanes) {
+  if (lanes == 0)
+    return value;
+  return vector::BroadcastOp::create(
+      b, loc, VectorType::get({lanes}, value.getType()), value);
+}
+
+Value mlir::ukernel::cloneFusedEpilogue(OpBuilder &b, Location loc,
+                                        const FusedEpilogue &epilogue,
+                                        Value sum, ValueRange elements) {
+  auto vecType = dyn_cast<VectorType>(sum.getType());
+  int64_t lanes = vecType ? vecType.getNumElements() : 0;
+  auto widen = [&](Type type) -> Type {
+    return lanes ? Type(VectorType::get({lanes}, type)) : type;
+  };
+
+  IRMapping mapping;
+  Type accType = epilogue.accumulatorType();
+  Value acc = sum;
+  if (!accType.isF32())
+    acc = arith::TruncFOp::create(b, loc, widen(accType), sum);
+  mapping.map(epilogue.body->getArgument(0), acc);
+  for (auto [i, element] : llvm::enumerate(elements))
+    mapping.map(epilogue.body->getArgument(i + 1), element);
+
+  for (Operation &op : epilogue.body->without_terminator()) {
+    Value result;
+    if (lanes && op.hasTrait<OpTrait::ConstantLike>()) {
+      // A splat of the constant (the verifier allows scalar ones only).
+      TypedAttr attr;
+      if (!matchPattern(op.getResult(0), m_Constant(&attr)))
+        llvm_unreachable("a constant-like op folds to its value");
+      auto type = VectorType::get({lanes}, attr.getType());
+      result = arith::ConstantOp::create(b, op.getLoc(), type,
+                                         DenseElementsAttr::get(type, attr));
+    } else {
+      OperationState state(op.getLoc(), op.getName());
+      for (Value operand : op.getOperands())
+        state.operands.push_back(mapping.lookup(operand));
+      for (Type type : op.getResultTypes())
+        state.types.push_back(widen(type));
+      state.attributes = op.getAttrs();
+      result = b.create(state)->getResult(0);
+    }
+    mapping.map(op.getResult(0), result);
+  }
+  return mapping.lookup(epilogue.body->getTerminator()->getOperand(0));
 }

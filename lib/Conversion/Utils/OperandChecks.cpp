@@ -130,6 +130,37 @@ Value convOutputSize(IndexMath &im, Value input, Value filter, int64_t stride,
                                 im.c(0));
 }
 
+/// The fused epilogue's operands against C's `rows` (M; null for a
+/// convolution, which has no per_row operands) and `columns` (N).
+void addFusedEpilogueChecks(CheckBuilder &cb, DispatchOp op, Value rows,
+                            Value columns) {
+  Value c = op.getInit();
+  for (auto [index, operand, kind] : llvm::enumerate(
+           op.getEpilogueOperands(), op.getEpilogueOperandKindList())) {
+    int32_t which = static_cast<int32_t>(index)
+                    << QUILT_RT_CHECK_OPERAND_SHIFT;
+    switch (kind) {
+    case EpilogueOperandKind::scalar:
+      break;
+    case EpilogueOperandKind::per_column:
+      cb.equal(QUILT_RT_CHECK_EPILOGUE_COLUMNS | which, cb.dim(operand, 0),
+               columns);
+      break;
+    case EpilogueOperandKind::per_row:
+      cb.equal(QUILT_RT_CHECK_EPILOGUE_ROWS | which, cb.dim(operand, 0),
+               rows);
+      break;
+    case EpilogueOperandKind::per_element:
+      for (int64_t d = 0, e = cast<ShapedType>(c.getType()).getRank(); d < e;
+           ++d)
+        cb.equal(QUILT_RT_CHECK_EPILOGUE_SHAPE | which |
+                     static_cast<int32_t>(d << QUILT_RT_CHECK_DIM_SHIFT),
+                 cb.dim(operand, d), cb.dim(c, d));
+      break;
+    }
+  }
+}
+
 void addGemmChecks(CheckBuilder &cb, DispatchOp op) {
   Value a = op.getLhs(), b = op.getRhs(), c = op.getInit();
   bool batched = op.getKind() == ContractionKind::batch_matmul;
@@ -152,6 +183,7 @@ void addGemmChecks(CheckBuilder &cb, DispatchOp op) {
   cb.equal(QUILT_RT_CHECK_N | flagB, cN, bN);
   if (Value bias = op.getBias())
     cb.equal(QUILT_RT_CHECK_BIAS, cb.dim(bias, 0), cN);
+  addFusedEpilogueChecks(cb, op, cb.dim(c, first), cN);
 }
 
 void addConvChecks(CheckBuilder &cb, DispatchOp op) {
@@ -180,6 +212,7 @@ void addConvChecks(CheckBuilder &cb, DispatchOp op) {
                           strides[1], dilations[1]));
   if (Value bias = op.getBias())
     cb.equal(QUILT_RT_CHECK_CONV_BIAS, cb.dim(bias, 0), outF);
+  addFusedEpilogueChecks(cb, op, /*rows=*/Value(), outF);
   // The GPU kernels map GEMM rows to pixels and columns to taps with 32-bit
   // divisions (ConvIndex.h), so either count must stay below 2^32.
   if (op.getEffectiveTarget().getVendor() != Vendor::cpu) {
@@ -296,6 +329,12 @@ private:
     }
     if (Value bias = op.getBias())
       cb.nonNull(QUILT_RT_CHECK_NULL_BIAS, bias);
+    for (auto [index, operand] : llvm::enumerate(op.getEpilogueOperands()))
+      if (isa<MemRefType>(operand.getType()))
+        cb.nonNull(QUILT_RT_CHECK_NULL_EPILOGUE |
+                       static_cast<int32_t>(index
+                                            << QUILT_RT_CHECK_OPERAND_SHIFT),
+                   operand);
     if (conv)
       addConvChecks(cb, op);
     else

@@ -69,11 +69,19 @@ func.func @conv_nchw(%i: tensor<?x8x?x?xf32>, %f: tensor<16x8x3x3xf32>, %o: tens
 // -----
 
 // A zero-initialized matmul followed by bias + ReLU becomes one dispatch whose
-// accumulator is the epilogue's output, zeroed.
+// accumulator is the epilogue's output, zeroed, and whose fused body is the
+// consumer's, op for op.
 // CHECK-LABEL: func.func @matmul_bias_relu
 // CHECK-SAME: (%[[X:.*]]: tensor<?x?xf32>, %[[W:.*]]: tensor<?x?xf32>, %[[BIAS:.*]]: tensor<?xf32>, %[[OUT:.*]]: tensor<?x?xf32>
+// CHECK-NOT: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<?x?xf32>) -> tensor<?x?xf32>{{$}}
 // CHECK: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[OUT]] : tensor<?x?xf32>)
-// CHECK: %[[R:.*]] = ukernel.dispatch matmul ins(%[[X]], %[[W]] : {{.*}}) outs(%[[ZERO]] : tensor<?x?xf32>) bias(%[[BIAS]] : tensor<?xf32>) epilogue [bias_add, relu] candidates
+// CHECK: %[[R:.*]] = ukernel.dispatch matmul ins(%[[X]], %[[W]] : {{.*}}) outs(%[[ZERO]] : tensor<?x?xf32>) fused(%[[BIAS]] : tensor<?xf32>) [per_column] {
+// CHECK-NEXT: ^bb0(%[[ACC:.*]]: f32, %[[B:.*]]: f32):
+// CHECK-NEXT:   %[[S:.*]] = arith.addf %[[ACC]], %[[B]] : f32
+// CHECK-NEXT:   %[[C0:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:   %[[Y:.*]] = arith.maximumf %[[S]], %[[C0]] : f32
+// CHECK-NEXT:   ukernel.yield %[[Y]] : f32
+// CHECK-NEXT: } candidates
 // CHECK-NOT: linalg.generic
 // CHECK: return %[[R]]
 func.func @matmul_bias_relu(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %bias: tensor<?xf32>, %out: tensor<?x?xf32>, %m: index, %n: index) -> tensor<?x?xf32> {
@@ -94,11 +102,13 @@ func.func @matmul_bias_relu(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %bias: ten
 
 // -----
 
-// GELU in the erf form, spelled with cmpf-free arithmetic; ReLU spelled as
-// cmpf + select on a batch matmul.
+// GELU in the erf form; ReLU spelled as cmpf + select on a batch matmul.
 // CHECK-LABEL: func.func @gelu_and_select_relu
-// CHECK: ukernel.dispatch matmul {{.*}} epilogue [gelu] candidates
-// CHECK: ukernel.dispatch batch_matmul {{.*}} epilogue [relu] candidates
+// CHECK: ukernel.dispatch matmul {{.*}} fused {
+// CHECK: math.erf
+// CHECK: ukernel.dispatch batch_matmul {{.*}} fused {
+// CHECK: arith.cmpf ogt
+// CHECK: arith.select
 // CHECK-NOT: linalg.generic
 func.func @gelu_and_select_relu(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %out: tensor<?x?xf32>,
                                 %bx: tensor<?x?x?xf32>, %bw: tensor<?x?x?xf32>, %bout: tensor<?x?x?xf32>) -> (tensor<?x?xf32>, tensor<?x?x?xf32>) {
@@ -133,14 +143,14 @@ func.func @gelu_and_select_relu(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %out: 
 
 // -----
 
-// The tanh approximation of GELU is not the erf GELU the epilogue computes:
-// the consumer stays a linalg.generic and the matmul converts alone.
-// CHECK-LABEL: func.func @tanh_gelu_not_fused
-// CHECK: %[[MM:.*]] = ukernel.dispatch matmul
-// CHECK-NOT: epilogue
-// CHECK: linalg.generic {{.*}} ins(%[[MM]] : tensor<?x?xf32>)
+// The tanh approximation of GELU is fused as what it is: tanh, not erf.
+// CHECK-LABEL: func.func @tanh_gelu
+// CHECK: ukernel.dispatch matmul {{.*}} fused {
+// CHECK-NOT: math.erf
 // CHECK: math.tanh
-func.func @tanh_gelu_not_fused(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %out: tensor<?x?xf32>) -> tensor<?x?xf32> {
+// CHECK: ukernel.yield
+// CHECK-NOT: linalg.generic
+func.func @tanh_gelu(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %out: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %zero = arith.constant 0.0 : f32
   %acc = linalg.fill ins(%zero : f32) outs(%out : tensor<?x?xf32>) -> tensor<?x?xf32>
   %0 = linalg.matmul ins(%x, %w : tensor<?x?xf32>, tensor<?x?xf32>) outs(%acc : tensor<?x?xf32>) -> tensor<?x?xf32>
@@ -209,8 +219,10 @@ func.func @untouched(%ai: tensor<?x?xi32>, %ci: tensor<?x?xi32>, %ad: tensor<?x?
 
 // A chain: the second matmul reads the first one's fused epilogue.
 // CHECK-LABEL: func.func @chained_layers
-// CHECK: %[[H:.*]] = ukernel.dispatch matmul {{.*}} epilogue [relu]
-// CHECK: ukernel.dispatch matmul ins(%[[H]], %{{.*}} : tensor<?x64xf32>, tensor<64x32xf32>) {{.*}} epilogue [relu]
+// CHECK: %[[H:.*]] = ukernel.dispatch matmul {{.*}} fused {
+// CHECK: arith.maximumf
+// CHECK: ukernel.dispatch matmul ins(%[[H]], %{{.*}} : tensor<?x64xf32>, tensor<64x32xf32>) {{.*}} fused {
+// CHECK: arith.maximumf
 func.func @chained_layers(%x: tensor<?x16xf32>, %w1: tensor<16x64xf32>, %w2: tensor<64x32xf32>, %m: index) -> tensor<?x32xf32> {
   %zero = arith.constant 0.0 : f32
   %e1 = tensor.empty(%m) : tensor<?x64xf32>
@@ -234,4 +246,146 @@ func.func @chained_layers(%x: tensor<?x16xf32>, %w1: tensor<16x64xf32>, %w2: ten
     linalg.yield %r : f32
   } -> tensor<?x32xf32>
   return %y : tensor<?x32xf32>
+}
+
+// -----
+
+// A clamp, written as canonicalization leaves it (constants above the
+// consumer): the bound is copied into the body, so the clamp stays a clamp.
+// CHECK-LABEL: func.func @clamp_outer_constants
+// CHECK: ukernel.dispatch matmul {{.*}} fused(%{{.*}} : tensor<?xf32>) [per_column] {
+// CHECK-NEXT: ^bb0(%[[ACC:.*]]: f32, %[[B:.*]]: f32):
+// CHECK-NEXT:   %[[S:.*]] = arith.addf %[[ACC]], %[[B]]
+// CHECK-NEXT:   %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:   %[[R:.*]] = arith.maximumf %[[S]], %[[Z]]
+// CHECK-NEXT:   %[[TEN:.*]] = arith.constant 1.000000e+01 : f32
+// CHECK-NEXT:   %[[Y:.*]] = arith.minimumf %[[R]], %[[TEN]]
+// CHECK-NEXT:   ukernel.yield %[[Y]] : f32
+func.func @clamp_outer_constants(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %bias: tensor<?xf32>, %out: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ten = arith.constant 10.0 : f32
+  %acc = linalg.fill ins(%zero : f32) outs(%out : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %0 = linalg.matmul ins(%x, %w : tensor<?x?xf32>, tensor<?x?xf32>) outs(%acc : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%0, %bias : tensor<?x?xf32>, tensor<?xf32>) outs(%out : tensor<?x?xf32>) {
+  ^bb0(%v: f32, %b: f32, %o: f32):
+    %s = arith.addf %v, %b : f32
+    %r = arith.maximumf %s, %zero : f32
+    %y = arith.minimumf %r, %ten : f32
+    linalg.yield %y : f32
+  } -> tensor<?x?xf32>
+  return %1 : tensor<?x?xf32>
+}
+
+// -----
+
+// A chain of consumers: a scale by a function argument (a scalar operand),
+// a residual add of a matrix (linalg.add, generalized) and a per-row
+// shift, in one body, in order.
+// CHECK-LABEL: func.func @scale_residual_rows
+// CHECK-SAME: (%[[X:[^:]*]]: {{.*}}, %[[W:[^:]*]]: {{.*}}, %[[RES:[^:]*]]: tensor<?x?xf32>, %[[ROWS:[^:]*]]: tensor<?xf32>, %[[ALPHA:[^:]*]]: f32
+// CHECK: ukernel.dispatch matmul {{.*}} fused(%[[ALPHA]], %[[RES]], %[[ROWS]] : f32, tensor<?x?xf32>, tensor<?xf32>) [scalar, per_element, per_row] {
+// CHECK-NEXT: ^bb0(%[[ACC:.*]]: f32, %[[A:.*]]: f32, %[[R:.*]]: f32, %[[RW:.*]]: f32):
+// CHECK-NEXT:   %[[S:.*]] = arith.mulf %[[ACC]], %[[A]]
+// CHECK-NEXT:   %[[T:.*]] = arith.addf %[[S]], %[[R]]
+// CHECK-NEXT:   %[[U:.*]] = arith.subf %[[T]], %[[RW]]
+// CHECK-NEXT:   ukernel.yield %[[U]] : f32
+// CHECK-NOT: linalg.add
+// CHECK-NOT: linalg.generic
+func.func @scale_residual_rows(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %res: tensor<?x?xf32>, %rows: tensor<?xf32>, %alpha: f32, %out: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %zero = arith.constant 0.0 : f32
+  %acc = linalg.fill ins(%zero : f32) outs(%out : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %0 = linalg.matmul ins(%x, %w : tensor<?x?xf32>, tensor<?x?xf32>) outs(%acc : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%0 : tensor<?x?xf32>) outs(%out : tensor<?x?xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.mulf %v, %alpha : f32
+    linalg.yield %s : f32
+  } -> tensor<?x?xf32>
+  %2 = linalg.add ins(%1, %res : tensor<?x?xf32>, tensor<?x?xf32>) outs(%out : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%2, %rows : tensor<?x?xf32>, tensor<?xf32>) outs(%out : tensor<?x?xf32>) {
+  ^bb0(%v: f32, %r: f32, %o: f32):
+    %s = arith.subf %v, %r : f32
+    linalg.yield %s : f32
+  } -> tensor<?x?xf32>
+  return %3 : tensor<?x?xf32>
+}
+
+// -----
+
+// An f16 matmul accumulated in f32 whose epilogue rounds to an f16 output;
+// a rank-0 tensor is read once, as a scalar.
+// CHECK-LABEL: func.func @f16_output
+// CHECK: %[[S:.*]] = tensor.extract %{{.*}}[] : tensor<f32>
+// CHECK: ukernel.dispatch matmul {{.*}} outs(%{{.*}} : tensor<?x?xf16>) fused(%[[S]] : f32) [scalar] {
+// CHECK-NEXT: ^bb0(%[[ACC:.*]]: f32, %[[K:.*]]: f32):
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: ukernel.yield %{{.*}} : f16
+// CHECK: -> tensor<?x?xf16>
+func.func @f16_output(%x: tensor<?x?xf16>, %w: tensor<?x?xf16>, %k: tensor<f32>, %acc32: tensor<?x?xf32>, %out: tensor<?x?xf16>) -> tensor<?x?xf16> {
+  %zero = arith.constant 0.0 : f32
+  %acc = linalg.fill ins(%zero : f32) outs(%acc32 : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %0 = linalg.matmul ins(%x, %w : tensor<?x?xf16>, tensor<?x?xf16>) outs(%acc : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%0, %k : tensor<?x?xf32>, tensor<f32>) outs(%out : tensor<?x?xf16>) {
+  ^bb0(%v: f32, %s: f32, %o: f16):
+    %m = arith.mulf %v, %s : f32
+    %t = arith.truncf %m : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<?x?xf16>
+  return %1 : tensor<?x?xf16>
+}
+
+// -----
+
+// A convolution's bias along its output channels and a ReLU whose zero is
+// defined above the consumer.
+// CHECK-LABEL: func.func @conv_bias_relu
+// CHECK: ukernel.dispatch conv2d_nhwc {{.*}} fused(%{{.*}} : tensor<16xf32>) [per_column] {
+// CHECK: arith.addf
+// CHECK: arith.maximumf
+// CHECK-NOT: linalg.generic
+func.func @conv_bias_relu(%i: tensor<?x?x?x8xf32>, %f: tensor<3x3x8x16xf32>, %bias: tensor<16xf32>, %o: tensor<?x?x?x16xf32>) -> tensor<?x?x?x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %acc = linalg.fill ins(%zero : f32) outs(%o : tensor<?x?x?x16xf32>) -> tensor<?x?x?x16xf32>
+  %0 = linalg.conv_2d_nhwc_hwcf ins(%i, %f : tensor<?x?x?x8xf32>, tensor<3x3x8x16xf32>) outs(%acc : tensor<?x?x?x16xf32>) -> tensor<?x?x?x16xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%0, %bias : tensor<?x?x?x16xf32>, tensor<16xf32>) outs(%o : tensor<?x?x?x16xf32>) {
+  ^bb0(%v: f32, %b: f32, %out: f32):
+    %s = arith.addf %v, %b : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<?x?x?x16xf32>
+  return %1 : tensor<?x?x?x16xf32>
+}
+
+// -----
+
+// Consumers that are not elementwise on the result stay as they are: one
+// that reads the result transposed, and one that reads its own output.
+// CHECK-LABEL: func.func @not_fusable
+// CHECK: %[[MM:.*]] = ukernel.dispatch matmul
+// CHECK-NOT: fused
+// CHECK: linalg.generic {{.*}} ins(%[[MM]] : tensor<?x?xf32>)
+// CHECK: %[[MM2:.*]] = ukernel.dispatch matmul
+// CHECK-NOT: fused
+// CHECK: linalg.generic {{.*}} ins(%[[MM2]] : tensor<?x?xf32>)
+func.func @not_fusable(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %out: tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %acc = linalg.fill ins(%zero : f32) outs(%out : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %0 = linalg.matmul ins(%x, %w : tensor<?x?xf32>, tensor<?x?xf32>) outs(%acc : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%0 : tensor<?x?xf32>) outs(%out : tensor<?x?xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<?x?xf32>
+  %2 = linalg.matmul ins(%x, %w : tensor<?x?xf32>, tensor<?x?xf32>) outs(%acc : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%2 : tensor<?x?xf32>) outs(%out : tensor<?x?xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.addf %v, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<?x?xf32>
+  return %1, %3 : tensor<?x?xf32>, tensor<?x?xf32>
 }

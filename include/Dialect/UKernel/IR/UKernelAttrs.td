@@ -22,6 +22,12 @@ def UKernel_EpilogueKindAttr
     : EnumAttr<UKernel_Dialect, UKernel_EpilogueKind, "epilogue">;
 def UKernel_EpilogueArrayAttr
     : TypedArrayAttrBase<UKernel_EpilogueKindAttr, "epilogue steps">;
+def UKernel_EpilogueOperandKindAttr
+    : EnumAttr<UKernel_Dialect, UKernel_EpilogueOperandKind,
+               "epilogue_operand">;
+def UKernel_EpilogueOperandKindArrayAttr
+    : TypedArrayAttrBase<UKernel_EpilogueOperandKindAttr,
+                         "how each fused epilogue operand is indexed">;
 def UKernel_SelectionPolicyAttr
     : EnumAttr<UKernel_Dialect, UKernel_SelectionPolicy, "policy">;
 

@@ -60,6 +60,16 @@ def UKernel_EpilogueKind : I32EnumAttr<"EpilogueKind",
   let genSpecializedAttr = 0;
 }
 
+def UKernel_EpilogueOperandKind : I32EnumAttr<"EpilogueOperandKind",
+    "how a fused epilogue's operand is indexed by the output element", [
+    I32EnumAttrCase<"scalar", 0>,
+    I32EnumAttrCase<"per_column", 1>,
+    I32EnumAttrCase<"per_row", 2>,
+    I32EnumAttrCase<"per_element", 3>]> {
+  let cppNamespace = "::mlir::ukernel";
+  let genSpecializedAttr = 0;
+}
+
 def UKernel_SelectionPolicy : I32EnumAttr<"SelectionPolicy",
     "how a dispatch chooses its micro-kernel at run time", [
     I32EnumAttrCase<"cost_model", 0>,

@@ -9,6 +9,7 @@
 
 include "Dialect/UKernel/IR/UKernelAttrs.td"
 include "mlir/Interfaces/DestinationStyleOpInterface.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
 
@@ -22,7 +23,9 @@ def UKernel_ContractionElementType : AnyTypeOf<[F32, F16, BF16]>;
 //===----------------------------------------------------------------------===//
 
 def UKernel_DispatchOp : UKernel_Op<"dispatch", [
+    AttrSizedOperandSegments,
     DestinationStyleOpInterface,
+    IsolatedFromAbove,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "A dynamic-shape contraction over candidate micro-kernels";
   let description = [{
@@ -51,6 +54,36 @@ def UKernel_DispatchOp : UKernel_Op<"dispatch", [
     tensors the op returns the updated `init`; on memrefs it writes `init` in
     place. Size-0 dimensions are legal and compute nothing.
 
+    A `fused` epilogue is any elementwise computation instead, given as a
+    body: its first argument is the accumulated value (f32, or the output's
+    element type to round it first), then one element of each fused
+    operand, and it yields the output's element. Each operand is indexed
+    by the output element (m, n) of the GEMM view, as its kind says:
+
+    | kind | operand | element read for (m, n) |
+    |---|---|---|
+    | `scalar` | a value (not shaped) | itself |
+    | `per_column` | 1-D, size N (a bias; a convolution's output channels) | `x[n]` |
+    | `per_row` | 1-D, size M (not on convolutions) | `x[m]` |
+    | `per_element` | the output's shape (not on convolutions) | `x[b, m, n]` |
+
+    The body holds only side-effect-free elementwise ops without regions
+    (arith, math) and refers to no value defined outside it: the
+    micro-kernels clone it into their update of C, on vectors on the host.
+
+    ```mlir
+    %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>)
+           outs(%c : tensor<?x?xf16>)
+           fused(%bias, %lim : tensor<?xf32>, f32) [per_column, scalar] {
+           ^bb0(%acc: f32, %bj: f32, %l: f32):
+             %0 = arith.addf %acc, %bj : f32
+             %1 = arith.minimumf %0, %l : f32
+             %2 = arith.truncf %1 : f32 to f16
+             ukernel.yield %2 : f16
+           }
+           candidates [...] -> tensor<?x?xf16>
+    ```
+
     Candidates are checked against the target they run on: the op's `target`
     attribute if present, else the `ukernel.target` attribute of the nearest
     enclosing op that has one.
@@ -70,6 +103,7 @@ def UKernel_DispatchOp : UKernel_Op<"dispatch", [
     AnyShaped:$rhs,
     AnyShaped:$init,
     Optional<AnyShaped>:$bias,
+    Variadic<AnyType>:$epilogue_operands,
     UKernel_ConfigArrayAttr:$candidates,
     DefaultValuedAttr<UKernel_SelectionPolicyAttr,
                       "::mlir::ukernel::SelectionPolicy::cost_model">:$policy,
@@ -79,15 +113,20 @@ def UKernel_DispatchOp : UKernel_Op<"dispatch", [
     UnitAttr:$transpose_rhs,
     OptionalAttr<DenseI64ArrayAttr>:$strides,
     OptionalAttr<DenseI64ArrayAttr>:$dilations,
-    OptionalAttr<UKernel_TargetAttr>:$target
+    OptionalAttr<UKernel_TargetAttr>:$target,
+    DefaultValuedAttr<UKernel_EpilogueOperandKindArrayAttr, "{}">:
+        $epilogue_operand_kinds
   );
   let results = (outs Optional<AnyRankedTensor>:$result);
+  let regions = (region AnyRegion:$epilogue_body);
   let assemblyFormat = [{
     custom<EnumKeyword>($kind) (`transpose_lhs` $transpose_lhs^)? (`transpose_rhs` $transpose_rhs^)?
     `ins` `(` $lhs `,` $rhs `:` type($lhs) `,` type($rhs) `)`
     `outs` `(` $init `:` type($init) `)`
     (`bias` `(` $bias^ `:` type($bias) `)`)?
     (`epilogue` custom<EpilogueList>($epilogue)^)?
+    custom<FusedEpilogue>($epilogue_operands, type($epilogue_operands),
+                          $epilogue_operand_kinds, $epilogue_body)
     (`strides` $strides^)? (`dilations` $dilations^)?
     `candidates` $candidates
     (`policy` custom<EnumKeyword>($policy)^)? (`=` $fixed_candidate^)?
@@ -107,6 +146,18 @@ def UKernel_DispatchOp : UKernel_Op<"dispatch", [
       return ::llvm::cast<ShapedType>(getLhs().getType()).getElementType();
     }
 
+    /// Whether the epilogue is a fused body (rather than named steps).
+    bool hasFusedEpilogue() { return !getEpilogueBody().empty(); }
+
+    /// The fused epilogue's operand kinds, in operand order.
+    ::llvm::SmallVector<EpilogueOperandKind> getEpilogueOperandKindList() {
+      ::llvm::SmallVector<EpilogueOperandKind> kinds;
+      for (::mlir::Attribute kind : getEpilogueOperandKinds())
+        kinds.push_back(
+            ::llvm::cast<EpilogueOperandKindAttr>(kind).getValue());
+      return kinds;
+    }
+
     /// The epilogue's steps, in order.
     ::llvm::SmallVector<EpilogueKind> getEpilogueSteps() {
       ::llvm::SmallVector<EpilogueKind> steps;
@@ -115,6 +166,20 @@ def UKernel_DispatchOp : UKernel_Op<"dispatch", [
       return steps;
     }
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// YieldOp
+//===----------------------------------------------------------------------===//
+
+def UKernel_YieldOp : UKernel_Op<"yield", [
+    Pure, Terminator, ReturnLike, HasParent<"DispatchOp">]> {
+  let summary = "The element a fused epilogue computes";
+  let description = [{
+    Ends a dispatch's fused epilogue body with the output element.
+  }];
+  let arguments = (ins AnyType:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
 }
 
 //===----------------------------------------------------------------------===//

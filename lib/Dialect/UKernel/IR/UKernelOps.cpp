@@ -9,6 +9,7 @@
 #include "Dialect/UKernel/IR/CostModelBridge.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/Support/MathExtras.h"
@@ -74,9 +75,87 @@ static void printEpilogueList(OpAsmPrinter &printer, Operation *,
   printer << "]";
 }
 
+/// `fused(%x, %s : tensor<?xf32>, f32) [per_column, scalar] { ^bb0(...): }`
+/// (or `fused { ^bb0(%acc: f32): ... }` without operands): a fused
+/// epilogue's operands, their kinds and its body; absent when the dispatch
+/// has none.
+static ParseResult
+parseFusedEpilogue(OpAsmParser &parser,
+                   SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands,
+                   SmallVectorImpl<Type> &types, ArrayAttr &kinds,
+                   Region &body) {
+  if (failed(parser.parseOptionalKeyword("fused"))) {
+    kinds = parser.getBuilder().getArrayAttr({});
+    return success();
+  }
+  SmallVector<Attribute> parsed;
+  if (failed(parser.parseOptionalLParen())) {
+    kinds = parser.getBuilder().getArrayAttr({});
+    return parser.parseRegion(body, /*arguments=*/{});
+  }
+  if (parser.parseOperandList(operands) || parser.parseColonTypeList(types) ||
+      parser.parseRParen())
+    return failure();
+  auto parseKind = [&]() -> ParseResult {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef keyword;
+    if (parser.parseKeyword(&keyword))
+      return failure();
+    std::optional<EpilogueOperandKind> kind =
+        symbolizeEpilogueOperandKind(keyword);
+    if (!kind)
+      return parser.emitError(loc, "unknown epilogue operand kind '")
+             << keyword
+             << "' (expected scalar, per_column, per_row or per_element)";
+    parsed.push_back(EpilogueOperandKindAttr::get(parser.getContext(), *kind));
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, parseKind,
+                                     " in fused epilogue operand kinds"))
+    return failure();
+  kinds = parser.getBuilder().getArrayAttr(parsed);
+  return parser.parseRegion(body, /*arguments=*/{});
+}
+
+static void printFusedEpilogue(OpAsmPrinter &printer, Operation *,
+                               OperandRange operands, TypeRange types,
+                               ArrayAttr kinds, Region &body) {
+  if (body.empty())
+    return;
+  printer << "fused";
+  if (operands.empty()) {
+    printer << " ";
+    printer.printRegion(body, /*printEntryBlockArgs=*/true);
+    return;
+  }
+  printer << "(" << operands << " : " << types << ") [";
+  llvm::interleaveComma(kinds, printer, [&](Attribute kind) {
+    printer << stringifyEpilogueOperandKind(
+        cast<EpilogueOperandKindAttr>(kind).getValue());
+  });
+  printer << "] ";
+  printer.printRegion(body, /*printEntryBlockArgs=*/true);
+}
+
 //===----------------------------------------------------------------------===//
 // Shared verification
 //===----------------------------------------------------------------------===//
+
+bool mlir::ukernel::isFusableEpilogueOp(Operation *op) {
+  if (op->getNumRegions() != 0 || op->getNumResults() != 1 ||
+      !isMemoryEffectFree(op))
+    return false;
+  if (op->hasTrait<OpTrait::ConstantLike>())
+    return isa<FloatType, IntegerType, IndexType>(op->getResult(0).getType());
+  if (!op->hasTrait<OpTrait::Elementwise>())
+    return false;
+  // Scalars only: the kernels give each value a vector type of their own.
+  auto scalar = [](Type type) {
+    return isa<FloatType, IntegerType, IndexType>(type);
+  };
+  return llvm::all_of(op->getOperandTypes(), scalar) &&
+         llvm::all_of(op->getResultTypes(), scalar);
+}
 
 /// The target `op` is compiled for: its own `target` attribute, else the
 /// nearest ancestor's `ukernel.target`.
@@ -313,6 +392,120 @@ static LogicalResult verifyGemmShapes(DispatchOp op, ShapedType lhs,
   return success();
 }
 
+/// A fused epilogue: operands as their kinds say, a body whose arguments
+/// are the accumulated value and one element per operand, and that holds
+/// only what the micro-kernels can clone into their update of C.
+static LogicalResult verifyFusedEpilogue(DispatchOp op, bool tensors,
+                                         const GemmDims &dims) {
+  ArrayAttr kinds = op.getEpilogueOperandKinds();
+  OperandRange operands = op.getEpilogueOperands();
+  Region &region = op.getEpilogueBody();
+  if (region.empty()) {
+    if (!operands.empty() || !kinds.empty())
+      return op.emitOpError("has fused epilogue operands but no fused "
+                            "epilogue body");
+    return success();
+  }
+  if (!op.getEpilogue().empty())
+    return op.emitOpError("has both named epilogue steps and a fused "
+                          "epilogue body");
+  if (kinds.size() != operands.size())
+    return op.emitOpError() << "has " << operands.size()
+                            << " fused epilogue operands but "
+                            << kinds.size() << " operand kinds";
+  bool isConv = op.getKind() == ContractionKind::conv2d_nhwc ||
+                op.getKind() == ContractionKind::conv2d_nchw;
+  auto initType = cast<ShapedType>(op.getInit().getType());
+  Type outElem = initType.getElementType();
+  for (auto [index, operand, kindAttr] :
+       llvm::enumerate(operands, op.getEpilogueOperandKindList())) {
+    EpilogueOperandKind kind = kindAttr;
+    auto shaped = dyn_cast<ShapedType>(operand.getType());
+    StringRef kindName = stringifyEpilogueOperandKind(kind);
+    auto describe = [&, index = index]() {
+      return op.emitOpError() << "fused epilogue operand #" << index << " ("
+                              << kindName << ") ";
+    };
+    if (kind == EpilogueOperandKind::scalar) {
+      if (shaped)
+        return describe() << "must not be shaped, got " << operand.getType();
+      continue;
+    }
+    if (!shaped || !shaped.hasRank())
+      return describe() << "must be a ranked tensor or memref, got "
+                        << operand.getType();
+    if (isa<TensorType>(shaped) != tensors)
+      return op.emitOpError("operands must be all tensors or all memrefs");
+    if (isConv && kind != EpilogueOperandKind::per_column)
+      return describe() << "is not supported on a convolution (only "
+                           "per_column and scalar operands are)";
+    int64_t rank = kind == EpilogueOperandKind::per_element
+                       ? initType.getRank()
+                       : 1;
+    if (shaped.getRank() != rank)
+      return describe() << "must have rank " << rank << ", got "
+                        << shaped.getRank();
+    if (kind == EpilogueOperandKind::per_column &&
+        failed(verifyDimsMatch(op, "N", dims.n, "the output",
+                               shaped.getDimSize(0),
+                               "a per_column epilogue operand")))
+      return failure();
+    if (kind == EpilogueOperandKind::per_row &&
+        failed(verifyDimsMatch(op, "M", dims.m, "the output",
+                               shaped.getDimSize(0),
+                               "a per_row epilogue operand")))
+      return failure();
+    if (kind == EpilogueOperandKind::per_element)
+      for (int64_t d = 0; d < rank; ++d)
+        if (failed(verifyDimsMatch(op, "output shape", initType.getDimSize(d),
+                                   "the output", shaped.getDimSize(d),
+                                   "a per_element epilogue operand")))
+          return failure();
+  }
+
+  if (!region.hasOneBlock())
+    return op.emitOpError("fused epilogue body must have one block");
+  Block &body = region.front();
+  if (body.getNumArguments() != operands.size() + 1)
+    return op.emitOpError() << "fused epilogue body must take "
+                            << operands.size() + 1
+                            << " arguments (the accumulated value, then one "
+                               "per operand), got "
+                            << body.getNumArguments();
+  Type accType = body.getArgument(0).getType();
+  if (!accType.isF32() && accType != outElem)
+    return op.emitOpError() << "fused epilogue's accumulated value must be "
+                               "f32 or the output element type "
+                            << outElem << ", got " << accType;
+  for (auto [index, operand] : llvm::enumerate(operands)) {
+    Type want = getElementTypeOrSelf(operand.getType());
+    Type got = body.getArgument(index + 1).getType();
+    if (got != want)
+      return op.emitOpError() << "fused epilogue body argument #" << index + 1
+                              << " must be " << want
+                              << " (the operand's element), got " << got;
+  }
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return op.emitOpError("fused epilogue body must end in ukernel.yield");
+  if (yield.getValue().getType() != outElem)
+    return op.emitOpError() << "fused epilogue must yield the output element "
+                               "type "
+                            << outElem << ", got "
+                            << yield.getValue().getType();
+  for (Operation &inner : body.without_terminator()) {
+    if (!isFusableEpilogueOp(&inner))
+      return inner.emitOpError("cannot be fused into a micro-kernel's "
+                               "epilogue (only elementwise ops without "
+                               "regions or side effects can)");
+    for (Value value : inner.getOperands())
+      if (value.getParentRegion() != &region)
+        return inner.emitOpError("uses a value defined outside the fused "
+                                 "epilogue body");
+  }
+  return success();
+}
+
 LogicalResult DispatchOp::verify() {
   auto lhsType = cast<ShapedType>(getLhs().getType());
   auto rhsType = cast<ShapedType>(getRhs().getType());
@@ -375,6 +568,8 @@ LogicalResult DispatchOp::verify() {
                                        dims)))
     return failure();
   if (failed(verifyBias(*this, getBias(), getEpilogue(), elemType, dims.n)))
+    return failure();
+  if (failed(verifyFusedEpilogue(*this, tensors, dims)))
     return failure();
 
   return verifyCandidates(*this, getCandidates(), getPolicy(),

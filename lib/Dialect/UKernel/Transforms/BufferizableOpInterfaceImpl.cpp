@@ -2,7 +2,7 @@
 //
 // Part of the Quilt project. `ukernel.dispatch` is destination-passing: its
 // result is its `init` updated, so it bufferizes in place on init's buffer,
-// reading lhs, rhs and bias.
+// reading lhs, rhs, bias and the fused epilogue's operands.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,17 +39,28 @@ struct DispatchOpInterface
     FailureOr<Value> bias = bufferOf(dispatch.getBias());
     if (failed(lhs) || failed(rhs) || failed(init) || failed(bias))
       return failure();
+    SmallVector<Value> epilogueOperands;
+    for (Value operand : dispatch.getEpilogueOperands()) {
+      if (!isa<TensorType>(operand.getType())) {
+        epilogueOperands.push_back(operand);
+        continue;
+      }
+      FailureOr<Value> buffer = bufferOf(operand);
+      if (failed(buffer))
+        return failure();
+      epilogueOperands.push_back(*buffer);
+    }
 
     rewriter.setInsertionPoint(dispatch);
     auto onBuffers = DispatchOp::create(
         rewriter, dispatch.getLoc(), /*result=*/Type(),
-        dispatch.getKindAttr(), *lhs, *rhs, *init, *bias,
+        dispatch.getKindAttr(), *lhs, *rhs, *init, *bias, epilogueOperands,
         dispatch.getCandidatesAttr(), dispatch.getPolicyAttr(),
         dispatch.getFixedCandidateAttr(), dispatch.getEpilogueAttr(),
         dispatch.getTransposeLhsAttr(), dispatch.getTransposeRhsAttr(),
         dispatch.getStridesAttr(), dispatch.getDilationsAttr(),
-        dispatch.getTargetAttr());
-    (void)onBuffers;
+        dispatch.getTargetAttr(), dispatch.getEpilogueOperandKindsAttr());
+    onBuffers.getEpilogueBody().takeBody(dispatch.getEpilogueBody());
     replaceOpWithBufferizedValues(rewriter, op, *init);
     return success();
   }

@@ -1,0 +1,234 @@
+//===- EpilogueFusion.cpp - Elementwise consumers into a dispatch ---------===//
+//
+// Part of the Quilt project. Builds a dispatch's fused epilogue body from
+// the elementwise consumers of a contraction, by copying their bodies.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EpilogueFusion.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::ukernel;
+using quilt::EpilogueChain;
+
+Value EpilogueChain::output() const {
+  linalg::GenericOp last = consumers.back();
+  return last.getDpsInitOperand(0)->get();
+}
+
+namespace {
+
+bool isScalarType(Type type) {
+  return isa<FloatType, IntegerType, IndexType>(type);
+}
+
+/// Builds the chain's body consumer by consumer. Each consumer is checked
+/// whole before any of it is copied, so a chain stops cleanly at the first
+/// consumer that cannot be fused.
+class ChainBuilder {
+public:
+  ChainBuilder(linalg::LinalgOp contraction, unsigned outputNDim,
+               Type inputElemType)
+      : ctx(contraction->getContext()), inputElemType(inputElemType) {
+    Value result = contraction->getResult(0);
+    rank = cast<RankedTensorType>(result.getType()).getRank();
+    isConv = rank == 4;
+    nDim = outputNDim;
+    chain.body = std::make_unique<Block>();
+    current = result;
+    currentInBody = chain.body->addArgument(
+        getElementTypeOrSelf(result.getType()), result.getLoc());
+  }
+
+  /// The next consumer of the current value, generalized if it is a named
+  /// elementwise op; null when there is none that could be fused.
+  linalg::GenericOp nextConsumer(RewriterBase &rewriter) {
+    if (current.use_empty())
+      return {};
+    Operation *user = *current.getUsers().begin();
+    if (llvm::any_of(current.getUsers(),
+                     [&](Operation *other) { return other != user; }))
+      return {};
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+    if (!linalgOp || !linalgOp.hasPureTensorSemantics())
+      return {};
+    if (auto generic = dyn_cast<linalg::GenericOp>(user))
+      return generic;
+    if (!linalg::isElementwise(linalgOp))
+      return {};
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(user);
+    FailureOr<linalg::GenericOp> generic =
+        linalg::generalizeNamedOp(rewriter, linalgOp);
+    return succeeded(generic) ? *generic : linalg::GenericOp();
+  }
+
+  /// Whether `generic` can join the chain.
+  bool canFuse(linalg::GenericOp generic) {
+    if (generic.getNumDpsInits() != 1 || generic->getNumResults() != 1 ||
+        generic.getNumLoops() != rank ||
+        generic.getNumParallelLoops() != generic.getNumLoops())
+      return false;
+    OpOperand *init = generic.getDpsInitOperand(0);
+    if (!generic.getMatchingIndexingMap(init).isIdentity() ||
+        !generic.getMatchingBlockArgument(init).use_empty() ||
+        init->get() == current)
+      return false;
+    Type outElem = getElementTypeOrSelf(init->get().getType());
+    if (!outElem.isF32() && outElem != inputElemType)
+      return false;
+    for (OpOperand *input : generic.getDpsInputOperands()) {
+      AffineMap map = generic.getMatchingIndexingMap(input);
+      if (input->get() == current) {
+        if (!map.isIdentity())
+          return false;
+        continue;
+      }
+      if (!classify(input->get(), map))
+        return false;
+    }
+    Block &body = *generic.getBlock();
+    for (Operation &op : body.without_terminator()) {
+      if (!isFusableEpilogueOp(&op))
+        return false;
+      for (Value operand : op.getOperands())
+        if (!isLocal(operand, generic) && !isCapturable(operand))
+          return false;
+    }
+    Value yielded = body.getTerminator()->getOperand(0);
+    return isLocal(yielded, generic) || isCapturable(yielded);
+  }
+
+  /// Copies `generic`'s body after the chain's.
+  void append(linalg::GenericOp generic) {
+    IRMapping mapping;
+    for (OpOperand *input : generic.getDpsInputOperands()) {
+      BlockArgument arg = generic.getMatchingBlockArgument(input);
+      if (input->get() == current) {
+        mapping.map(arg, currentInBody);
+        continue;
+      }
+      EpilogueOperandKind kind =
+          *classify(input->get(), generic.getMatchingIndexingMap(input));
+      mapping.map(arg, addOperand(input->get(), kind, arg.getType(),
+                                  arg.getLoc()));
+    }
+    // The body has no region yet: the builder takes the context itself.
+    OpBuilder b(ctx);
+    b.setInsertionPointToEnd(chain.body.get());
+    Block &body = *generic.getBlock();
+    auto capture = [&](Value value) {
+      if (isLocal(value, generic) || mapping.contains(value))
+        return;
+      if (Operation *constant = value.getDefiningOp();
+          constant && matchPattern(value, m_Constant())) {
+        b.clone(*constant, mapping);
+        return;
+      }
+      mapping.map(value, addOperand(value, EpilogueOperandKind::scalar,
+                                    value.getType(), value.getLoc()));
+    };
+    for (Operation &op : body.without_terminator()) {
+      for (Value operand : op.getOperands())
+        capture(operand);
+      b.clone(op, mapping);
+    }
+    Value yielded = body.getTerminator()->getOperand(0);
+    capture(yielded);
+    currentInBody = mapping.lookup(yielded);
+    current = generic->getResult(0);
+    chain.consumers.push_back(generic);
+  }
+
+  /// Ends the body with its yield; the accumulated value is taken in f32
+  /// and rounded to the contraction's type where that type is neither f32
+  /// nor the output's.
+  EpilogueChain finish() {
+    Block &body = *chain.body;
+    OpBuilder b(ctx);
+    b.setInsertionPointToEnd(&body);
+    Type outElem = getElementTypeOrSelf(chain.output().getType());
+    ukernel::YieldOp::create(b, currentInBody.getLoc(), currentInBody);
+    BlockArgument acc = body.getArgument(0);
+    Type accType = acc.getType();
+    if (!accType.isF32() && accType != outElem) {
+      acc.setType(Float32Type::get(ctx));
+      b.setInsertionPointToStart(&body);
+      auto rounded = arith::TruncFOp::create(b, acc.getLoc(), accType, acc);
+      acc.replaceAllUsesExcept(rounded, rounded);
+    }
+    return std::move(chain);
+  }
+
+  EpilogueChain abandon() { return EpilogueChain(); }
+
+private:
+  /// How an input other than the chain's value is indexed, if it can be.
+  std::optional<EpilogueOperandKind> classify(Value value, AffineMap map) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type || !isScalarType(type.getElementType()))
+      return std::nullopt;
+    if (map.getNumResults() == 0 && type.getRank() == 0)
+      return EpilogueOperandKind::scalar;
+    if (!isConv && map.isIdentity() && type.getRank() == rank)
+      return EpilogueOperandKind::per_element;
+    if (map.getNumResults() != 1 || type.getRank() != 1)
+      return std::nullopt;
+    if (map.getResult(0) == getAffineDimExpr(nDim, ctx))
+      return EpilogueOperandKind::per_column;
+    if (!isConv && map.getResult(0) == getAffineDimExpr(nDim - 1, ctx))
+      return EpilogueOperandKind::per_row;
+    return std::nullopt;
+  }
+
+  static bool isLocal(Value value, linalg::GenericOp generic) {
+    return generic.getRegion().isAncestor(value.getParentRegion());
+  }
+
+  /// A value defined above a consumer that its body may use: a constant
+  /// (copied into the body) or a scalar (passed as an operand).
+  static bool isCapturable(Value value) {
+    return isScalarType(value.getType());
+  }
+
+  Value addOperand(Value operand, EpilogueOperandKind kind, Type elemType,
+                   Location loc) {
+    chain.operands.push_back(operand);
+    chain.kinds.push_back(kind);
+    return chain.body->addArgument(elemType, loc);
+  }
+
+  MLIRContext *ctx;
+  Type inputElemType;
+  int64_t rank = 0;
+  bool isConv = false;
+  unsigned nDim = 0;
+  EpilogueChain chain;
+  Value current, currentInBody;
+};
+
+} // namespace
+
+EpilogueChain quilt::collectEpilogueChain(RewriterBase &rewriter,
+                                          linalg::LinalgOp contraction,
+                                          unsigned outputNDim,
+                                          Type inputElemType) {
+  if (contraction->getNumResults() != 1 ||
+      !isa<RankedTensorType>(contraction->getResult(0).getType()))
+    return EpilogueChain();
+  ChainBuilder builder(contraction, outputNDim, inputElemType);
+  bool any = false;
+  while (linalg::GenericOp consumer = builder.nextConsumer(rewriter)) {
+    if (!builder.canFuse(consumer))
+      break;
+    builder.append(consumer);
+    any = true;
+  }
+  return any ? builder.finish() : builder.abandon();
+}

@@ -1,0 +1,65 @@
+//===- EpilogueFusion.h - Elementwise consumers into a dispatch -*- C++ -*-===//
+//
+// Part of the Quilt project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUILT_LIB_CONVERSION_LINALGTOUKERNEL_EPILOGUEFUSION_H
+#define QUILT_LIB_CONVERSION_LINALGTOUKERNEL_EPILOGUEFUSION_H
+
+#include "Dialect/UKernel/IR/UKernelOps.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <memory>
+
+namespace quilt {
+
+/// The chain of elementwise consumers of a contraction's result that a
+/// dispatch absorbs as its fused epilogue, and that epilogue's body.
+///
+/// A consumer is a `linalg.generic` (or an elementwise named op, which is
+/// generalized) on tensors whose loops are all parallel, that reads the
+/// chain's current value with the identity map, writes one result with
+/// the identity map, and whose body holds only ops a fused body may (see
+/// `mlir::ukernel::isFusableEpilogueOp`). Its other inputs become operands
+/// of the body: rank-0 tensors and scalars defined above the consumer as
+/// `scalar`, 1-D tensors along the output's N dimension as `per_column`,
+/// along M as `per_row`, and tensors of the output's shape as
+/// `per_element` (not on convolutions); constants defined above are
+/// cloned into the body. Each consumer's result must be its only use of
+/// the previous value, which has no other use.
+///
+/// Nothing is evaluated: what a consumer computes is copied, op by op.
+struct EpilogueChain {
+  /// The consumers, in order; the last one's result is what the dispatch
+  /// replaces.
+  llvm::SmallVector<mlir::linalg::GenericOp> consumers;
+  /// The body's operands (before scalars are extracted from rank-0
+  /// tensors) and their kinds.
+  llvm::SmallVector<mlir::Value> operands;
+  llvm::SmallVector<mlir::ukernel::EpilogueOperandKind> kinds;
+  /// The body: the accumulated value, then one argument per operand. Moved
+  /// into the dispatch.
+  std::unique_ptr<mlir::Block> body;
+
+  bool empty() const { return consumers.empty(); }
+  /// The tensor the last consumer writes.
+  mlir::Value output() const;
+};
+
+/// Collects the chain of consumers of `contraction`'s result (a matmul,
+/// batch matmul or convolution with its output's N dimension at
+/// `outputNDim`), generalizing elementwise named ops on the way; an empty
+/// chain when the first consumer cannot be fused. `inputElemType` is the
+/// contraction's input element type: each consumer's output must be f32 or
+/// that type.
+EpilogueChain collectEpilogueChain(mlir::RewriterBase &rewriter,
+                                   mlir::linalg::LinalgOp contraction,
+                                   unsigned outputNDim,
+                                   mlir::Type inputElemType);
+
+} // namespace quilt
+
+#endif // QUILT_LIB_CONVERSION_LINALGTOUKERNEL_EPILOGUEFUSION_H
