@@ -21,9 +21,15 @@ def ConvertLinalgToUKernel : Pass<"convert-linalg-to-ukernel", "::mlir::ModuleOp
     `linalg.conv_2d_nchw_fchw` on tensors or memrefs, with f32, f16 or bf16
     inputs, into `ukernel.dispatch` ops whose candidates the cost-model
     library generates for the module's target (`ukernel.target`, attached by
-    `ukernel-attach-target`). A single elementwise consumer that adds a
-    1-D bias along N, applies ReLU or GELU (a `linalg.generic`, or
-    `linalg.add`/`linalg.max` forms) is fused as the dispatch's epilogue.
+    `ukernel-attach-target`). When the contraction's init is a fill, the
+    chain of elementwise consumers of its result (`linalg.generic` with
+    parallel loops and identity maps on the result and output, or
+    elementwise named ops such as `linalg.add`, generalized) is fused as
+    the dispatch's epilogue body, op by op, whatever it computes: other
+    inputs become `scalar` (rank 0, or scalars defined above), `per_column`
+    (1-D along N), `per_row` (1-D along M) or `per_element` (the output's
+    shape) operands, constants defined above are copied in, and the output
+    may be f32 or the input element type. See `ukernel.dispatch`.
 
     Ops it does not handle (other linalg ops, integer types, contractions
     whose accumulator is not f32 or the input type) are left untouched.
@@ -34,7 +40,7 @@ def ConvertLinalgToUKernel : Pass<"convert-linalg-to-ukernel", "::mlir::ModuleOp
     Option<"policy", "policy", "std::string", /*default=*/"\"cost_model\"",
            "Run-time selection policy: cost_model, pad, patch or fixed=<i>">,
     Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
-           "Fuse a bias-add/ReLU/GELU consumer into the dispatch">
+           "Fuse the chain of elementwise consumers into the dispatch">
   ];
   let dependentDialects = [
     "::mlir::ukernel::UKernelDialect",

@@ -104,12 +104,12 @@ enum quilt_rt_operand_check {
   QUILT_RT_CHECK_NULL_B = 2,
   QUILT_RT_CHECK_NULL_C = 3,
   QUILT_RT_CHECK_NULL_BIAS = 4,
-  QUILT_RT_CHECK_BATCH_B = 5,     /* B's batch size vs A's */
-  QUILT_RT_CHECK_BATCH_C = 6,     /* C's batch size vs A's */
-  QUILT_RT_CHECK_K = 7,           /* B's K (rows) vs A's K (columns) */
-  QUILT_RT_CHECK_M = 8,           /* C's rows vs A's M (rows) */
-  QUILT_RT_CHECK_N = 9,           /* C's columns vs B's N (columns) */
-  QUILT_RT_CHECK_BIAS = 10,       /* the bias's length vs C's columns */
+  QUILT_RT_CHECK_BATCH_B = 5,        /* B's batch size vs A's */
+  QUILT_RT_CHECK_BATCH_C = 6,        /* C's batch size vs A's */
+  QUILT_RT_CHECK_K = 7,              /* B's K (rows) vs A's K (columns) */
+  QUILT_RT_CHECK_M = 8,              /* C's rows vs A's M (rows) */
+  QUILT_RT_CHECK_N = 9,              /* C's columns vs B's N (columns) */
+  QUILT_RT_CHECK_BIAS = 10,          /* the bias's length vs C's columns */
   QUILT_RT_CHECK_CONV_IMAGES = 11,   /* the output's images vs the input's */
   QUILT_RT_CHECK_CONV_CHANNELS = 12, /* the filter's channels vs the input's */
   QUILT_RT_CHECK_CONV_FILTERS = 13,  /* the output's channels vs the filters */
@@ -121,23 +121,23 @@ enum quilt_rt_operand_check {
   QUILT_RT_CHECK_NULL_INPUT = 16,    /* a convolution's null operands */
   QUILT_RT_CHECK_NULL_FILTER = 17,
   QUILT_RT_CHECK_NULL_OUTPUT = 18,
-  QUILT_RT_CHECK_CONV_BIAS = 19,     /* the bias's length vs the output's
-                                        channels */
+  QUILT_RT_CHECK_CONV_BIAS = 19,       /* the bias's length vs the output's
+                                          channels */
   QUILT_RT_CHECK_GPU_CONV_PIXELS = 20, /* GPU targets: N*OH*OW (got) must be
                                           below `expected` (2^32), the
                                           kernels' 32-bit image maps */
   QUILT_RT_CHECK_GPU_CONV_TAPS = 21,   /* likewise R*S*C */
   /* A fused epilogue's operands; their index is or'ed in, shifted by
      QUILT_RT_CHECK_OPERAND_SHIFT. */
-  QUILT_RT_CHECK_NULL_EPILOGUE = 22,     /* a null operand */
-  QUILT_RT_CHECK_EPILOGUE_COLUMNS = 23,  /* a per_column operand's length vs
-                                            C's columns (N) */
-  QUILT_RT_CHECK_EPILOGUE_ROWS = 24,     /* a per_row operand's length vs
-                                            C's rows (M) */
-  QUILT_RT_CHECK_EPILOGUE_SHAPE = 25     /* a per_element operand's size vs
-                                            C's along the dimension or'ed in,
-                                            shifted by
-                                            QUILT_RT_CHECK_DIM_SHIFT */
+  QUILT_RT_CHECK_NULL_EPILOGUE = 22,    /* a null operand */
+  QUILT_RT_CHECK_EPILOGUE_COLUMNS = 23, /* a per_column operand's length vs
+                                           C's columns (N) */
+  QUILT_RT_CHECK_EPILOGUE_ROWS = 24,    /* a per_row operand's length vs
+                                           C's rows (M) */
+  QUILT_RT_CHECK_EPILOGUE_SHAPE = 25    /* a per_element operand's size vs
+                                           C's along the dimension or'ed in,
+                                           shifted by
+                                           QUILT_RT_CHECK_DIM_SHIFT */
 };
 #define QUILT_RT_CHECK_DIM_SHIFT 12
 #define QUILT_RT_CHECK_OPERAND_SHIFT 16

@@ -105,7 +105,8 @@ std::string describeCheck(int32_t check, int64_t got, int64_t expected) {
     return std::string(pixels ? "the output has " : "the filter has ") +
            count(got, pixels ? "pixel" : "tap") +
            " in all, too many for the GPU kernels' 32-bit index maps "
-           "(at most " + std::to_string(expected - 1) + ")";
+           "(at most " +
+           std::to_string(expected - 1) + ")";
   }
   default:
     return "";

@@ -15,8 +15,9 @@ namespace mlir::ukernel {
 /// Lowers every ukernel.select to the runtime call (lowerSelectOps), drops
 /// the dead `ukernel.target` attributes once no ukernel op is left (so tools
 /// without the dialect, such as mlir-runner and mlir-translate, read the
-/// result), and replaces math.erf by a polynomial so generated code needs
-/// no libm or device math library. Fails after a diagnostic.
+/// result), and replaces math functions (tanh, exp, erf, ...) by
+/// polynomials so generated code needs no libm or device math library. Fails
+/// after a diagnostic.
 LogicalResult finishDispatchLowering(ModuleOp module);
 
 } // namespace mlir::ukernel

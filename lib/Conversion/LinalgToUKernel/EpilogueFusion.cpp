@@ -116,8 +116,8 @@ public:
       }
       EpilogueOperandKind kind =
           *classify(input->get(), generic.getMatchingIndexingMap(input));
-      mapping.map(arg, addOperand(input->get(), kind, arg.getType(),
-                                  arg.getLoc()));
+      mapping.map(arg,
+                  addOperand(input->get(), kind, arg.getType(), arg.getLoc()));
     }
     // The body has no region yet: the builder takes the context itself.
     OpBuilder b(ctx);

@@ -45,8 +45,7 @@ struct Contraction {
 /// same-typed accumulator.
 bool hasSupportedTypes(Value lhs, Value rhs, Value init) {
   Type elem = getElementTypeOrSelf(lhs.getType());
-  if (elem != getElementTypeOrSelf(rhs.getType()) ||
-      !toCostModelElemType(elem))
+  if (elem != getElementTypeOrSelf(rhs.getType()) || !toCostModelElemType(elem))
     return false;
   Type acc = getElementTypeOrSelf(init.getType());
   return acc.isF32() || acc == elem;
@@ -207,15 +206,16 @@ private:
   FailureOr<ArrayAttr> candidatesFor(const Contraction &c, Type elemType) {
     TargetAttr target;
     for (Operation *p = c.op->getParentOp(); p && !target; p = p->getParentOp())
-      target = p->getAttrOfType<TargetAttr>(UKernelDialect::getTargetAttrName());
+      target =
+          p->getAttrOfType<TargetAttr>(UKernelDialect::getTargetAttrName());
     if (!target)
       return c.op->emitError()
              << "no target to generate micro-kernels for: run "
                 "ukernel-attach-target first";
     quilt::ElemType elem = *toCostModelElemType(elemType);
-    auto key = std::make_tuple(target.getAsOpaquePointer(),
-                               static_cast<int>(c.kind),
-                               static_cast<int>(elem));
+    auto key =
+        std::make_tuple(target.getAsOpaquePointer(), static_cast<int>(c.kind),
+                        static_cast<int>(elem));
     auto it = cache.find(key);
     if (it != cache.end())
       return it->second;
@@ -282,15 +282,16 @@ private:
         // A rank-0 tensor is read once, as the scalar it holds.
         if (auto tensor = dyn_cast<RankedTensorType>(operand.getType());
             tensor && tensor.getRank() == 0)
-          operand = tensor::ExtractOp::create(rewriter, loc, operand,
-                                              ValueRange{});
+          operand =
+              tensor::ExtractOp::create(rewriter, loc, operand, ValueRange{});
         epilogueOperands.push_back(operand);
-        operandKinds.push_back(EpilogueOperandKindAttr::get(&getContext(), kind));
+        operandKinds.push_back(
+            EpilogueOperandKindAttr::get(&getContext(), kind));
       }
     }
 
-    Type resultType = isa<RankedTensorType>(init.getType()) ? init.getType()
-                                                            : Type();
+    Type resultType =
+        isa<RankedTensorType>(init.getType()) ? init.getType() : Type();
     auto dispatch = DispatchOp::create(
         rewriter, loc, resultType,
         ContractionKindAttr::get(&getContext(), c.kind), c.lhs, c.rhs, init,

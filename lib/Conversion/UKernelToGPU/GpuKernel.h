@@ -88,17 +88,15 @@ struct GpuKernelSpec {
   /// (!llvm.ptr to global memory), then an i32 of VectorFlags. A convolution's
   /// are the image (rank 4), the filter matrix (rank 2), the output window
   /// (rank 4, its F dimension starting at the region's first column), the
-  /// bias, the fused operands, then (index) the region's first GEMM row, its row count and the
-  /// filter's R and S, then the flags.
+  /// bias, the fused operands, then (index) the region's first GEMM row, its
+  /// row count and the filter's R and S, then the flags.
   SmallVector<Type> argumentTypes(MLIRContext *ctx) const;
   /// Index operands of a convolution kernel between the bias and the flags.
   static constexpr unsigned kConvIndexOperands = 4;
   /// Position of the first fused epilogue operand.
   unsigned firstFusedOperand() const { return biasType ? 4 : 3; }
   /// Number of fused epilogue operands.
-  unsigned numFusedOperands() const {
-    return fused ? fused.kinds.size() : 0;
-  }
+  unsigned numFusedOperands() const { return fused ? fused.kinds.size() : 0; }
 };
 
 /// A generated kernel and what a launch of it needs besides its operands.

@@ -76,11 +76,10 @@ std::string GpuKernelSpec::symbolName() const {
   const quilt::KernelConfig &c = config;
   std::string name;
   llvm::raw_string_ostream os(name);
-  os << "quilt_" << quilt::stringify(c.inst) << "_" << c.tileM << "x"
-     << c.tileN << "x" << c.tileK << "_t" << c.threads << "_w" << c.warpsM
-     << "x" << c.warpsN << "_tt" << c.threadTileM << "x" << c.threadTileN
-     << "_v" << c.vectorWidth << "_" << typeName(inputType) << "_"
-     << typeName(accType);
+  os << "quilt_" << quilt::stringify(c.inst) << "_" << c.tileM << "x" << c.tileN
+     << "x" << c.tileK << "_t" << c.threads << "_w" << c.warpsM << "x"
+     << c.warpsN << "_tt" << c.threadTileM << "x" << c.threadTileN << "_v"
+     << c.vectorWidth << "_" << typeName(inputType) << "_" << typeName(accType);
   if (biasType)
     os << "_bias" << typeName(biasType);
   for (EpilogueKind step : epilogue)
@@ -121,8 +120,7 @@ static MemRefType stridedView(MLIRContext *ctx, int64_t rank, Type elem,
   if (contiguous)
     strides.back() = 1;
   return MemRefType::get(
-      shape, elem,
-      StridedLayoutAttr::get(ctx, ShapedType::kDynamic, strides));
+      shape, elem, StridedLayoutAttr::get(ctx, ShapedType::kDynamic, strides));
 }
 
 SmallVector<Type> GpuKernelSpec::argumentTypes(MLIRContext *ctx) const {
@@ -392,9 +390,8 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   // `outerSize` in the matrix and `outerTile` in the block. A stored K-major
   // (a transposed A, a plain K x N B) has K along its rows.
   auto stagingCopy = [&](Value global, bool kMajor, bool contiguous,
-                         Value useVectors, const SharedTile &tile,
-                         Value outer0, Value outerSize, int64_t outerTile,
-                         Value k0) {
+                         Value useVectors, const SharedTile &tile, Value outer0,
+                         Value outerSize, int64_t outerTile, Value k0) {
     StagingCopy copy;
     copy.global = global;
     copy.shared = tile.buffer;
@@ -458,8 +455,8 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     IndexMath mm{mb, l};
     SmallVector<Value> current(accs.begin(), accs.end());
     for (int64_t kk = 0; kk < cfg.tileK; kk += engine.kStep())
-      current = engine.accumulate(mb, l, thread, aTile, bTile, mm.c(kk),
-                                  current);
+      current =
+          engine.accumulate(mb, l, thread, aTile, bTile, mm.c(kk), current);
     return current;
   };
 
@@ -589,8 +586,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
                     arith::RemUIOp::create(lb, l, ahead, lm.c(stages)));
           Value current = arith::RemUIOp::create(lb, l, step, lm.c(stages));
           auto [aTile, bTile] = tilesAt(lb, lm.mul(current, lm.c(stageBytes)));
-          scf::YieldOp::create(lb, l,
-                               multiplyTiles(lb, l, aTile, bTile, accs));
+          scf::YieldOp::create(lb, l, multiplyTiles(lb, l, aTile, bTile, accs));
         });
   }
 
@@ -606,8 +602,8 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
           if (spec.isConv()) {
             // C(m, f) is output pixel m's element of filter f.
             IndexMath om{tb, l};
-            idx = llvm::to_vector(conv.outputIndex(
-                conv.pixel(om, om.add(rowOrigin, gr)), gc));
+            idx = llvm::to_vector(
+                conv.outputIndex(conv.pixel(om, om.add(rowOrigin, gr)), gc));
           }
           Value old = memref::LoadOp::create(tb, l, c, idx);
           if (old.getType() != f32)
@@ -629,8 +625,8 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
                 elements.push_back(
                     memref::LoadOp::create(tb, l, operand, ValueRange{gr}));
               else
-                elements.push_back(memref::LoadOp::create(
-                    tb, l, operand, ValueRange{gr, gc}));
+                elements.push_back(
+                    memref::LoadOp::create(tb, l, operand, ValueRange{gr, gc}));
             }
             // The body yields C's element type.
             result = cloneFusedEpilogue(tb, l, spec.fused, sum, elements);
@@ -671,8 +667,8 @@ Attribute mlir::ukernel::gpucg::binaryTargetForChip(MLIRContext *ctx,
     return NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda",
                                      chip, "+ptx80");
   if (chip.starts_with("gfx"))
-    return ROCDL::ROCDLTargetAttr::get(ctx, /*optLevel=*/3,
-                                       "amdgcn-amd-amdhsa", chip);
+    return ROCDL::ROCDLTargetAttr::get(ctx, /*optLevel=*/3, "amdgcn-amd-amdhsa",
+                                       chip);
   return {};
 }
 
@@ -703,8 +699,8 @@ GpuKernelCache::getOrCreateModule(Vendor vendor, StringRef chip, Location loc) {
   return gpu::GPUModuleOp::create(b, module.getLoc(), name, targets);
 }
 
-GpuKernel GpuKernelCache::getOrCreate(const GpuKernelSpec &spec,
-                                      StringRef chip, Location loc) {
+GpuKernel GpuKernelCache::getOrCreate(const GpuKernelSpec &spec, StringRef chip,
+                                      Location loc) {
   std::string name = spec.symbolName();
   // The name spells the configuration but not its stage count (nor the
   // chip, whose module is checked below): key the cache on both, and give
@@ -719,8 +715,8 @@ GpuKernel GpuKernelCache::getOrCreate(const GpuKernelSpec &spec,
   std::string why;
   std::unique_ptr<MatrixEngine> engine = createMatrixEngine(spec, ctx, why);
   if (!engine) {
-    emitError(loc) << "cannot generate a GPU kernel for "
-                   << spec.config.str() << ": " << why;
+    emitError(loc) << "cannot generate a GPU kernel for " << spec.config.str()
+                   << ": " << why;
     return {};
   }
   gpu::GPUModuleOp gpuModule = getOrCreateModule(spec.vendor, chip, loc);

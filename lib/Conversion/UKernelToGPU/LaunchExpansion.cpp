@@ -256,8 +256,7 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
     }
     candidates.push_back({spec, kernel, tmaKernel});
   }
-  ArrayRef<Type> argTypes =
-      candidates.front().kernel.func.getArgumentTypes();
+  ArrayRef<Type> argTypes = candidates.front().kernel.func.getArgumentTypes();
 
   Value batch =
       batched ? Value(memref::DimOp::create(b, loc, init, 0)) : im.c(1);

@@ -7,7 +7,7 @@
 // per vendor (KernelBuilder.cpp, MatrixEngines.cpp, Staging.cpp), replaces
 // each dispatch by run-time selection and launches (LaunchExpansion.cpp), and
 // finishes like every code generator (Conversion/Utils/FinishLowering.cpp):
-// selects to the runtime call, math.erf to a polynomial so kernels need no
+// selects to the runtime call, math functions to polynomials so kernels need no
 // device math library.
 //
 //===----------------------------------------------------------------------===//
@@ -60,7 +60,8 @@ LogicalResult checkDispatch(DispatchOp op) {
                           "the target '")
            << target.getName() << "' is a CPU: use quilt-lower-to-host";
   for (Value operand : op->getOperands())
-    if (!hasStridedLayout(operand.getType()))
+    if (isa<MemRefType>(operand.getType()) &&
+        !hasStridedLayout(operand.getType()))
       return op.emitOpError("operand layouts must be strided, got ")
              << operand.getType();
   ContractionKind kind = op.getKind();

@@ -137,8 +137,8 @@ void mlir::ukernel::host::expandDispatch(DispatchOp op, KernelCache &kernels,
   if (threads != 0) {
     quilt::TargetDesc desc = toTargetDesc(op.getEffectiveTarget());
     if (desc.computeUnits > threads)
-      target = getTargetAttr(b.getContext(),
-                             quilt::restrictToCores(desc, threads));
+      target =
+          getTargetAttr(b.getContext(), quilt::restrictToCores(desc, threads));
   }
   Type indexType = b.getIndexType();
   auto select = SelectOp::create(

@@ -27,16 +27,16 @@ static Value loadElements(OpBuilder &b, Location loc, Value view,
   auto type = VectorType::get({lanes}, elem);
   if (!mask)
     return vector::LoadOp::create(b, loc, type, view, indices);
-  Value passThru =
-      arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+  Value passThru = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
   return vector::MaskedLoadOp::create(b, loc, type, view, indices, mask,
                                       passThru);
 }
 
-Value mlir::ukernel::host::emitElementEpilogue(
-    OpBuilder &b, Location loc, const KernelSpec &spec,
-    const EpilogueSources &sources, Value sum, Value row, Value col,
-    int64_t lanes, Value mask) {
+Value mlir::ukernel::host::emitElementEpilogue(OpBuilder &b, Location loc,
+                                               const KernelSpec &spec,
+                                               const EpilogueSources &sources,
+                                               Value sum, Value row, Value col,
+                                               int64_t lanes, Value mask) {
   if (!spec.fused) {
     // The bias buffer is padded past the region's columns: no mask.
     Value bias;

@@ -36,8 +36,11 @@ namespace mlir::ukernel::host {
 /// |---|---|---|---|
 /// | matmul | M x K (K x M transposed) | K x N (N x K transposed) | M x N |
 /// | batch_matmul | the same with a leading batch dimension |||
-/// | conv2d_nhwc | the N x H x W x C image, read as its im2col matrix (M = N*OH*OW rows, K = R*S*C) | the R x S x C x F filter (a K x F matrix) | the N x OH x OW x F output (an M x F matrix) |
-/// | conv2d_nchw | the N x C x H x W image (K = C*R*S) | the F x C x R x S filter (an F x K matrix: B transposed) | the N x F x OH x OW output |
+/// | conv2d_nhwc | the N x H x W x C image, read as its im2col matrix (M =
+/// N*OH*OW rows, K = R*S*C) | the R x S x C x F filter (a K x F matrix) | the N
+/// x OH x OW x F output (an M x F matrix) | | conv2d_nchw | the N x C x H x W
+/// image (K = C*R*S) | the F x C x R x S filter (an F x K matrix: B transposed)
+/// | the N x F x OH x OW output |
 ///
 /// Operands are passed whole, as stored, with the region as index
 /// arguments: the kernel takes the region's views itself, so that packing
@@ -85,8 +88,7 @@ struct KernelSpec {
   int64_t matrixRank() const { return isBatched() ? 3 : 2; }
   /// An f32 copy of C is accumulated into instead of C itself.
   bool stagesC() const {
-    return isConv() ? stagedConvOutput
-                    : !accType.isF32() || !contiguousC;
+    return isConv() ? stagedConvOutput : !accType.isF32() || !contiguousC;
   }
   int64_t numVectors() const { return nr / lanes; }
   /// A symbol name that is unique per spec.
@@ -127,12 +129,12 @@ struct ASource {
   // m / OW % OH, m % OW); column k is the filter tap (r, s, c) (nhwc, c
   // fastest) or (c, r, s) (nchw, s fastest). Element (m, k) is
   // image[row offset(m) + k offset(k)] in the flat view.
-  Value image;            ///< the image as a flat 1-D view of its buffer
-  Value imageOffset;      ///< the image view's offset in that buffer
+  Value image;       ///< the image as a flat 1-D view of its buffer
+  Value imageOffset; ///< the image view's offset in that buffer
   Value strideN, strideC, strideH, strideW; ///< the image's strides
-  Value outH, outW;       ///< OH, OW
+  Value outH, outW;                         ///< OH, OW
   Value filterR, filterS, channels;
-  Value rowOrigin;        ///< GEMM row of the region's first row (r0)
+  Value rowOrigin; ///< GEMM row of the region's first row (r0)
   /// Scratch index buffers: the row offsets of an A block (mc + mr) and the
   /// k offsets of a K block (kc).
   Value rowOffsets, kOffsets;
@@ -142,9 +144,8 @@ struct ASource {
 /// matrix A into `packed` as mr-tall micro-panels, each kc x mr in k-major
 /// order (element (i, k) of panel q at q*kc*mr + k*mr + i), converting to
 /// f32 and zero-filling the rows past `rows` of the last panel.
-void packA(OpBuilder &b, Location loc, const KernelSpec &spec,
-           const ASource &a, Value row0, Value col0, Value rows, Value cols,
-           Value packed);
+void packA(OpBuilder &b, Location loc, const KernelSpec &spec, const ASource &a,
+           Value row0, Value col0, Value rows, Value cols, Value packed);
 
 /// Packs rows [row0, row0 + rows) x columns [col0, col0 + cols) of the KxN
 /// matrix B (`bmat` as stored) into `packed` as nr-wide micro-panels, each

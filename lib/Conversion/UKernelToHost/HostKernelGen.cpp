@@ -49,22 +49,22 @@ void mlir::ukernel::host::forEachIndex(
     OpBuilder &b, Location loc, ArrayRef<Value> sizes,
     function_ref<void(OpBuilder &, Location, ValueRange)> body) {
   SmallVector<Value> ivs;
-  std::function<void(OpBuilder &, Location, size_t)> nest =
-      [&](OpBuilder &ob, Location l, size_t depth) {
-        if (depth == sizes.size()) {
-          body(ob, l, ivs);
-          return;
-        }
-        IndexMath om{ob, l};
-        scf::ForOp::create(ob, l, om.c(0), sizes[depth], om.c(1), ValueRange{},
-                           [&](OpBuilder &ib, Location il, Value iv,
-                               ValueRange) {
-                             ivs.push_back(iv);
-                             nest(ib, il, depth + 1);
-                             ivs.pop_back();
-                             scf::YieldOp::create(ib, il);
-                           });
-      };
+  std::function<void(OpBuilder &, Location, size_t)> nest = [&](OpBuilder &ob,
+                                                                Location l,
+                                                                size_t depth) {
+    if (depth == sizes.size()) {
+      body(ob, l, ivs);
+      return;
+    }
+    IndexMath om{ob, l};
+    scf::ForOp::create(ob, l, om.c(0), sizes[depth], om.c(1), ValueRange{},
+                       [&](OpBuilder &ib, Location il, Value iv, ValueRange) {
+                         ivs.push_back(iv);
+                         nest(ib, il, depth + 1);
+                         ivs.pop_back();
+                         scf::YieldOp::create(ib, il);
+                       });
+  };
   nest(b, loc, 0);
 }
 
@@ -84,8 +84,8 @@ std::string KernelSpec::symbolName() const {
   llvm::raw_string_ostream os(name);
   os << "__quilt_host_"
      << (isConv() ? stringifyContractionKind(kind) : StringRef("gemm")) << "_"
-     << mc << "x" << nc << "x" << kc << "_r" << mr << "x" << nr << "_v"
-     << lanes << "_" << typeName(inputType) << "_" << typeName(accType);
+     << mc << "x" << nc << "x" << kc << "_r" << mr << "x" << nr << "_v" << lanes
+     << "_" << typeName(inputType) << "_" << typeName(accType);
   if (biasType)
     os << "_bias_" << typeName(biasType);
   for (EpilogueKind step : epilogue)
@@ -276,8 +276,8 @@ struct BlockOperands {
 
 /// Everything the loops need, over all batch elements of the region.
 struct RegionOperands {
-  ASource a;      ///< matrix: the region's (batched) view
-  Value b, c;     ///< the region's (batched) views
+  ASource a;  ///< matrix: the region's (batched) view
+  Value b, c; ///< the region's (batched) views
   /// The zero-padded f32 bias of the region's columns, and the fused
   /// epilogue's operands as the region's views (batched per_element ones).
   EpilogueSources epilogue;
@@ -393,8 +393,8 @@ void emitBlockUpdate(OpBuilder &b, Location loc, const KernelSpec &spec,
 /// and the epilogue when `isLast` (the last K block).
 void emitMacroKernel(OpBuilder &b, Location loc, const KernelSpec &spec,
                      const PackBuffers &buffers, Value c,
-                     const EpilogueSources &sources, Value ic,
-                     Value jc, Value mb, Value nb, Value kb, Value isLast) {
+                     const EpilogueSources &sources, Value ic, Value jc,
+                     Value mb, Value nb, Value kb, Value isLast) {
   IndexMath im{b, loc};
   Value kcV = im.c(spec.kc);
   // A block of C past kPrefetchMinElems is not in L1/L2 when the K loop
@@ -569,8 +569,7 @@ void emitParallelLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
     scf::ParallelOp::create(
         ob, l, ValueRange{om.c(0)}, ValueRange{r.batch}, ValueRange{om.c(1)},
         [&](OpBuilder &pb, Location pl, ValueRange ivs) {
-          emitInPlaceProduct(pb, pl, spec, r.at(pb, pl, ivs[0]), r.m, r.n,
-                             r.k);
+          emitInPlaceProduct(pb, pl, spec, r.at(pb, pl, ivs[0]), r.m, r.n, r.k);
         });
   };
   auto packed = [&](OpBuilder &ob, Location l) {
@@ -623,7 +622,8 @@ ASource convSource(OpBuilder &b, Location loc, const KernelSpec &spec,
   a.image = memref::ReinterpretCastOp::create(
       b, loc, MemRefType::get({ShapedType::kDynamic}, elem),
       meta.getBaseBuffer(), OpFoldResult(b.getIndexAttr(0)),
-      ArrayRef<OpFoldResult>{extent}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+      ArrayRef<OpFoldResult>{extent},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
   a.imageOffset = meta.getOffset();
   ValueRange strides = meta.getStrides();
   a.strideN = strides[0];
@@ -696,11 +696,12 @@ void mlir::ukernel::host::buildKernelBody(OpBuilder &b, Location loc,
     for (size_t i = 0; i < spec.fused.kinds.size(); ++i)
       fusedArgs.push_back(entry->getArgument(next++));
   Value r0 = entry->getArgument(next), c0 = entry->getArgument(next + 1);
-  Value rows = entry->getArgument(next + 2), cols = entry->getArgument(next + 3);
+  Value rows = entry->getArgument(next + 2),
+        cols = entry->getArgument(next + 3);
 
   RegionOperands r;
-  r.batch = spec.isBatched() ? Value(memref::DimOp::create(b, loc, c, 0))
-                             : im.c(1);
+  r.batch =
+      spec.isBatched() ? Value(memref::DimOp::create(b, loc, c, 0)) : im.c(1);
   r.m = rows;
   r.n = cols;
 
@@ -723,9 +724,8 @@ void mlir::ukernel::host::buildKernelBody(OpBuilder &b, Location loc,
   if (spec.isConv())
     r.a = convSource(b, loc, spec, a, bArg, c, r0);
   else
-    r.a.matrix = spec.transposeA
-                     ? matrixWindow(b, loc, a, zero, r0, r.k, rows)
-                     : matrixWindow(b, loc, a, r0, zero, rows, r.k);
+    r.a.matrix = spec.transposeA ? matrixWindow(b, loc, a, zero, r0, r.k, rows)
+                                 : matrixWindow(b, loc, a, r0, zero, rows, r.k);
 
   // C: the region of the matrix (a direct convolution output collapses to
   // M x F), or an f32 copy of it. The blocked loops accumulate partial K
@@ -803,9 +803,9 @@ void mlir::ukernel::host::buildKernelBody(OpBuilder &b, Location loc,
     Value blocks = im.mul(r.batch, im.mul(im.ceilDiv(r.n, im.c(spec.nc)),
                                           im.ceilDiv(r.m, im.c(spec.mc))));
     Value macs = im.mul(r.batch, im.mul(r.m, im.mul(r.n, r.k)));
-    Value worthIt = arith::AndIOp::create(
-        b, loc, im.lt(im.c(1), blocks),
-        im.lt(im.c(kParallelMinMacs - 1), macs));
+    Value worthIt =
+        arith::AndIOp::create(b, loc, im.lt(im.c(1), blocks),
+                              im.lt(im.c(kParallelMinMacs - 1), macs));
     scf::IfOp::create(
         b, loc, worthIt,
         [&](OpBuilder &tb, Location l) {
@@ -828,18 +828,18 @@ void mlir::ukernel::host::buildKernelBody(OpBuilder &b, Location loc,
       SmallVector<Value> sizes;
       for (int64_t d = 0; d < type.getRank(); ++d)
         sizes.push_back(memref::DimOp::create(tb, l, r.c, d));
-      forEachIndex(tb, l, sizes, [&](OpBuilder &ib, Location il,
-                                     ValueRange ivs) {
-        Value x = memref::LoadOp::create(ib, il, r.c, ivs);
-        // (batch,) row, column: a batched per_element view is whole.
-        EpilogueSources sources = r.epilogue;
-        if (spec.isBatched())
-          sources = r.at(ib, il, ivs[0]).epilogue;
-        Value row = ivs[ivs.size() - 2], col = ivs.back();
-        Value y = emitElementEpilogue(ib, il, spec, sources, x, row, col,
-                                      /*lanes=*/0, /*mask=*/Value());
-        memref::StoreOp::create(ib, il, y, r.c, ivs);
-      });
+      forEachIndex(
+          tb, l, sizes, [&](OpBuilder &ib, Location il, ValueRange ivs) {
+            Value x = memref::LoadOp::create(ib, il, r.c, ivs);
+            // (batch,) row, column: a batched per_element view is whole.
+            EpilogueSources sources = r.epilogue;
+            if (spec.isBatched())
+              sources = r.at(ib, il, ivs[0]).epilogue;
+            Value row = ivs[ivs.size() - 2], col = ivs.back();
+            Value y = emitElementEpilogue(ib, il, spec, sources, x, row, col,
+                                          /*lanes=*/0, /*mask=*/Value());
+            memref::StoreOp::create(ib, il, y, r.c, ivs);
+          });
       scf::YieldOp::create(tb, l);
     });
   }

@@ -140,21 +140,16 @@ void mlir::ukernel::host::prefetchTile(OpBuilder &b, Location loc,
   for (int64_t i = 0; i < spec.mr; ++i) {
     Value r = im.add(row, im.min(im.c(i), lastRow));
     for (int64_t j = 0; j < spec.nr; j += kLineElems)
-      memref::PrefetchOp::create(b, loc, c,
-                                 ValueRange{r, im.add(col, im.min(im.c(j),
-                                                                  lastCol))},
-                                 b.getBoolAttr(true), b.getI32IntegerAttr(3),
-                                 b.getBoolAttr(true));
+      memref::PrefetchOp::create(
+          b, loc, c, ValueRange{r, im.add(col, im.min(im.c(j), lastCol))},
+          b.getBoolAttr(true), b.getI32IntegerAttr(3), b.getBoolAttr(true));
   }
 }
 
-void mlir::ukernel::host::emitTileUpdate(OpBuilder &b, Location loc,
-                                         const KernelSpec &spec,
-                                         ArrayRef<Value> accs, Value c,
-                                         Value row, Value col, Value rows,
-                                         Value cols,
-                                         const EpilogueSources &sources,
-                                         bool withEpilogue) {
+void mlir::ukernel::host::emitTileUpdate(
+    OpBuilder &b, Location loc, const KernelSpec &spec, ArrayRef<Value> accs,
+    Value c, Value row, Value col, Value rows, Value cols,
+    const EpilogueSources &sources, bool withEpilogue) {
   IndexMath im{b, loc};
   int64_t nv = spec.numVectors();
   auto vecType = VectorType::get({spec.lanes}, b.getF32Type());
@@ -173,8 +168,8 @@ void mlir::ukernel::host::emitTileUpdate(OpBuilder &b, Location loc,
     if (mask) {
       Value passThru =
           arith::ConstantOp::create(ob, l, vecType, ob.getZeroAttr(vecType));
-      old = vector::MaskedLoadOp::create(ob, l, vecType, c, idx, mask,
-                                         passThru);
+      old =
+          vector::MaskedLoadOp::create(ob, l, vecType, c, idx, mask, passThru);
     } else {
       old = vector::LoadOp::create(ob, l, vecType, c, idx);
     }

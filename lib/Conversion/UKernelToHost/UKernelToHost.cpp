@@ -6,8 +6,8 @@
 // OperandChecks.cpp), then expands the dispatches (DispatchExpansion.cpp;
 // kernel functions from HostKernelGen.cpp, Packing.cpp and MicroKernel.cpp),
 // then finishes like every code generator (Conversion/Utils/
-// FinishLowering.cpp): selects to the runtime call, math.erf to a
-// polynomial so the kernels need no libm.
+// FinishLowering.cpp): selects to the runtime call, math functions to
+// polynomials so the kernels need no libm.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,7 +57,8 @@ LogicalResult checkDispatch(DispatchOp op) {
            << stringifyVendor(target.getVendor())
            << " GPU: use its GPU pipeline";
   for (Value operand : op->getOperands())
-    if (!hasStridedLayout(operand.getType()))
+    if (isa<MemRefType>(operand.getType()) &&
+        !hasStridedLayout(operand.getType()))
       return op.emitOpError("operand layouts must be strided, got ")
              << operand.getType();
   for (auto [index, attr] : llvm::enumerate(op.getCandidates())) {

@@ -32,8 +32,8 @@ static Value splat(OpBuilder &b, Location loc, Type type, double value) {
 }
 
 Value mlir::ukernel::applyEpilogue(OpBuilder &b, Location loc,
-                                         ArrayRef<EpilogueKind> steps, Value x,
-                                         Value bias) {
+                                   ArrayRef<EpilogueKind> steps, Value x,
+                                   Value bias) {
   Type type = x.getType();
   for (EpilogueKind step : steps) {
     switch (step) {

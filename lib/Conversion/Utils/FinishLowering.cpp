@@ -28,12 +28,17 @@ LogicalResult mlir::ukernel::finishDispatchLowering(ModuleOp module) {
   if (!ukernelLeft)
     module.walk([&](Operation *op) { op->removeAttr(targetAttr); });
 
-  // Only the erf ops: the rest of the module is left as it was.
-  SmallVector<Operation *> erfs;
-  module.walk([&](math::ErfOp op) { erfs.push_back(op); });
-  if (erfs.empty())
+  // Math functions become polynomials: fused epilogue bodies may use any
+  // of them (tanh, exp, erf, ...), and GPU targets have no libm (AMDGPU's
+  // backend has no lowering of tanh at all). Only math ops are rewritten.
+  SmallVector<Operation *> mathOps;
+  module.walk([&](Operation *op) {
+    if (isa<math::MathDialect>(op->getDialect()))
+      mathOps.push_back(op);
+  });
+  if (mathOps.empty())
     return success();
   RewritePatternSet patterns(module.getContext());
-  populatePolynomialApproximateErfPattern(patterns);
-  return applyOpPatternsGreedily(erfs, std::move(patterns));
+  populateMathPolynomialApproximationPatterns(patterns);
+  return applyOpPatternsGreedily(mathOps, std::move(patterns));
 }

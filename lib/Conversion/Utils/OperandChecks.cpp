@@ -58,16 +58,16 @@ public:
 
   /// `got` must equal `expected`.
   void equal(int32_t code, Value got, Value expected) {
-    Value differ = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                         got, expected);
+    Value differ =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, got, expected);
     checks.push_back({code, differ, got, expected});
   }
 
   /// `got` must be below `limit`.
   void below(int32_t code, Value got, int64_t limit) {
     Value bound = im.c(limit);
-    Value over = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, got,
-                                       bound);
+    Value over =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, got, bound);
     checks.push_back({code, over, got, bound});
   }
 
@@ -81,8 +81,8 @@ public:
     for (int64_t d = 0; d < type.getRank(); ++d) {
       Value size = dim(view, d);
       // Every size nonzero (not the product, which could wrap to 0).
-      Value nonEmpty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                             size, zero);
+      Value nonEmpty =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, size, zero);
       failed = arith::AndIOp::create(b, loc, failed, nonEmpty);
       elements = elements ? im.mul(elements, size) : size;
     }
@@ -103,8 +103,8 @@ public:
       };
       code = pick(arith::ConstantIntOp::create(b, loc, i32, check.code), code);
       got = pick(arith::IndexCastOp::create(b, loc, i64, check.got), got);
-      expected = pick(
-          arith::IndexCastOp::create(b, loc, i64, check.expected), expected);
+      expected = pick(arith::IndexCastOp::create(b, loc, i64, check.expected),
+                      expected);
     }
     return {code, got, expected};
   }
@@ -137,8 +137,7 @@ void addFusedEpilogueChecks(CheckBuilder &cb, DispatchOp op, Value rows,
   Value c = op.getInit();
   for (auto [index, operand, kind] : llvm::enumerate(
            op.getEpilogueOperands(), op.getEpilogueOperandKindList())) {
-    int32_t which = static_cast<int32_t>(index)
-                    << QUILT_RT_CHECK_OPERAND_SHIFT;
+    int32_t which = static_cast<int32_t>(index) << QUILT_RT_CHECK_OPERAND_SHIFT;
     switch (kind) {
     case EpilogueOperandKind::scalar:
       break;
@@ -147,8 +146,7 @@ void addFusedEpilogueChecks(CheckBuilder &cb, DispatchOp op, Value rows,
                columns);
       break;
     case EpilogueOperandKind::per_row:
-      cb.equal(QUILT_RT_CHECK_EPILOGUE_ROWS | which, cb.dim(operand, 0),
-               rows);
+      cb.equal(QUILT_RT_CHECK_EPILOGUE_ROWS | which, cb.dim(operand, 0), rows);
       break;
     case EpilogueOperandKind::per_element:
       for (int64_t d = 0, e = cast<ShapedType>(c.getType()).getRank(); d < e;
@@ -201,8 +199,7 @@ void addConvChecks(CheckBuilder &cb, DispatchOp op) {
 
   Value outF = cb.dim(output, oF);
   cb.equal(QUILT_RT_CHECK_CONV_IMAGES, cb.dim(output, 0), cb.dim(input, 0));
-  cb.equal(QUILT_RT_CHECK_CONV_CHANNELS, cb.dim(filter, fC),
-           cb.dim(input, iC));
+  cb.equal(QUILT_RT_CHECK_CONV_CHANNELS, cb.dim(filter, fC), cb.dim(input, iC));
   cb.equal(QUILT_RT_CHECK_CONV_FILTERS, outF, cb.dim(filter, fF));
   cb.equal(QUILT_RT_CHECK_CONV_HEIGHT, cb.dim(output, oH),
            convOutputSize(cb.im, cb.dim(input, iH), cb.dim(filter, fR),
@@ -331,10 +328,10 @@ private:
       cb.nonNull(QUILT_RT_CHECK_NULL_BIAS, bias);
     for (auto [index, operand] : llvm::enumerate(op.getEpilogueOperands()))
       if (isa<MemRefType>(operand.getType()))
-        cb.nonNull(QUILT_RT_CHECK_NULL_EPILOGUE |
-                       static_cast<int32_t>(index
-                                            << QUILT_RT_CHECK_OPERAND_SHIFT),
-                   operand);
+        cb.nonNull(
+            QUILT_RT_CHECK_NULL_EPILOGUE |
+                static_cast<int32_t>(index << QUILT_RT_CHECK_OPERAND_SHIFT),
+            operand);
     if (conv)
       addConvChecks(cb, op);
     else
@@ -342,8 +339,8 @@ private:
 
     auto [code, got, expected] = cb.firstFailure();
     Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
-    Value failed = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                         code, zero);
+    Value failed =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, code, zero);
     LLVM::GlobalOp description = stringGlobal(loc, text);
     auto ifOp = scf::IfOp::create(b, loc, failed, /*withElseRegion=*/true);
     OpBuilder then = ifOp.getThenBodyBuilder();

@@ -389,3 +389,16 @@ func.func @not_fusable(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %out: tensor<?x
   } -> tensor<?x?xf32>
   return %1, %3 : tensor<?x?xf32>, tensor<?x?xf32>
 }
+
+// -----
+
+// examples/bert-ffn.mlir keeps both fusions after --canonicalize --cse,
+// which hoists its constants out of the consumers.
+// RUN: quilt-opt %quilt_src_root/examples/bert-ffn.mlir --canonicalize --cse \
+// RUN:   | quilt-opt --ukernel-attach-target=target=host --convert-linalg-to-ukernel \
+// RUN:   | FileCheck %s --check-prefix=BERT
+// BERT-LABEL: func.func @bert_ffn
+// BERT: ukernel.dispatch matmul {{.*}} fused(%{{.*}} : tensor<3072xf32>) [per_column] {
+// BERT: math.erf
+// BERT: ukernel.dispatch matmul {{.*}} fused(%{{.*}} : tensor<768xf32>) [per_column] {
+// BERT-NOT: linalg.generic

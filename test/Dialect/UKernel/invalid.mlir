@@ -602,3 +602,210 @@ func.func @f(%i: index) {
   %0:4 = ukernel.select %i, %i, %i, %i for f32 candidates [#ukernel.config<tile = 48x8x8, threads = 48, warps = 1x1, thread_tile = 1x8, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>] target #ukernel.target<name = "tiny", vendor = nvidia, chip = "sm_80", compute_units = 108, warp_size = 32, sub_partitions = 4, max_threads_per_block = 1024, max_threads_per_cu = 2048, max_blocks_per_cu = 32, registers_per_block = 65536, registers_per_cu = 65536, max_registers_per_thread = 255, shared_mem_per_block = 166912, shared_mem_per_cu = 167936, l1_bytes = 196608, l2_bytes = 41943040, mem_bandwidth_gbs = 2039.0, clock_ghz = 1.41, peak_tflops = {simt_fma = 19.5, mma_sync_f16 = 312.0}>
   return
 }
+
+// -----
+
+// Named steps and a fused body together.
+#simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+func.func @f(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  // expected-error @below {{has both named epilogue steps and a fused epilogue body}}
+  %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) epilogue [relu] fused {
+  ^bb0(%acc: f32):
+    ukernel.yield %acc : f32
+  } candidates [#simt] -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+// -----
+
+// Fewer operand kinds than operands.
+#simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+func.func @f(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>, %s: f32, %t: f32) -> tensor<?x?xf32> {
+  // expected-error @below {{has 2 fused epilogue operands but 1 operand kinds}}
+  %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) fused(%s, %t : f32, f32) [scalar] {
+  ^bb0(%acc: f32, %x: f32, %z: f32):
+    ukernel.yield %acc : f32
+  } candidates [#simt] -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+// -----
+
+// A scalar operand that is a tensor.
+#simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+func.func @f(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>, %v: tensor<?xf32>) -> tensor<?x?xf32> {
+  // expected-error @below {{fused epilogue operand #0 (scalar) must not be shaped, got 'tensor<?xf32>'}}
+  %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) fused(%v : tensor<?xf32>) [scalar] {
+  ^bb0(%acc: f32, %x: f32):
+    %y = arith.addf %acc, %x : f32
+    ukernel.yield %y : f32
+  } candidates [#simt] -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+// -----
+
+// A per_column operand that is not shaped.
+#simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+func.func @f(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>, %v: f32) -> tensor<?x?xf32> {
+  // expected-error @below {{fused epilogue operand #0 (per_column) must be a ranked tensor or memref, got 'f32'}}
+  %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) fused(%v : f32) [per_column] {
+  ^bb0(%acc: f32, %x: f32):
+    %y = arith.addf %acc, %x : f32
+    ukernel.yield %y : f32
+  } candidates [#simt] -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+// -----
+
+// A per_column operand of rank 2.
+#simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+func.func @f(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>, %v: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  // expected-error @below {{fused epilogue operand #0 (per_column) must have rank 1, got 2}}
+  %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) fused(%v : tensor<?x?xf32>) [per_column] {
+  ^bb0(%acc: f32, %x: f32):
+    %y = arith.addf %acc, %x : f32
+    ukernel.yield %y : f32
+  } candidates [#simt] -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+// -----
+
+// A per_column operand whose size is not N.
+#simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+func.func @f(%a: tensor<?x?xf32>, %b: tensor<?x8xf32>, %c: tensor<?x8xf32>, %v: tensor<9xf32>) -> tensor<?x8xf32> {
+  // expected-error @below {{N mismatch: the output has 8 but a per_column epilogue operand has 9}}
+  %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x8xf32>) outs(%c : tensor<?x8xf32>) fused(%v : tensor<9xf32>) [per_column] {
+  ^bb0(%acc: f32, %x: f32):
+    %y = arith.addf %acc, %x : f32
+    ukernel.yield %y : f32
+  } candidates [#simt] -> tensor<?x8xf32>
+  return %r : tensor<?x8xf32>
+}
+// -----
+
+// A per_row operand whose size is not M.
+#simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+func.func @f(%a: tensor<4x?xf32>, %b: tensor<?x?xf32>, %c: tensor<4x?xf32>, %v: tensor<5xf32>) -> tensor<4x?xf32> {
+  // expected-error @below {{M mismatch: the output has 4 but a per_row epilogue operand has 5}}
+  %r = ukernel.dispatch matmul ins(%a, %b : tensor<4x?xf32>, tensor<?x?xf32>) outs(%c : tensor<4x?xf32>) fused(%v : tensor<5xf32>) [per_row] {
+  ^bb0(%acc: f32, %x: f32):
+    %y = arith.addf %acc, %x : f32
+    ukernel.yield %y : f32
+  } candidates [#simt] -> tensor<4x?xf32>
+  return %r : tensor<4x?xf32>
+}
+// -----
+
+// A per_element operand whose shape is not the output's.
+#simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+func.func @f(%a: tensor<4x?xf32>, %b: tensor<?x?xf32>, %c: tensor<4x?xf32>, %v: tensor<3x?xf32>) -> tensor<4x?xf32> {
+  // expected-error @below {{output shape mismatch: the output has 4 but a per_element epilogue operand has 3}}
+  %r = ukernel.dispatch matmul ins(%a, %b : tensor<4x?xf32>, tensor<?x?xf32>) outs(%c : tensor<4x?xf32>) fused(%v : tensor<3x?xf32>) [per_element] {
+  ^bb0(%acc: f32, %x: f32):
+    %y = arith.addf %acc, %x : f32
+    ukernel.yield %y : f32
+  } candidates [#simt] -> tensor<4x?xf32>
+  return %r : tensor<4x?xf32>
+}
+// -----
+
+// A per_row operand on a convolution.
+#simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+func.func @f(%a: tensor<?x?x?x?xf32>, %b: tensor<?x?x?x?xf32>, %c: tensor<?x?x?x?xf32>, %v: tensor<?xf32>) -> tensor<?x?x?x?xf32> {
+  // expected-error @below {{fused epilogue operand #0 (per_row) is not supported on a convolution (only per_column and scalar operands are)}}
+  %r = ukernel.dispatch conv2d_nhwc ins(%a, %b : tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) outs(%c : tensor<?x?x?x?xf32>) fused(%v : tensor<?xf32>) [per_row] {
+  ^bb0(%acc: f32, %x: f32):
+    %y = arith.addf %acc, %x : f32
+    ukernel.yield %y : f32
+  } candidates [#simt] -> tensor<?x?x?x?xf32>
+  return %r : tensor<?x?x?x?xf32>
+}
+// -----
+
+// A body with the wrong number of arguments.
+#simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+func.func @f(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>, %s: f32) -> tensor<?x?xf32> {
+  // expected-error @below {{fused epilogue body must take 2 arguments (the accumulated value, then one per operand), got 1}}
+  %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) fused(%s : f32) [scalar] {
+  ^bb0(%acc: f32):
+    ukernel.yield %acc : f32
+  } candidates [#simt] -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+// -----
+
+// An accumulated value of neither f32 nor the output's type.
+#simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+func.func @f(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  // expected-error @below {{fused epilogue's accumulated value must be f32 or the output element type 'f32', got 'f16'}}
+  %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) fused {
+  ^bb0(%acc: f16):
+    %y = arith.extf %acc : f16 to f32
+    ukernel.yield %y : f32
+  } candidates [#simt] -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+// -----
+
+// A body argument that is not its operand's element.
+#simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+func.func @f(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>, %v: tensor<?xf32>) -> tensor<?x?xf32> {
+  // expected-error @below {{fused epilogue body argument #1 must be 'f32' (the operand's element), got 'f16'}}
+  %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) fused(%v : tensor<?xf32>) [per_column] {
+  ^bb0(%acc: f32, %x: f16):
+    ukernel.yield %acc : f32
+  } candidates [#simt] -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+// -----
+
+// A yield of another type than the output's element.
+#simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+func.func @f(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  // expected-error @below {{fused epilogue must yield the output element type 'f32', got 'f16'}}
+  %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) fused {
+  ^bb0(%acc: f32):
+    %y = arith.truncf %acc : f32 to f16
+    ukernel.yield %y : f16
+  } candidates [#simt] -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+// -----
+
+// An op that is not elementwise in a fused body.
+#simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+func.func @f(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>, %t: tensor<4xf32>) -> tensor<?x?xf32> {
+  %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) fused {
+  ^bb0(%acc: f32):
+    %i = arith.constant 0 : index
+    // expected-error @below {{cannot be fused into a micro-kernel's epilogue (only elementwise ops without regions or side effects can)}}
+    %e = tensor.extract %t[%i] : tensor<4xf32>
+    ukernel.yield %e : f32
+  } candidates [#simt] -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// A body that uses a value from outside it.
+#simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+func.func @f(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>, %s: f32) -> tensor<?x?xf32> {
+  %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) fused {
+  ^bb0(%acc: f32):
+    // expected-error @below {{uses a value defined outside the fused epilogue body}}
+    %y = arith.addf %acc, %s : f32
+    ukernel.yield %y : f32
+  } candidates [#simt] -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// An unknown operand kind.
+#simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+func.func @f(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>, %s: f32) -> tensor<?x?xf32> {
+  // expected-error @below {{unknown epilogue operand kind 'per_batch' (expected scalar, per_column, per_row or per_element)}}
+  %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) fused(%s : f32) [per_batch] {
+  ^bb0(%acc: f32, %x: f32):
+    ukernel.yield %acc : f32
+  } candidates [#simt] -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}

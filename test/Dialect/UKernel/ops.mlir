@@ -120,3 +120,43 @@ module attributes {ukernel.target = #ukernel.target<name = "tiny", vendor = nvid
     return %r : tensor<?x?xf32>
   }
 }
+
+// -----
+
+#simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+
+// CHECK-LABEL: func.func @fused_epilogue
+// CHECK: ukernel.dispatch batch_matmul ins(%{{.*}}, %{{.*}} : tensor<?x?x?xf16>, tensor<?x?x?xf16>) outs(%{{.*}} : tensor<?x?x?xf16>)
+// CHECK-SAME: fused(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : f32, tensor<?xf32>, tensor<?xf16>, tensor<?x?x?xf16>) [scalar, per_column, per_row, per_element] {
+// CHECK-NEXT: ^bb0(%[[ACC:.*]]: f32, %[[S:.*]]: f32, %[[C:.*]]: f32, %[[R:.*]]: f16, %[[E:.*]]: f16):
+// CHECK: arith.minimumf
+// CHECK: ukernel.yield %{{.*}} : f16
+// CHECK-NEXT: } candidates [#{{.*}}] -> tensor<?x?x?xf16>
+// CHECK-LABEL: func.func @fused_no_operands
+// CHECK: outs(%{{.*}} : memref<?x?xf32>) fused {
+// CHECK-NEXT: ^bb0(%{{.*}}: f32):
+func.func @fused_epilogue(%x: tensor<?x?x?xf16>, %w: tensor<?x?x?xf16>, %y: tensor<?x?x?xf16>, %s: f32,
+                          %col: tensor<?xf32>, %row: tensor<?xf16>, %res: tensor<?x?x?xf16>) -> tensor<?x?x?xf16> {
+  %r = ukernel.dispatch batch_matmul ins(%x, %w : tensor<?x?x?xf16>, tensor<?x?x?xf16>) outs(%y : tensor<?x?x?xf16>)
+    fused(%s, %col, %row, %res : f32, tensor<?xf32>, tensor<?xf16>, tensor<?x?x?xf16>) [scalar, per_column, per_row, per_element] {
+    ^bb0(%acc: f32, %sv: f32, %cv: f32, %rv: f16, %ev: f16):
+      %0 = arith.mulf %acc, %sv : f32
+      %1 = arith.addf %0, %cv : f32
+      %2 = arith.minimumf %1, %sv : f32
+      %3 = arith.truncf %2 : f32 to f16
+      %4 = arith.addf %3, %rv : f16
+      %5 = arith.addf %4, %ev : f16
+      ukernel.yield %5 : f16
+    } candidates [#simt] -> tensor<?x?x?xf16>
+  return %r : tensor<?x?x?xf16>
+}
+
+func.func @fused_no_operands(%x: memref<?x?xf32>, %w: memref<?x?xf32>, %y: memref<?x?xf32>) {
+  ukernel.dispatch matmul ins(%x, %w : memref<?x?xf32>, memref<?x?xf32>) outs(%y : memref<?x?xf32>) fused {
+    ^bb0(%acc: f32):
+      %c = arith.constant 6.0 : f32
+      %0 = arith.minimumf %acc, %c : f32
+      ukernel.yield %0 : f32
+    } candidates [#simt]
+  return
+}

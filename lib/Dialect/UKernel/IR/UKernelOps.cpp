@@ -9,9 +9,9 @@
 #include "Dialect/UKernel/IR/CostModelBridge.h"
 
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -59,8 +59,8 @@ static ParseResult parseEpilogueList(OpAsmParser &parser, ArrayAttr &steps) {
     parsed.push_back(EpilogueKindAttr::get(parser.getContext(), *kind));
     return success();
   };
-  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
-                                     parseStep, " in epilogue"))
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, parseStep,
+                                     " in epilogue"))
     return failure();
   steps = parser.getBuilder().getArrayAttr(parsed);
   return success();
@@ -231,8 +231,8 @@ static LogicalResult verifyElementTypes(Operation *op, Type lhsElem,
 }
 
 /// Two static sizes that must agree; dynamic sizes agree with anything.
-static LogicalResult verifyDimsMatch(Operation *op, StringRef what,
-                                     int64_t a, StringRef aName, int64_t b,
+static LogicalResult verifyDimsMatch(Operation *op, StringRef what, int64_t a,
+                                     StringRef aName, int64_t b,
                                      StringRef bName) {
   if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b)
     return success();
@@ -290,7 +290,6 @@ struct GemmDims {
 };
 } // namespace
 
-
 /// Rank every operand of `kind` has.
 static int64_t expectedRank(ContractionKind kind) {
   switch (kind) {
@@ -314,8 +313,8 @@ static int64_t convOutputSize(int64_t input, int64_t filter, int64_t stride,
   if (ShapedType::isDynamic(input) || ShapedType::isDynamic(filter))
     return ShapedType::kDynamic;
   int64_t extent = dilation * (filter - 1) + 1;
-  return std::max<int64_t>(
-      0, llvm::divideFloorSigned(input - extent, stride) + 1);
+  return std::max<int64_t>(0,
+                           llvm::divideFloorSigned(input - extent, stride) + 1);
 }
 
 static LogicalResult verifyConvShapes(DispatchOp op, ShapedType input,
@@ -332,33 +331,30 @@ static LogicalResult verifyConvShapes(DispatchOp op, ShapedType input,
   static constexpr int64_t kUnit[] = {1, 1};
   ArrayRef<int64_t> strides = op.getStrides().value_or(kUnit);
   ArrayRef<int64_t> dilations = op.getDilations().value_or(kUnit);
-  for (auto [name, values] : {std::pair<StringRef, ArrayRef<int64_t>>{
-                                  "strides", strides},
-                              {"dilations", dilations}}) {
+  for (auto [name, values] :
+       {std::pair<StringRef, ArrayRef<int64_t>>{"strides", strides},
+        {"dilations", dilations}}) {
     if (values.size() != 2)
-      return op.emitOpError() << name << " must have 2 entries (H, W), got "
-                              << values.size();
+      return op.emitOpError()
+             << name << " must have 2 entries (H, W), got " << values.size();
     if (llvm::any_of(values, [](int64_t v) { return v <= 0; }))
       return op.emitOpError() << name << " must be positive";
   }
 
   if (failed(verifyDimsMatch(op, "batch", input.getDimSize(iN), "the input",
                              output.getDimSize(0), "the output")) ||
-      failed(verifyDimsMatch(op, "channels", input.getDimSize(iC),
-                             "the input", filter.getDimSize(fC),
-                             "the filter")) ||
-      failed(verifyDimsMatch(op, "filters", filter.getDimSize(fF),
-                             "the filter", output.getDimSize(oF),
-                             "the output")))
+      failed(verifyDimsMatch(op, "channels", input.getDimSize(iC), "the input",
+                             filter.getDimSize(fC), "the filter")) ||
+      failed(verifyDimsMatch(op, "filters", filter.getDimSize(fF), "the filter",
+                             output.getDimSize(oF), "the output")))
     return failure();
   int64_t oH = nhwc ? 1 : 2, oW = nhwc ? 2 : 3;
   int64_t expectH = convOutputSize(input.getDimSize(iH), filter.getDimSize(fR),
                                    strides[0], dilations[0]);
   int64_t expectW = convOutputSize(input.getDimSize(iW), filter.getDimSize(fS),
                                    strides[1], dilations[1]);
-  if (failed(verifyDimsMatch(op, "output height", expectH,
-                             "the convolution", output.getDimSize(oH),
-                             "the output")) ||
+  if (failed(verifyDimsMatch(op, "output height", expectH, "the convolution",
+                             output.getDimSize(oH), "the output")) ||
       failed(verifyDimsMatch(op, "output width", expectW, "the convolution",
                              output.getDimSize(oW), "the output")))
     return failure();
@@ -371,11 +367,10 @@ static LogicalResult verifyGemmShapes(DispatchOp op, ShapedType lhs,
                                       GemmDims &dims) {
   bool batched = op.getKind() == ContractionKind::batch_matmul;
   int64_t off = batched ? 1 : 0;
-  if (batched &&
-      (failed(verifyDimsMatch(op, "batch", lhs.getDimSize(0), "lhs",
-                              rhs.getDimSize(0), "rhs")) ||
-       failed(verifyDimsMatch(op, "batch", lhs.getDimSize(0), "lhs",
-                              init.getDimSize(0), "init"))))
+  if (batched && (failed(verifyDimsMatch(op, "batch", lhs.getDimSize(0), "lhs",
+                                         rhs.getDimSize(0), "rhs")) ||
+                  failed(verifyDimsMatch(op, "batch", lhs.getDimSize(0), "lhs",
+                                         init.getDimSize(0), "init"))))
     return failure();
   bool tl = op.getTransposeLhs(), tr = op.getTransposeRhs();
   int64_t lhsM = lhs.getDimSize(off + (tl ? 1 : 0));
@@ -410,9 +405,9 @@ static LogicalResult verifyFusedEpilogue(DispatchOp op, bool tensors,
     return op.emitOpError("has both named epilogue steps and a fused "
                           "epilogue body");
   if (kinds.size() != operands.size())
-    return op.emitOpError() << "has " << operands.size()
-                            << " fused epilogue operands but "
-                            << kinds.size() << " operand kinds";
+    return op.emitOpError()
+           << "has " << operands.size() << " fused epilogue operands but "
+           << kinds.size() << " operand kinds";
   bool isConv = op.getKind() == ContractionKind::conv2d_nhwc ||
                 op.getKind() == ContractionKind::conv2d_nchw;
   auto initType = cast<ShapedType>(op.getInit().getType());
@@ -423,8 +418,8 @@ static LogicalResult verifyFusedEpilogue(DispatchOp op, bool tensors,
     auto shaped = dyn_cast<ShapedType>(operand.getType());
     StringRef kindName = stringifyEpilogueOperandKind(kind);
     auto describe = [&, index = index]() {
-      return op.emitOpError() << "fused epilogue operand #" << index << " ("
-                              << kindName << ") ";
+      return op.emitOpError()
+             << "fused epilogue operand #" << index << " (" << kindName << ") ";
     };
     if (kind == EpilogueOperandKind::scalar) {
       if (shaped)
@@ -439,9 +434,8 @@ static LogicalResult verifyFusedEpilogue(DispatchOp op, bool tensors,
     if (isConv && kind != EpilogueOperandKind::per_column)
       return describe() << "is not supported on a convolution (only "
                            "per_column and scalar operands are)";
-    int64_t rank = kind == EpilogueOperandKind::per_element
-                       ? initType.getRank()
-                       : 1;
+    int64_t rank =
+        kind == EpilogueOperandKind::per_element ? initType.getRank() : 1;
     if (shaped.getRank() != rank)
       return describe() << "must have rank " << rank << ", got "
                         << shaped.getRank();
@@ -467,11 +461,11 @@ static LogicalResult verifyFusedEpilogue(DispatchOp op, bool tensors,
     return op.emitOpError("fused epilogue body must have one block");
   Block &body = region.front();
   if (body.getNumArguments() != operands.size() + 1)
-    return op.emitOpError() << "fused epilogue body must take "
-                            << operands.size() + 1
-                            << " arguments (the accumulated value, then one "
-                               "per operand), got "
-                            << body.getNumArguments();
+    return op.emitOpError()
+           << "fused epilogue body must take " << operands.size() + 1
+           << " arguments (the accumulated value, then one "
+              "per operand), got "
+           << body.getNumArguments();
   Type accType = body.getArgument(0).getType();
   if (!accType.isF32() && accType != outElem)
     return op.emitOpError() << "fused epilogue's accumulated value must be "
@@ -481,18 +475,18 @@ static LogicalResult verifyFusedEpilogue(DispatchOp op, bool tensors,
     Type want = getElementTypeOrSelf(operand.getType());
     Type got = body.getArgument(index + 1).getType();
     if (got != want)
-      return op.emitOpError() << "fused epilogue body argument #" << index + 1
-                              << " must be " << want
-                              << " (the operand's element), got " << got;
+      return op.emitOpError()
+             << "fused epilogue body argument #" << index + 1 << " must be "
+             << want << " (the operand's element), got " << got;
   }
   auto yield = dyn_cast<YieldOp>(body.getTerminator());
   if (!yield)
     return op.emitOpError("fused epilogue body must end in ukernel.yield");
   if (yield.getValue().getType() != outElem)
-    return op.emitOpError() << "fused epilogue must yield the output element "
-                               "type "
-                            << outElem << ", got "
-                            << yield.getValue().getType();
+    return op.emitOpError()
+           << "fused epilogue must yield the output element "
+              "type "
+           << outElem << ", got " << yield.getValue().getType();
   for (Operation &inner : body.without_terminator()) {
     if (!isFusableEpilogueOp(&inner))
       return inner.emitOpError("cannot be fused into a micro-kernel's "
@@ -515,10 +509,9 @@ LogicalResult DispatchOp::verify() {
   // Operand kinds: all tensors (value semantics, one result) or all memrefs
   // (in place, no result).
   bool tensors = isa<RankedTensorType>(initType);
-  for (auto [name, type] :
-       {std::pair<StringRef, ShapedType>{"lhs", lhsType},
-        {"rhs", rhsType},
-        {"init", initType}}) {
+  for (auto [name, type] : {std::pair<StringRef, ShapedType>{"lhs", lhsType},
+                            {"rhs", rhsType},
+                            {"init", initType}}) {
     if (!type.hasRank())
       return emitOpError() << name << " must be ranked, got " << type;
     if (isa<RankedTensorType>(type) != tensors)
@@ -536,10 +529,9 @@ LogicalResult DispatchOp::verify() {
            << getResult().getType() << " differs from init type " << initType;
 
   int64_t rank = expectedRank(getKind());
-  for (auto [name, type] :
-       {std::pair<StringRef, ShapedType>{"lhs", lhsType},
-        {"rhs", rhsType},
-        {"init", initType}})
+  for (auto [name, type] : {std::pair<StringRef, ShapedType>{"lhs", lhsType},
+                            {"rhs", rhsType},
+                            {"init", initType}})
     if (type.getRank() != rank)
       return emitOpError("'") << kindName << "' expects rank-" << rank << " "
                               << name << ", got rank " << type.getRank();
@@ -563,9 +555,9 @@ LogicalResult DispatchOp::verify() {
 
   GemmDims dims{ShapedType::kDynamic, ShapedType::kDynamic,
                 ShapedType::kDynamic};
-  if (failed(isConv ? verifyConvShapes(*this, lhsType, rhsType, initType, dims)
-                    : verifyGemmShapes(*this, lhsType, rhsType, initType,
-                                       dims)))
+  if (failed(isConv
+                 ? verifyConvShapes(*this, lhsType, rhsType, initType, dims)
+                 : verifyGemmShapes(*this, lhsType, rhsType, initType, dims)))
     return failure();
   if (failed(verifyBias(*this, getBias(), getEpilogue(), elemType, dims.n)))
     return failure();
@@ -656,8 +648,8 @@ LogicalResult InvokeOp::verify() {
                            << " is negative";
     if (extent > tile[i])
       return emitOpError() << names[i] << " extent " << extent
-                           << " exceeds the configuration's tile "
-                           << names[i] << " (" << tile[i] << ")";
+                           << " exceeds the configuration's tile " << names[i]
+                           << " (" << tile[i] << ")";
     if (extent < tile[i] && !getMasked())
       return emitOpError() << names[i] << " extent " << extent
                            << " is smaller than the tile's " << tile[i]

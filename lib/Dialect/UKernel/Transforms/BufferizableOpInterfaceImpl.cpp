@@ -53,8 +53,8 @@ struct DispatchOpInterface
 
     rewriter.setInsertionPoint(dispatch);
     auto onBuffers = DispatchOp::create(
-        rewriter, dispatch.getLoc(), /*result=*/Type(),
-        dispatch.getKindAttr(), *lhs, *rhs, *init, *bias, epilogueOperands,
+        rewriter, dispatch.getLoc(), /*result=*/Type(), dispatch.getKindAttr(),
+        *lhs, *rhs, *init, *bias, epilogueOperands,
         dispatch.getCandidatesAttr(), dispatch.getPolicyAttr(),
         dispatch.getFixedCandidateAttr(), dispatch.getEpilogueAttr(),
         dispatch.getTransposeLhsAttr(), dispatch.getTransposeRhsAttr(),
