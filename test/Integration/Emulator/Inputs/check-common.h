@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define QUILT_MEMREF(RANK)                                                     \
@@ -54,7 +55,7 @@ static inline float from_bf16(uint16_t u) {
 // Fills `count` elements of `type` (f16, bf16, f32) at `device` with new
 // values, and their exact float copies at `host`.
 static inline void fill(unsigned char *device, float *host, size_t count,
-                 const char *type) {
+                        const char *type) {
   for (size_t i = 0; i < count; ++i) {
     host[i] = next_value();
     if (strcmp(type, "f32") == 0) {
@@ -72,6 +73,16 @@ static inline long out_size(long in, long filter, long stride, long dilation) {
   return in < extent ? 0 : (in - extent) / stride + 1;
 }
 
+// Takes a leading "--candidates N" off the arguments: N, or 0 without one.
+static inline int take_candidates(int *argc, char ***argv) {
+  if (*argc > 2 && strcmp((*argv)[1], "--candidates") == 0) {
+    int candidates = atoi((*argv)[2]);
+    *argv += 2;
+    *argc -= 2;
+    return candidates;
+  }
+  return 0;
+}
 // The C entry _mlir_ciface_<function> of `library`, or null after saying
 // why on stderr.
 static inline void *load_entry(const char *library, const char *function) {

@@ -33,12 +33,7 @@ static void row_major(int64_t *strides, const int64_t *sizes) {
 }
 
 int main(int argc, char **argv) {
-  int candidates = 0;
-  if (argc > 2 && strcmp(argv[1], "--candidates") == 0) {
-    candidates = atoi(argv[2]);
-    argv += 2;
-    argc -= 2;
-  }
+  int candidates = take_candidates(&argc, &argv);
   if (argc < 7) {
     fprintf(stderr,
             "usage: %s LIB FUNC nhwc|nchw f16|bf16|f32 SH,SW,DH,DW "
@@ -74,7 +69,8 @@ int main(int argc, char **argv) {
     int64_t iSizes[4] = {N, H, W, C}, fSizes[4] = {R, S, C, F},
             oSizes[4] = {N, OH, OW, F};
     if (!nhwc) {
-      int64_t i2[4] = {N, C, H, W}, f2[4] = {F, C, R, S}, o2[4] = {N, F, OH, OW};
+      int64_t i2[4] = {N, C, H, W}, f2[4] = {F, C, R, S},
+              o2[4] = {N, F, OH, OW};
       memcpy(iSizes, i2, sizeof(i2));
       memcpy(fSizes, f2, sizeof(f2));
       memcpy(oSizes, o2, sizeof(o2));

@@ -71,12 +71,7 @@ static int take_result(void *allocated, void *aligned, int64_t offset,
 }
 
 int main(int argc, char **argv) {
-  int candidates = 0;
-  if (argc > 2 && strcmp(argv[1], "--candidates") == 0) {
-    candidates = atoi(argv[2]);
-    argv += 2;
-    argc -= 2;
-  }
+  int candidates = take_candidates(&argc, &argv);
   if (argc < 6) {
     fprintf(stderr,
             "usage: %s LIB FUNC matmul none|relu|gelu M,N,K ...\n"
@@ -189,15 +184,13 @@ int main(int argc, char **argv) {
         Memref1 mb = {Bias, Bias, 0, {N}, {1}};
         Memref4 result;
         memset(&result, 0, sizeof(result));
-        ((void (*)(Memref4 *, Memref4 *, Memref4 *, Memref1 *, int64_t,
-                   int64_t, int64_t, int64_t))fn)(&result, &mi, &mf, &mb,
-                                                  want[0], want[1], want[2],
-                                                  want[3]);
+        ((void (*)(Memref4 *, Memref4 *, Memref4 *, Memref1 *, int64_t, int64_t,
+                   int64_t, int64_t))fn)(&result, &mi, &mf, &mb, want[0],
+                                         want[1], want[2], want[3]);
         took = quilt_gpu_status() == QUILT_GPU_SUCCESS &&
                quilt_rt_status() == 0 &&
                take_result(result.allocated, result.aligned, result.offset,
-                           result.sizes, result.strides, want, 4, out,
-                           argv[s]);
+                           result.sizes, result.strides, want, 4, out, argv[s]);
       } else {
         Memref2 mx = {A, A, 0, {M, K}, {K, 1}};
         Memref2 mw = {B, B, 0, {K, N}, {N, 1}};
@@ -210,8 +203,7 @@ int main(int argc, char **argv) {
         took = quilt_gpu_status() == QUILT_GPU_SUCCESS &&
                quilt_rt_status() == 0 &&
                take_result(result.allocated, result.aligned, result.offset,
-                           result.sizes, result.strides, want, 2, out,
-                           argv[s]);
+                           result.sizes, result.strides, want, 2, out, argv[s]);
       }
       if (quilt_gpu_status() != QUILT_GPU_SUCCESS) {
         printf("GPU ERROR %s (candidate %d): %s\n", argv[s], forced,

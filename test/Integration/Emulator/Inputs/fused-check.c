@@ -57,12 +57,7 @@ static void *operand(size_t count, const char *type, float **values) {
 }
 
 int main(int argc, char **argv) {
-  int candidates = 0;
-  if (argc > 2 && strcmp(argv[1], "--candidates") == 0) {
-    candidates = atoi(argv[2]);
-    argv += 2;
-    argc -= 2;
-  }
+  int candidates = take_candidates(&argc, &argv);
   if (argc < 4) {
     fprintf(stderr, "usage: %s [--candidates N] LIB FUNC M,N,K ...\n", argv[0]);
     return 2;

@@ -96,8 +96,10 @@ int main(int argc, char **argv) {
       for (size_t i = 0; i < cCount; ++i)
         C[i] = 0.25f * (float)(i % 5);
       if (n == 4) {
-        Memref3 ma = {A, A, 0, {batch, la.rows, la.cols}, {la.batchStride, la.ld, 1}};
-        Memref3 mb = {B, B, 0, {batch, lb.rows, lb.cols}, {lb.batchStride, lb.ld, 1}};
+        Memref3 ma = {
+            A, A, 0, {batch, la.rows, la.cols}, {la.batchStride, la.ld, 1}};
+        Memref3 mb = {
+            B, B, 0, {batch, lb.rows, lb.cols}, {lb.batchStride, lb.ld, 1}};
         Memref3 mc = {C, C, 0, {batch, M, N}, {lc.batchStride, lc.ld, 1}};
         ((void (*)(Memref3 *, Memref3 *, Memref3 *))fn)(&ma, &mb, &mc);
       } else {
@@ -119,8 +121,10 @@ int main(int argc, char **argv) {
             long c = z * lc.batchStride + i * lc.ld + j;
             double ref = 0.25 * (double)((size_t)c % 5);
             for (long k = 0; k < K; ++k) {
-              long ia = z * la.batchStride + (transA ? k * la.ld + i : i * la.ld + k);
-              long ib = z * lb.batchStride + (transB ? j * lb.ld + k : k * lb.ld + j);
+              long ia =
+                  z * la.batchStride + (transA ? k * la.ld + i : i * la.ld + k);
+              long ib =
+                  z * lb.batchStride + (transB ? j * lb.ld + k : k * lb.ld + j);
               ref += (double)a[ia] * b[ib];
             }
             double err = fabs(ref - C[c]);
