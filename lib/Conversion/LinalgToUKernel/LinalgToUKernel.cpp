@@ -135,22 +135,24 @@ std::optional<Contraction> matchContraction(Operation *op) {
   return c;
 }
 
-/// The constant a contraction's init is filled with, if it is a fill.
-std::optional<TypedAttr> fillConstant(Value init) {
+/// The float constant a contraction's init (a tensor) is filled with, as
+/// the init's element type, if it is such a fill.
+std::optional<FloatAttr> fillConstant(Value init) {
   auto fill = init.getDefiningOp<linalg::FillOp>();
-  TypedAttr value;
+  FloatAttr value;
   if (!fill || !matchPattern(fill.value(), m_Constant(&value)))
     return std::nullopt;
-  return value;
+  Type elem = getElementTypeOrSelf(init.getType());
+  if (value.getType() == elem)
+    return value;
+  return FloatAttr::get(elem, value.getValueAsDouble());
 }
 
-/// Whether the fused dispatch may start from a fill of its new output with
-/// the contraction's fill value: always for zero, otherwise only where the
-/// value keeps its type.
-bool canRefill(TypedAttr value, Type outElem) {
-  if (matchPattern(value, m_AnyZeroFloat()) || matchPattern(value, m_Zero()))
-    return true;
-  return value.getType() == outElem;
+/// Whether a fused dispatch may start from the contraction's fill value in
+/// its new output's element type: always for zero, otherwise only where
+/// the value keeps its type (the epilogue sees fill + A x B).
+bool canRefill(FloatAttr value, Type outElem) {
+  return value.getValue().isZero() || value.getType() == outElem;
 }
 
 struct ConvertLinalgToUKernelPass
@@ -253,7 +255,7 @@ private:
 
     IRRewriter rewriter(&getContext());
     quilt::EpilogueChain chain;
-    std::optional<TypedAttr> fill = fillConstant(c.init);
+    std::optional<FloatAttr> fill = fillConstant(c.init);
     if (fuseEpilogues && fill)
       chain = quilt::collectEpilogueChain(
           rewriter, cast<linalg::LinalgOp>(c.op), c.outputNDim, elemType);
@@ -265,19 +267,23 @@ private:
         chain.empty() ? c.op : chain.consumers.back().getOperation();
     rewriter.setInsertionPoint(replaced);
     Location loc = replaced->getLoc();
+    // A fill of the accumulator folds into the dispatch: it starts from the
+    // constant and never reads init.
     Value init = c.init;
+    TypedAttr fillValue;
+    if (fill) {
+      init = c.init.getDefiningOp<linalg::FillOp>().getDpsInitOperand(0)->get();
+      fillValue = *fill;
+    }
     SmallVector<Value> epilogueOperands;
     SmallVector<Attribute> operandKinds;
     if (!chain.empty()) {
       // The chain's output becomes the accumulator, filled like the
       // contraction's was.
-      Value out = chain.output();
-      Type outElem = getElementTypeOrSelf(out.getType());
-      TypedAttr value = fill->getType() == outElem
-                            ? *fill
-                            : cast<TypedAttr>(rewriter.getZeroAttr(outElem));
-      Value constant = arith::ConstantOp::create(rewriter, loc, value);
-      init = linalg::FillOp::create(rewriter, loc, constant, out).getResult(0);
+      init = chain.output();
+      Type outElem = getElementTypeOrSelf(init.getType());
+      if (fill->getType() != outElem)
+        fillValue = cast<TypedAttr>(rewriter.getZeroAttr(outElem));
       for (auto [operand, kind] : llvm::zip(chain.operands, chain.kinds)) {
         // A rank-0 tensor is read once, as the scalar it holds.
         if (auto tensor = dyn_cast<RankedTensorType>(operand.getType());
@@ -304,7 +310,7 @@ private:
         c.transposeLhs ? rewriter.getUnitAttr() : UnitAttr(),
         c.transposeRhs ? rewriter.getUnitAttr() : UnitAttr(), c.strides,
         c.dilations, /*target=*/TargetAttr(),
-        rewriter.getArrayAttr(operandKinds));
+        rewriter.getArrayAttr(operandKinds), fillValue);
     if (!chain.empty()) {
       dispatch.getEpilogueBody().push_back(chain.body.release());
       rewriter.replaceOp(chain.consumers.back(), dispatch->getResults());
@@ -312,13 +318,13 @@ private:
            llvm::reverse(ArrayRef(chain.consumers).drop_back()))
         rewriter.eraseOp(consumer);
       rewriter.eraseOp(c.op);
-      // The contraction's fill, now unused.
-      if (Operation *oldFill = c.init.getDefiningOp();
-          oldFill && oldFill->use_empty())
-        rewriter.eraseOp(oldFill);
     } else {
       rewriter.replaceOp(c.op, dispatch->getResults());
     }
+    // The folded fill, unless something else reads it.
+    if (Operation *oldFill = c.init.getDefiningOp();
+        fill && oldFill && oldFill->use_empty())
+      rewriter.eraseOp(oldFill);
     return success();
   }
 

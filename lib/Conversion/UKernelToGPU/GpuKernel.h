@@ -40,6 +40,8 @@ struct GpuKernelSpec {
   SmallVector<EpilogueKind> epilogue;
   /// A fused epilogue body instead of named steps.
   FusedEpilogue fused;
+  /// A folded fill: C starts as this constant and is written, not read.
+  FloatAttr fill;
   /// A is stored K x M, B is stored N x K.
   bool transposeA = false, transposeB = false;
   /// Operands are rank 3 and block z walks the batch.

@@ -55,6 +55,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -86,6 +87,10 @@ std::string GpuKernelSpec::symbolName() const {
     os << "_" << stringifyEpilogueKind(step);
   if (fused)
     os << "_fused_" << fused.fingerprint();
+  if (fill)
+    os << "_fill"
+       << llvm::format_hex_no_prefix(
+              fill.getValue().bitcastToAPInt().getZExtValue(), 1);
   if (transposeA)
     os << "_ta";
   if (transposeB)
@@ -605,7 +610,12 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
             idx = llvm::to_vector(
                 conv.outputIndex(conv.pixel(om, om.add(rowOrigin, gr)), gc));
           }
-          Value old = memref::LoadOp::create(tb, l, c, idx);
+          // A folded fill starts from its value: C is not read.
+          Value old =
+              spec.fill ? Value(arith::ConstantOp::create(
+                              tb, l,
+                              tb.getF32FloatAttr(spec.fill.getValueAsDouble())))
+                        : Value(memref::LoadOp::create(tb, l, c, idx));
           if (old.getType() != f32)
             old = arith::ExtFOp::create(tb, l, f32, old);
           Value sum = arith::AddFOp::create(tb, l, old, acc);

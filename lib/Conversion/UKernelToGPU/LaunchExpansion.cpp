@@ -211,6 +211,7 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
     base.biasType = getElementTypeOrSelf(bias.getType());
   base.epilogue = op.getEpilogueSteps();
   base.fused = FusedEpilogue::of(op);
+  base.fill = dyn_cast_or_null<FloatAttr>(op.getFillAttr());
   base.transposeA = transposeA;
   base.transposeB = transposeB;
   base.batched = batched;

@@ -90,6 +90,7 @@ void mlir::ukernel::host::expandDispatch(DispatchOp op, KernelCache &kernels,
     base.biasType = getElementTypeOrSelf(bias.getType());
   base.epilogue = op.getEpilogueSteps();
   base.fused = FusedEpilogue::of(op);
+  base.fill = dyn_cast_or_null<FloatAttr>(op.getFillAttr());
   base.parallel = threads != 1;
 
   // The GEMM view's sizes, as the cost model sees them.

@@ -58,6 +58,9 @@ struct KernelSpec {
   /// A fused epilogue body instead of named steps; its shaped operands are
   /// passed with unit inner strides (the dispatch copies one that has not).
   FusedEpilogue fused;
+  /// A folded fill: C starts as this constant (C's element type), and its
+  /// contents are never read. Null when C accumulates into its contents.
+  FloatAttr fill;
   /// Convolution strides and dilations along (H, W).
   int64_t strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
   /// A is stored K x M (B: N x K): the dispatch's transposes (a nchw
@@ -210,11 +213,13 @@ struct EpilogueSources {
 
 /// Adds the accumulators to the f32 tile of `c` at (row, col) of `rows` x
 /// `cols` valid elements (at most mr x nr), applying the epilogue, which
-/// reads `sources`, when `withEpilogue`.
+/// reads `sources`, when `withEpilogue`. With `fromFill` (the first K block
+/// of a dispatch with a folded fill) the tile starts from the fill value:
+/// C is written, not read.
 void emitTileUpdate(OpBuilder &b, Location loc, const KernelSpec &spec,
                     ArrayRef<Value> accs, Value c, Value row, Value col,
                     Value rows, Value cols, const EpilogueSources &sources,
-                    bool withEpilogue);
+                    bool withEpilogue, bool fromFill);
 
 /// The epilogue of one element (or vector of `lanes` elements, 0 for a
 /// scalar) of C at (row, col): named steps or the fused body on the f32

@@ -33,6 +33,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
@@ -92,6 +93,10 @@ std::string KernelSpec::symbolName() const {
     os << "_" << stringifyEpilogueKind(step);
   if (fused)
     os << "_fused_" << fused.fingerprint();
+  if (fill)
+    os << "_fill"
+       << llvm::format_hex_no_prefix(
+              fill.getValue().bitcastToAPInt().getZExtValue(), 1);
   if (isBatched())
     os << "_batch";
   if (isConv() && (strideH != 1 || strideW != 1))
@@ -364,28 +369,37 @@ SmallVector<Value> emitEdgeAwareMicroKernel(OpBuilder &b, Location loc,
 
 /// Adds `accs`, one K block's product for a register block, to the tile of
 /// `c` at (row, col), applying the epilogue when `isLast` holds (the last K
-/// block): the epilogue applies to the finished sum only.
+/// block): the epilogue applies to the finished sum only. With a folded
+/// fill, the first K block (`isFirst`) starts from the fill instead of C.
 void emitBlockUpdate(OpBuilder &b, Location loc, const KernelSpec &spec,
                      ArrayRef<Value> accs, Value c,
                      const EpilogueSources &sources, Value row, Value col,
-                     Value rows, Value cols, Value isLast) {
-  if (!spec.hasEpilogue()) {
-    emitTileUpdate(b, loc, spec, accs, c, row, col, rows, cols, sources,
-                   /*withEpilogue=*/false);
-    return;
-  }
-  scf::IfOp::create(
-      b, loc, isLast,
-      [&](OpBuilder &tb, Location l) {
-        emitTileUpdate(tb, l, spec, accs, c, row, col, rows, cols, sources,
-                       /*withEpilogue=*/true);
-        scf::YieldOp::create(tb, l);
-      },
-      [&](OpBuilder &eb, Location l) {
-        emitTileUpdate(eb, l, spec, accs, c, row, col, rows, cols, sources,
-                       /*withEpilogue=*/false);
-        scf::YieldOp::create(eb, l);
-      });
+                     Value rows, Value cols, Value isFirst, Value isLast) {
+  // `emit(builder, flag)`: specialized on `cond` when `specialize` holds,
+  // else once with the flag false.
+  auto branch = [&](OpBuilder &ob, Value cond, bool specialize,
+                    function_ref<void(OpBuilder &, bool)> emit) {
+    if (!specialize) {
+      emit(ob, false);
+      return;
+    }
+    scf::IfOp::create(
+        ob, loc, cond,
+        [&](OpBuilder &tb, Location l) {
+          emit(tb, true);
+          scf::YieldOp::create(tb, l);
+        },
+        [&](OpBuilder &eb, Location l) {
+          emit(eb, false);
+          scf::YieldOp::create(eb, l);
+        });
+  };
+  branch(b, isLast, spec.hasEpilogue(), [&](OpBuilder &lb, bool last) {
+    branch(lb, isFirst, bool(spec.fill), [&](OpBuilder &fb, bool first) {
+      emitTileUpdate(fb, loc, spec, accs, c, row, col, rows, cols, sources,
+                     /*withEpilogue=*/last, /*fromFill=*/first);
+    });
+  });
 }
 
 /// The two inner loops over one packed mb x kb block of A and kb x nb panel
@@ -394,7 +408,8 @@ void emitBlockUpdate(OpBuilder &b, Location loc, const KernelSpec &spec,
 void emitMacroKernel(OpBuilder &b, Location loc, const KernelSpec &spec,
                      const PackBuffers &buffers, Value c,
                      const EpilogueSources &sources, Value ic, Value jc,
-                     Value mb, Value nb, Value kb, Value isLast) {
+                     Value mb, Value nb, Value kb, Value isFirst,
+                     Value isLast) {
   IndexMath im{b, loc};
   Value kcV = im.c(spec.kc);
   // A block of C past kPrefetchMinElems is not in L1/L2 when the K loop
@@ -419,7 +434,7 @@ void emitMacroKernel(OpBuilder &b, Location loc, const KernelSpec &spec,
       SmallVector<Value> accs =
           emitEdgeAwareMicroKernel(b5, loc, spec, read, kb, cols);
       emitBlockUpdate(b5, loc, spec, accs, c, sources, row, col, rows, cols,
-                      isLast);
+                      isFirst, isLast);
     });
   });
 }
@@ -427,14 +442,14 @@ void emitMacroKernel(OpBuilder &b, Location loc, const KernelSpec &spec,
 /// One K block of the cache block at (ic, jc): sizes, whether it is the
 /// last, and the packed panels.
 struct KBlock {
-  Value pc, kb, isLast;
+  Value pc, kb, isFirst, isLast;
 };
 
 KBlock kBlock(OpBuilder &b, Location loc, const KernelSpec &spec, Value pc,
               Value k) {
   IndexMath im{b, loc};
   Value kb = im.min(im.c(spec.kc), im.sub(k, pc));
-  return {pc, kb, im.eq(im.add(pc, kb), k)};
+  return {pc, kb, im.eq(pc, im.c(0)), im.eq(im.add(pc, kb), k)};
 }
 
 /// Whether the kernel can multiply its operands where they are stored: B's
@@ -466,7 +481,8 @@ void emitInPlaceProduct(OpBuilder &b, Location loc, const KernelSpec &spec,
       SmallVector<Value> accs =
           emitEdgeAwareMicroKernel(b2, loc, spec, read, k, cols);
       emitTileUpdate(b2, loc, spec, accs, v.c, ir, jr, rows, cols, v.epilogue,
-                     /*withEpilogue=*/spec.hasEpilogue());
+                     /*withEpilogue=*/spec.hasEpilogue(),
+                     /*fromFill=*/bool(spec.fill));
     });
   });
 }
@@ -549,7 +565,7 @@ void emitSequentialLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
             a.kOffsets = buffers.kOffsets;
             packA(b3, l, spec, a, ic, pc, mb, kblk.kb, buffers.packedA);
             emitMacroKernel(b3, l, spec, buffers, v.c, v.epilogue, ic, jc, mb,
-                            nb, kblk.kb, kblk.isLast);
+                            nb, kblk.kb, kblk.isFirst, kblk.isLast);
           });
         });
       });
@@ -596,7 +612,7 @@ void emitParallelLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
             packB(kb, pl, spec, v.b, pc, jc, kblk.kb, nb, buffers.packedB);
             packA(kb, pl, spec, a, ic, pc, mb, kblk.kb, buffers.packedA);
             emitMacroKernel(kb, pl, spec, buffers, v.c, v.epilogue, ic, jc, mb,
-                            nb, kblk.kb, kblk.isLast);
+                            nb, kblk.kb, kblk.isFirst, kblk.isLast);
           });
           buffers.deallocate(pb, pl);
         });
@@ -748,7 +764,10 @@ void mlir::ukernel::host::buildKernelBody(OpBuilder &b, Location loc,
     staging = memref::AllocOp::create(
         b, loc, MemRefType::get(SmallVector<int64_t>(shape.size(), dyn), f32),
         shape, align);
-    copyStaged(b, loc, spec, r.a, cRegion, staging, r0, c0, /*toWork=*/true);
+    // A folded fill writes every element before any is read.
+    if (!spec.fill)
+      copyStaged(b, loc, spec, r.a, cRegion, staging, r0, c0,
+                 /*toWork=*/true);
     r.c = staging;
   }
 
@@ -821,8 +840,8 @@ void mlir::ukernel::host::buildKernelBody(OpBuilder &b, Location loc,
   }
 
   // With K = 0 the loops above store nothing, yet the epilogue still
-  // applies to C (C + A*B is just C).
-  if (spec.hasEpilogue()) {
+  // applies to C (C + A*B is just C), and a folded fill still fills it.
+  if (spec.hasEpilogue() || spec.fill) {
     scf::IfOp::create(b, loc, im.eq(r.k, zero), [&](OpBuilder &tb, Location l) {
       auto type = cast<MemRefType>(r.c.getType());
       SmallVector<Value> sizes;
@@ -830,14 +849,22 @@ void mlir::ukernel::host::buildKernelBody(OpBuilder &b, Location loc,
         sizes.push_back(memref::DimOp::create(tb, l, r.c, d));
       forEachIndex(
           tb, l, sizes, [&](OpBuilder &ib, Location il, ValueRange ivs) {
-            Value x = memref::LoadOp::create(ib, il, r.c, ivs);
+            Value x =
+                spec.fill
+                    ? Value(arith::ConstantOp::create(
+                          ib, il,
+                          ib.getF32FloatAttr(spec.fill.getValueAsDouble())))
+                    : Value(memref::LoadOp::create(ib, il, r.c, ivs));
             // (batch,) row, column: a batched per_element view is whole.
             EpilogueSources sources = r.epilogue;
             if (spec.isBatched())
               sources = r.at(ib, il, ivs[0]).epilogue;
             Value row = ivs[ivs.size() - 2], col = ivs.back();
-            Value y = emitElementEpilogue(ib, il, spec, sources, x, row, col,
-                                          /*lanes=*/0, /*mask=*/Value());
+            Value y = spec.hasEpilogue()
+                          ? emitElementEpilogue(ib, il, spec, sources, x, row,
+                                                col, /*lanes=*/0,
+                                                /*mask=*/Value())
+                          : x;
             memref::StoreOp::create(ib, il, y, r.c, ivs);
           });
       scf::YieldOp::create(tb, l);

@@ -149,7 +149,7 @@ void mlir::ukernel::host::prefetchTile(OpBuilder &b, Location loc,
 void mlir::ukernel::host::emitTileUpdate(
     OpBuilder &b, Location loc, const KernelSpec &spec, ArrayRef<Value> accs,
     Value c, Value row, Value col, Value rows, Value cols,
-    const EpilogueSources &sources, bool withEpilogue) {
+    const EpilogueSources &sources, bool withEpilogue, bool fromFill) {
   IndexMath im{b, loc};
   int64_t nv = spec.numVectors();
   auto vecType = VectorType::get({spec.lanes}, b.getF32Type());
@@ -165,7 +165,13 @@ void mlir::ukernel::host::emitTileUpdate(
     SmallVector<Value> idx = {r, cj};
     Value mask = masks.empty() ? Value() : masks[j];
     Value old;
-    if (mask) {
+    if (fromFill) {
+      // A folded fill: the tile starts from its value, C is not read.
+      auto value =
+          FloatAttr::get(ob.getF32Type(), spec.fill.getValueAsDouble());
+      old = arith::ConstantOp::create(
+          ob, l, vecType, DenseElementsAttr::get(vecType, value.getValue()));
+    } else if (mask) {
       Value passThru =
           arith::ConstantOp::create(ob, l, vecType, ob.getZeroAttr(vecType));
       old =

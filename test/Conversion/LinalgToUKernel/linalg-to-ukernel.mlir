@@ -68,14 +68,13 @@ func.func @conv_nchw(%i: tensor<?x8x?x?xf32>, %f: tensor<16x8x3x3xf32>, %o: tens
 
 // -----
 
-// A zero-initialized matmul followed by bias + ReLU becomes one dispatch whose
-// accumulator is the epilogue's output, zeroed, and whose fused body is the
-// consumer's, op for op.
+// A zero-initialized matmul followed by bias + ReLU becomes one dispatch that
+// writes the epilogue's output from zero (the fill folds: C is not read), and
+// whose fused body is the consumer's, op for op. No fill is left.
 // CHECK-LABEL: func.func @matmul_bias_relu
 // CHECK-SAME: (%[[X:.*]]: tensor<?x?xf32>, %[[W:.*]]: tensor<?x?xf32>, %[[BIAS:.*]]: tensor<?xf32>, %[[OUT:.*]]: tensor<?x?xf32>
-// CHECK-NOT: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<?x?xf32>) -> tensor<?x?xf32>{{$}}
-// CHECK: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[OUT]] : tensor<?x?xf32>)
-// CHECK: %[[R:.*]] = ukernel.dispatch matmul ins(%[[X]], %[[W]] : {{.*}}) outs(%[[ZERO]] : tensor<?x?xf32>) fused(%[[BIAS]] : tensor<?xf32>) [per_column] {
+// CHECK-NOT: linalg.fill
+// CHECK: %[[R:.*]] = ukernel.dispatch matmul ins(%[[X]], %[[W]] : {{.*}}) outs(%[[OUT]] : tensor<?x?xf32>) fill(0.000000e+00 : f32) fused(%[[BIAS]] : tensor<?xf32>) [per_column] {
 // CHECK-NEXT: ^bb0(%[[ACC:.*]]: f32, %[[B:.*]]: f32):
 // CHECK-NEXT:   %[[S:.*]] = arith.addf %[[ACC]], %[[B]] : f32
 // CHECK-NEXT:   %[[C0:.*]] = arith.constant 0.000000e+00 : f32
@@ -318,7 +317,7 @@ func.func @scale_residual_rows(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %res: t
 // a rank-0 tensor is read once, as a scalar.
 // CHECK-LABEL: func.func @f16_output
 // CHECK: %[[S:.*]] = tensor.extract %{{.*}}[] : tensor<f32>
-// CHECK: ukernel.dispatch matmul {{.*}} outs(%{{.*}} : tensor<?x?xf16>) fused(%[[S]] : f32) [scalar] {
+// CHECK: ukernel.dispatch matmul {{.*}} outs(%{{.*}} : tensor<?x?xf16>) fill(0.000000e+00 : f16) fused(%[[S]] : f32) [scalar] {
 // CHECK-NEXT: ^bb0(%[[ACC:.*]]: f32, %[[K:.*]]: f32):
 // CHECK: arith.truncf %{{.*}} : f32 to f16
 // CHECK: ukernel.yield %{{.*}} : f16
@@ -402,3 +401,19 @@ func.func @not_fusable(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %out: tensor<?x
 // BERT: math.erf
 // BERT: ukernel.dispatch matmul {{.*}} fused(%{{.*}} : tensor<768xf32>) [per_column] {
 // BERT-NOT: linalg.generic
+
+// -----
+
+// A fill of another constant folds too: C starts as it. A fill that
+// something else also reads stays for that reader.
+// CHECK-LABEL: func.func @fill_folds
+// CHECK-SAME: (%[[X:[^:]*]]: {{.*}}, %[[W:[^:]*]]: {{.*}}, %[[OUT:[^:]*]]: tensor<?x?xf32>
+// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[OUT]]
+// CHECK: %[[R:.*]] = ukernel.dispatch matmul ins(%[[X]], %[[W]] : {{.*}}) outs(%[[OUT]] : tensor<?x?xf32>) fill(2.500000e-01 : f32) candidates
+// CHECK: return %[[R]], %[[F]]
+func.func @fill_folds(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %out: tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+  %q = arith.constant 0.25 : f32
+  %acc = linalg.fill ins(%q : f32) outs(%out : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %0 = linalg.matmul ins(%x, %w : tensor<?x?xf32>, tensor<?x?xf32>) outs(%acc : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0, %acc : tensor<?x?xf32>, tensor<?x?xf32>
+}

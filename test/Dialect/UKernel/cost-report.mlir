@@ -11,12 +11,14 @@
 // CHECK: * 1
 // CHECK: chosen: #
 // CHECK: why:
+// CHECK: C: accumulated into (read and written; the model counts the write)
 // CHECK: remark: cost report
 // CHECK-NEXT: workload: matmul f16 M=1024 N=768 K=3072
 // The batch matmul is reported at the given shapes and at its own sizes.
 // CHECK: workload: batch_matmul f16 B=1 M=1000 N=768 K=3072
 // CHECK: workload: batch_matmul f16 B=1 M=1024 N=768 K=3072
 // CHECK: workload: batch_matmul f16 B=12 M=64 N=64 K=32
+// CHECK: C: starts as the fill 0, written and never read (beta = 0)
 
 // Three reports: two dispatches at the given shape, one at its static sizes.
 // JSON: ok: 3 report(s)
@@ -38,7 +40,7 @@ func.func @dense(%x: tensor<?x768xf16>, %w: tensor<3072x768xf16>, %y: tensor<?x3
 }
 
 func.func @heads(%a: tensor<12x64x32xf16>, %b: tensor<12x32x64xf16>, %c: tensor<12x64x64xf32>) -> tensor<12x64x64xf32> {
-  %r = ukernel.dispatch batch_matmul ins(%a, %b : tensor<12x64x32xf16>, tensor<12x32x64xf16>) outs(%c : tensor<12x64x64xf32>)
+  %r = ukernel.dispatch batch_matmul ins(%a, %b : tensor<12x64x32xf16>, tensor<12x32x64xf16>) outs(%c : tensor<12x64x64xf32>) fill(0.0 : f32)
          candidates [#big, #small] policy patch -> tensor<12x64x64xf32>
   return %r : tensor<12x64x64xf32>
 }

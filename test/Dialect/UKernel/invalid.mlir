@@ -809,3 +809,13 @@ func.func @f(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>, %s: 
   } candidates [#simt] -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
+
+// -----
+
+// A fill of another type than the output's.
+#simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+func.func @f(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  // expected-error @below {{fill must be a float of the output element type 'f32', got 0.000000e+00 : f16}}
+  %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) fill(0.0 : f16) candidates [#simt] -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}

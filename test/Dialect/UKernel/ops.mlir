@@ -133,7 +133,7 @@ module attributes {ukernel.target = #ukernel.target<name = "tiny", vendor = nvid
 // CHECK: ukernel.yield %{{.*}} : f16
 // CHECK-NEXT: } candidates [#{{.*}}] -> tensor<?x?x?xf16>
 // CHECK-LABEL: func.func @fused_no_operands
-// CHECK: outs(%{{.*}} : memref<?x?xf32>) fused {
+// CHECK: outs(%{{.*}} : memref<?x?xf32>) fill(1.000000e+00 : f32) fused {
 // CHECK-NEXT: ^bb0(%{{.*}}: f32):
 func.func @fused_epilogue(%x: tensor<?x?x?xf16>, %w: tensor<?x?x?xf16>, %y: tensor<?x?x?xf16>, %s: f32,
                           %col: tensor<?xf32>, %row: tensor<?xf16>, %res: tensor<?x?x?xf16>) -> tensor<?x?x?xf16> {
@@ -152,7 +152,7 @@ func.func @fused_epilogue(%x: tensor<?x?x?xf16>, %w: tensor<?x?x?xf16>, %y: tens
 }
 
 func.func @fused_no_operands(%x: memref<?x?xf32>, %w: memref<?x?xf32>, %y: memref<?x?xf32>) {
-  ukernel.dispatch matmul ins(%x, %w : memref<?x?xf32>, memref<?x?xf32>) outs(%y : memref<?x?xf32>) fused {
+  ukernel.dispatch matmul ins(%x, %w : memref<?x?xf32>, memref<?x?xf32>) outs(%y : memref<?x?xf32>) fill(1.0 : f32) fused {
     ^bb0(%acc: f32):
       %c = arith.constant 6.0 : f32
       %0 = arith.minimumf %acc, %c : f32

@@ -9,6 +9,7 @@
 
 include "Dialect/UKernel/IR/UKernelAttrs.td"
 include "mlir/Interfaces/DestinationStyleOpInterface.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
@@ -53,6 +54,10 @@ def UKernel_DispatchOp : UKernel_Op<"dispatch", [
     Accumulation is in f32; `init` is f32 or the input element type. On
     tensors the op returns the updated `init`; on memrefs it writes `init` in
     place. Size-0 dimensions are legal and compute nothing.
+
+    With `fill(value)`, C starts as that constant (of C's element type)
+    instead of `init`'s contents, which are not read: a fill folded into the
+    dispatch (`fill(0.0 : f32)` computes C = A x B without reading C).
 
     A `fused` epilogue is any elementwise computation instead, given as a
     body: its first argument is the accumulated value (f32, or the output's
@@ -115,7 +120,8 @@ def UKernel_DispatchOp : UKernel_Op<"dispatch", [
     OptionalAttr<DenseI64ArrayAttr>:$dilations,
     OptionalAttr<UKernel_TargetAttr>:$target,
     DefaultValuedAttr<UKernel_EpilogueOperandKindArrayAttr, "{}">:
-        $epilogue_operand_kinds
+        $epilogue_operand_kinds,
+    OptionalAttr<TypedAttrInterface>:$fill
   );
   let results = (outs Optional<AnyRankedTensor>:$result);
   let regions = (region AnyRegion:$epilogue_body);
@@ -123,6 +129,7 @@ def UKernel_DispatchOp : UKernel_Op<"dispatch", [
     custom<EnumKeyword>($kind) (`transpose_lhs` $transpose_lhs^)? (`transpose_rhs` $transpose_rhs^)?
     `ins` `(` $lhs `,` $rhs `:` type($lhs) `,` type($rhs) `)`
     `outs` `(` $init `:` type($init) `)`
+    (`fill` `(` $fill^ `)`)?
     (`bias` `(` $bias^ `:` type($bias) `)`)?
     (`epilogue` custom<EpilogueList>($epilogue)^)?
     custom<FusedEpilogue>($epilogue_operands, type($epilogue_operands),

@@ -563,6 +563,11 @@ LogicalResult DispatchOp::verify() {
     return failure();
   if (failed(verifyFusedEpilogue(*this, tensors, dims)))
     return failure();
+  if (TypedAttr fill = getFillAttr()) {
+    if (!isa<FloatAttr>(fill) || fill.getType() != initType.getElementType())
+      return emitOpError("fill must be a float of the output element type ")
+             << initType.getElementType() << ", got " << fill;
+  }
 
   return verifyCandidates(*this, getCandidates(), getPolicy(),
                           getFixedCandidate(), elemType, getEffectiveTarget());
@@ -574,9 +579,12 @@ void DispatchOp::getEffects(
   for (OpOperand &operand : getOperation()->getOpOperands()) {
     if (!isa<MemRefType>(operand.get().getType()))
       continue;
-    effects.emplace_back(MemoryEffects::Read::get(), &operand, /*stage=*/0,
-                         /*effectOnFullRegion=*/true,
-                         SideEffects::DefaultResource::get());
+    // A folded fill writes the whole of init without reading it.
+    bool written = &operand == &getInitMutable();
+    if (!written || !getFillAttr())
+      effects.emplace_back(MemoryEffects::Read::get(), &operand, /*stage=*/0,
+                           /*effectOnFullRegion=*/true,
+                           SideEffects::DefaultResource::get());
     if (&operand == &getInitMutable())
       effects.emplace_back(MemoryEffects::Write::get(), &operand, /*stage=*/0,
                            /*effectOnFullRegion=*/true,

@@ -21,6 +21,13 @@ namespace {
 struct DispatchOpInterface
     : public DstBufferizableOpInterfaceExternalModel<DispatchOpInterface,
                                                      DispatchOp> {
+  /// A folded fill replaces init's contents: init is written, not read.
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
+                              const AnalysisState &state) const {
+    auto dispatch = cast<DispatchOp>(op);
+    return &operand != &dispatch.getInitMutable() || !dispatch.getFillAttr();
+  }
+
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
@@ -59,7 +66,8 @@ struct DispatchOpInterface
         dispatch.getFixedCandidateAttr(), dispatch.getEpilogueAttr(),
         dispatch.getTransposeLhsAttr(), dispatch.getTransposeRhsAttr(),
         dispatch.getStridesAttr(), dispatch.getDilationsAttr(),
-        dispatch.getTargetAttr(), dispatch.getEpilogueOperandKindsAttr());
+        dispatch.getTargetAttr(), dispatch.getEpilogueOperandKindsAttr(),
+        dispatch.getFillAttr());
     onBuffers.getEpilogueBody().takeBody(dispatch.getEpilogueBody());
     replaceOpWithBufferizedValues(rewriter, op, *init);
     return success();

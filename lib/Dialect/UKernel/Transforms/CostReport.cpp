@@ -13,6 +13,7 @@
 #include "Dialect/UKernel/Transforms/Passes.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::ukernel {
@@ -63,6 +64,26 @@ std::optional<quilt::GemmShape> staticShape(DispatchOp op) {
   }
 }
 
+/// How the dispatch treats C, the report's last line: the model's traffic
+/// counts C once, as written, which is exact for a folded fill.
+std::string describeOutput(DispatchOp op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto fill = dyn_cast_or_null<FloatAttr>(op.getFillAttr()))
+    os << "C: starts as the fill "
+       << llvm::format("%g", fill.getValueAsDouble())
+       << ", written and never read (beta = 0)";
+  else
+    os << "C: accumulated into (read and written; the model counts the "
+          "write)";
+  if (op.hasFusedEpilogue())
+    os << "; fused epilogue of "
+       << op.getEpilogueBody().front().getOperations().size() - 1 << " ops on "
+       << op.getEpilogueOperands().size() << " operands";
+  os << "\n";
+  return text;
+}
+
 struct CostReportPass
     : public mlir::ukernel::impl::UKernelCostReportBase<CostReportPass> {
   using Base::Base;
@@ -84,8 +105,9 @@ struct CostReportPass
     quilt::JsonWriter jsonOut(jsonText);
     jsonOut.beginArray();
     WalkResult walk = getOperation().walk([&](DispatchOp op) {
-      return succeeded(report(op, requested, jsonOut)) ? WalkResult::advance()
-                                                       : WalkResult::interrupt();
+      return succeeded(report(op, requested, jsonOut))
+                 ? WalkResult::advance()
+                 : WalkResult::interrupt();
     });
     jsonOut.endArray();
     if (walk.wasInterrupted())
@@ -126,13 +148,14 @@ struct CostReportPass
       if (!quilt::explainCandidates(workload, desc, candidates, options,
                                     explained, error))
         return op.emitError("cannot report costs at ")
-               << shape.b << "x" << shape.m << "x" << shape.n << "x"
-               << shape.k << ": " << error;
+               << shape.b << "x" << shape.m << "x" << shape.n << "x" << shape.k
+               << ": " << error;
       if (json)
         quilt::writeExplainJson(jsonOut, explained, top);
       else
         op.emitRemark() << "cost report\n"
-                        << quilt::renderExplainText(explained, top);
+                        << quilt::renderExplainText(explained, top)
+                        << describeOutput(op);
     }
     return success();
   }

@@ -5,7 +5,7 @@
 // mgpuMemAlloc, results copied back with mgpuMemcpy).
 //
 //   fused-check [--candidates N] LIB clamp|residual|tanh_gelu_f16|
-//               select_relu_batch M,N,K ...
+//               select_relu_batch|offset_fill M,N,K ...
 //
 // With --candidates N, every shape runs N + 1 times: with each of the
 // dispatch's first N candidates forced (quilt_rt_force_kernel), then with
@@ -40,7 +40,7 @@ static void copy_out(void *dst, const void *src, size_t bytes) {
 static int device_ok(void) { return quilt_gpu_status() == QUILT_GPU_SUCCESS; }
 #endif
 
-enum Kind { CLAMP, RESIDUAL, TANH_GELU, SELECT_RELU };
+enum Kind { CLAMP, RESIDUAL, TANH_GELU, SELECT_RELU, OFFSET_FILL };
 
 static double tanh_gelu(double v) {
   return 0.5 * v * (1.0 + tanh(0.7978845608 * (v + 0.044715 * v * v * v)));
@@ -63,9 +63,9 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *names[] = {"clamp", "residual", "tanh_gelu_f16",
-                         "select_relu_batch"};
+                         "select_relu_batch", "offset_fill"};
   int kind = -1;
-  for (int i = 0; i < 4; ++i)
+  for (int i = 0; i < 5; ++i)
     if (strcmp(argv[2], names[i]) == 0)
       kind = i;
   if (kind < 0) {
@@ -120,6 +120,9 @@ int main(int argc, char **argv) {
           case SELECT_RELU:
             y = fmax(sum + r[o], 0.0);
             break;
+          case OFFSET_FILL:
+            y = sum + 0.25;
+            break;
           }
           ref[o] = y;
         }
@@ -150,6 +153,8 @@ int main(int argc, char **argv) {
         if (kind == RESIDUAL)
           ((void (*)(Memref2 *, Memref2 *, Memref2 *, Memref2 *, Memref1 *,
                      float))fn)(&res2, &x2, &w2, &r2, &v1, alpha);
+        else if (kind == OFFSET_FILL)
+          ((void (*)(Memref2 *, Memref2 *, Memref2 *))fn)(&res2, &x2, &w2);
         else
           ((void (*)(Memref2 *, Memref2 *, Memref2 *, Memref1 *))fn)(&res2, &x2,
                                                                      &w2, &v1);

@@ -114,3 +114,17 @@ func.func @select_relu_batch(%x: tensor<?x?x?xf32>, %w: tensor<?x?x?xf32>, %res:
   } -> tensor<?x?x?xf32>
   return %y : tensor<?x?x?xf32>
 }
+
+// X W + 0.25: a fill of another value than zero, folded into the dispatch
+// (C starts as 0.25; with K = 0 the result is all 0.25).
+func.func @offset_fill(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %quarter = arith.constant 0.25 : f32
+  %m = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %n = tensor.dim %w, %c1 : tensor<?x?xf32>
+  %e = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %acc = linalg.fill ins(%quarter : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<?x?xf32>, tensor<?x?xf32>) outs(%acc : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %mm : tensor<?x?xf32>
+}
