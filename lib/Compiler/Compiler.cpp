@@ -5,9 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Compiler/Compiler.h"
-#include "ParsedSource.h"
 #include "Compiler/Registration.h"
 #include "CostModel/TargetDatabase.h"
+#include "ParsedSource.h"
 #include "Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -139,8 +139,8 @@ bool linkShared(const std::string &object, const CompileOptions &options,
                                                  : "quilt_hip_runtime";
     if (!llvm::sys::fs::exists(runtimeDir + "/lib" + gpuRuntime + ".so")) {
       error = "cannot link a " + std::string(stringify(target.vendor)) +
-              " GPU library: lib" + gpuRuntime + ".so is not in " +
-              runtimeDir + " (it is built when the " +
+              " GPU library: lib" + gpuRuntime + ".so is not in " + runtimeDir +
+              " (it is built when the " +
               (target.vendor == Vendor::NVIDIA ? "CUDA" : "HIP") +
               " headers are found)";
       return false;
@@ -185,13 +185,12 @@ bool linkShared(const std::string &object, const CompileOptions &options,
               ", package libomp-22-dev)";
       return false;
     }
-    args.insert(args.end(),
-                {"-L" + ompDir, "-lomp", "-Wl,-rpath," + ompDir});
+    args.insert(args.end(), {"-L" + ompDir, "-lomp", "-Wl,-rpath," + ompDir});
   }
   std::vector<llvm::StringRef> argRefs(args.begin(), args.end());
   std::string message;
-  int status = llvm::sys::ExecuteAndWait(*driver, argRefs, std::nullopt, {},
-                                         0, 0, &message);
+  int status = llvm::sys::ExecuteAndWait(*driver, argRefs, std::nullopt, {}, 0,
+                                         0, &message);
   llvm::sys::fs::remove(objectPath);
   if (status != 0) {
     error = "linking " + options.outputPath + " failed (" + *driver +
@@ -305,8 +304,8 @@ bool extractDeviceCode(ModuleOp module, EmitKind kind, std::string &out,
       if (text) {
         const char *comment =
             isa<NVVM::NVVMTargetAttr>(object.getTarget()) ? "//" : ";";
-        out += std::string(comment) + " gpu.binary @" +
-               binary.getName().str() + "\n";
+        out += std::string(comment) + " gpu.binary @" + binary.getName().str() +
+               "\n";
       }
       out += object.getObject().getValue().str();
     }
@@ -363,6 +362,19 @@ CompileResult compileSource(std::string_view source,
   if (target->isGpu()) {
     if (!options.useMicroKernels)
       return fail("the upstream baseline lowering is host-only");
+    // A chip of the other vendor would fail deep in the pipeline (the AMDGPU
+    // conversion's chipset parser, or NVPTX instruction selection).
+    if (!options.chip.empty()) {
+      bool amd = gpuVendorOf(*target) == GpuVendor::AMD;
+      llvm::StringRef prefix = amd ? "gfx" : "sm_";
+      if (!llvm::StringRef(options.chip).starts_with(prefix)) {
+        result.error = "--chip '" + options.chip + "' is not " +
+                       (amd ? "an AMD chip (gfx*)" : "an NVIDIA chip (sm_*)") +
+                       ", but target '" + options.target + "' is " +
+                       (amd ? "an AMD" : "an NVIDIA") + " GPU";
+        return result;
+      }
+    }
     GpuPipelineOptions pipeline;
     pipeline.target = options.target;
     pipeline.targetFile = options.targetFile;
@@ -421,11 +433,10 @@ CompileResult compileSource(std::string_view source,
     return fail("cannot translate the module to LLVM IR");
   llvmModule->setTargetTriple(machine->getTargetTriple());
   llvmModule->setDataLayout(machine->createDataLayout());
-  auto optimize = makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0,
-                                            machine.get());
+  auto optimize =
+      makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0, machine.get());
   if (llvm::Error err = optimize(llvmModule.get()))
-    return fail("LLVM optimization failed: " +
-                llvm::toString(std::move(err)));
+    return fail("LLVM optimization failed: " + llvm::toString(std::move(err)));
 
   switch (options.emit) {
   case EmitKind::MLIR:

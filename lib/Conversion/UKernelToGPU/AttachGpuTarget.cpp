@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ChipCheck.h"
 #include "Conversion/Passes.h"
 #include "GpuKernel.h"
 
@@ -27,14 +28,14 @@ struct QuiltAttachGpuTargetPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<gpu::GPUModuleOp> gpuModules(
-        module.getOps<gpu::GPUModuleOp>());
+    SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
     if (gpuModules.empty())
       return;
 
     ArrayAttr targets;
     if (!chip.empty()) {
-      Attribute target = ukernel::gpucg::binaryTargetForChip(&getContext(), chip);
+      Attribute target =
+          ukernel::gpucg::binaryTargetForChip(&getContext(), chip);
       if (!target) {
         module.emitError("quilt-attach-gpu-target: unknown chip '")
             << chip << "' (expected sm_* for NVIDIA or gfx* for AMD)";
@@ -61,6 +62,10 @@ struct QuiltAttachGpuTargetPass
         }
         gpuModule.setTargetsAttr(targets);
       }
+      // A chip given by the user must run what the kernels use.
+      if (!chip.empty() &&
+          failed(ukernel::gpucg::checkChipRunsModule(gpuModule, chip, "chip")))
+        return signalPassFailure();
     }
   }
 };
