@@ -17,8 +17,8 @@
 #include "Signature.h"
 
 #include <array>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <dlfcn.h>
 #include <memory>
 #include <optional>
@@ -50,7 +50,8 @@ makeCallers(std::index_sequence<N...>) {
   return {&callN<N>...};
 }
 
-constexpr auto kCallers = makeCallers(std::make_index_sequence<kMaxPointerArgs + 1>());
+constexpr auto kCallers =
+    makeCallers(std::make_index_sequence<kMaxPointerArgs + 1>());
 
 /// A dlopen handle, closed when the last function from it goes away.
 class SharedLibrary {
@@ -128,8 +129,8 @@ struct GpuRuntime {
     if (status() == 0)
       return {};
     const char *first = firstError();
-    std::string message = std::string("GPU: ") +
-                          (first ? first : "a GPU call failed");
+    std::string message =
+        std::string("GPU: ") + (first ? first : "a GPU call failed");
     resetStatus();
     return message;
   }
@@ -167,8 +168,8 @@ py::array takeDeviceResult(const MemRefDescriptor &result,
       throw Error("the result is a strided view of device memory; quilt.load "
                   "copies row-major results only");
     }
-    auto *source = static_cast<char *>(result.aligned()) +
-                   result.offset() * itemSize;
+    auto *source =
+        static_cast<char *>(result.aligned()) + result.offset() * itemSize;
     gpu.memcpy(out.mutable_data(), source, size_t(count * itemSize), nullptr);
     gpu.synchronize(nullptr);
   }
@@ -189,6 +190,19 @@ public:
       throw Error("no function _mlir_ciface_" + this->name + " in " +
                   this->library->path + " (is @" + this->name +
                   " a public func.func of the compiled module?)");
+    // What the library says the function takes (quilt-emit-c-interface):
+    // a given signature must agree, since a call built from a wrong one
+    // passes descriptors of the wrong rank and corrupts memory.
+    if (auto *embedded = static_cast<const char *>(
+            this->library->lookup("_quilt_signature_" + this->name))) {
+      Signature own = parseSignature(embedded);
+      if (this->signature && !sameSignature(*this->signature, own))
+        throw Error("the signature given for @" + this->name + ", " +
+                    this->signature->text + ", is not the library's: " +
+                    own.text + " (" + this->library->path + ")");
+      if (!this->signature)
+        this->signature = std::move(own);
+    }
     // The runtime the library's code reports failed operand checks to
     // (libquilt_runtime.so, a dependency of the library: dlsym searches
     // it through the handle). Absent from libraries not built by Quilt.
@@ -211,9 +225,8 @@ public:
   py::object call(const py::args &args) const {
     size_t expected = signature ? signature->args.size() : args.size();
     if (args.size() != expected)
-      throw Error(name + " takes " + std::to_string(expected) +
-                  " arguments (" + signature->text + "), got " +
-                  std::to_string(args.size()));
+      throw Error(name + " takes " + std::to_string(expected) + " arguments (" +
+                  signature->text + "), got " + std::to_string(args.size()));
     size_t pointers = args.size() + (signature && signature->result ? 1 : 0);
     if (pointers > kMaxPointerArgs)
       throw Error(name + " has " + std::to_string(pointers) +
@@ -422,22 +435,23 @@ void bindLoader(py::module_ &m) {
       .def("__call__", &CompiledFunction::call)
       .def("__repr__", &CompiledFunction::repr)
       .def_readonly("name", &CompiledFunction::name)
+      .def_property_readonly("signature",
+                             [](const CompiledFunction &f) -> py::object {
+                               if (!f.signature)
+                                 return py::none();
+                               return py::str(f.signature->text);
+                             })
       .def_property_readonly(
-          "signature",
-          [](const CompiledFunction &f) -> py::object {
-            if (!f.signature)
-              return py::none();
-            return py::str(f.signature->text);
-          })
-      .def_property_readonly("library", [](const CompiledFunction &f) {
-        return f.library->path;
-      });
+          "library", [](const CompiledFunction &f) { return f.library->path; });
 
   m.def(
       "use_emulator",
       [](const std::string &target) {
         std::string path = runtimeLibraryDir() + "/libquilt_cuda_emulator.so";
-        if (!py::module_::import("os").attr("path").attr("exists")(path).cast<bool>())
+        if (!py::module_::import("os")
+                 .attr("path")
+                 .attr("exists")(path)
+                 .cast<bool>())
           throw Error(path + " does not exist: the PTX emulator is built with "
                              "the CUDA runtime, when cuda.h is found");
         setenv("QUILT_GPU_DRIVER", path.c_str(), 1);

@@ -61,8 +61,7 @@ BufferType bufferType(Type type, const std::string &what) {
                 "; quilt.load passes ranked memrefs and tensors only");
   std::optional<std::string> dtype = dtypeFor(shaped.getElementType());
   if (!dtype)
-    throw Error(what + " has element type " +
-                print(shaped.getElementType()) +
+    throw Error(what + " has element type " + print(shaped.getElementType()) +
                 "; quilt.load handles f32, f64, f16, bf16, i8-i64 and index");
   BufferType out;
   out.isTensor = isa<RankedTensorType>(type);
@@ -124,6 +123,20 @@ Signature signatureFromSource(const std::string &source,
   if (!func)
     throw Error("the source has no func.func @" + name);
   return fromFunctionType(func.getFunctionType());
+}
+
+static bool sameBuffer(const BufferType &a, const BufferType &b) {
+  return a.isTensor == b.isTensor && a.dtype == b.dtype && a.shape == b.shape;
+}
+
+bool sameSignature(const Signature &a, const Signature &b) {
+  if (a.args.size() != b.args.size() ||
+      a.result.has_value() != b.result.has_value())
+    return false;
+  for (size_t i = 0; i < a.args.size(); ++i)
+    if (!sameBuffer(a.args[i], b.args[i]))
+      return false;
+  return !a.result || sameBuffer(*a.result, *b.result);
 }
 
 } // namespace quilt::python

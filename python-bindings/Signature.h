@@ -41,6 +41,10 @@ struct Signature {
 /// pass (scalars, unranked or vector types, more than one result).
 Signature parseSignature(const std::string &functionType);
 
+/// Whether two signatures take and return the same buffers: kinds (tensor
+/// or memref), element types and shapes.
+bool sameSignature(const Signature &a, const Signature &b);
+
 /// The type of `func.func @name` in MLIR source text (parsed with every
 /// dialect, so any function Quilt compiles is found).
 Signature signatureFromSource(const std::string &source,

@@ -247,7 +247,23 @@ def QuiltEmitCInterface : Pass<"quilt-emit-c-interface", "::mlir::ModuleOp"> {
     descriptors by pointer: the C ABI of a compiled Quilt library. Unlike
     upstream `llvm-request-c-wrappers` it leaves declarations alone, whose
     wrappers would call a `_mlir_ciface_` symbol the runtime does not have,
-    and private helpers, which no C caller sees.
+    and private helpers, which no C caller sees. A function's
+    `quilt.signature` (quilt-record-signatures) becomes the exported
+    constant string `_quilt_signature_<name>`.
+  }];
+}
+
+def QuiltRecordSignatures
+    : Pass<"quilt-record-signatures", "::mlir::ModuleOp"> {
+  let summary = "Remember public functions' types for the library's "
+                "signature symbols";
+  let description = [{
+    Sets `quilt.signature` (the function type as MLIR prints it, e.g.
+    `(tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>`) on every public
+    `func.func` with a body, before bufferization changes the types.
+    `quilt-emit-c-interface` exports it as the NUL-terminated string
+    `_quilt_signature_<name>`, from which `quilt.load` learns, and checks a
+    given signature against, what the library's function takes.
   }];
 }
 

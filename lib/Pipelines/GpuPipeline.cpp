@@ -124,8 +124,11 @@ std::string quilt::findGpuToolkit(GpuVendor vendor,
 
 void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
                                     const GpuPipelineOptions &options) {
-  buildDispatchFrontEnd(pm, options.target, options.targetFile,
-                        options.policy, options.maxCandidates);
+  // A library's functions say what they take (before bufferization).
+  if (options.cInterface)
+    pm.addPass(createQuiltRecordSignatures());
+  buildDispatchFrontEnd(pm, options.target, options.targetFile, options.policy,
+                        options.maxCandidates);
 
   // Buffers, all in device memory.
   buildBufferizationPipeline(pm, options.bufferDeallocation);

@@ -71,8 +71,11 @@ void quilt::buildDispatchFrontEnd(OpPassManager &pm, const std::string &target,
 
 void quilt::buildLowerToHostPipeline(OpPassManager &pm,
                                      const HostPipelineOptions &options) {
-  buildDispatchFrontEnd(pm, options.target, options.targetFile,
-                        options.policy, options.maxCandidates);
+  // A library's functions say what they take (before bufferization).
+  if (options.cInterface)
+    pm.addPass(createQuiltRecordSignatures());
+  buildDispatchFrontEnd(pm, options.target, options.targetFile, options.policy,
+                        options.maxCandidates);
   buildBufferizationPipeline(pm, options.bufferDeallocation);
 
   // Micro-kernels and the run-time selection; multi-threaded kernels'

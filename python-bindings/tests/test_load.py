@@ -112,6 +112,26 @@ def test_tensor_matmul_from_library_and_signature(tmp_path, rng):
                                **TOLERANCE)
 
 
+def test_library_signature(tmp_path, rng):
+    """A Quilt library says what its functions take: no signature needed, and
+    a wrong one is refused before the call instead of corrupting memory."""
+    path = quilt.compile(MATMUL_TENSOR, emit="shared",
+                         output=str(tmp_path / "t.so"))
+    f = quilt.load(path, "matmul")
+    assert f.signature == \
+        "(tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>"
+    a, b = random_matrix(rng, 5, 7), random_matrix(rng, 7, 3)
+    np.testing.assert_allclose(f(a, b), a @ b, **TOLERANCE)
+    for wrong in ("(tensor<?x?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>",
+                  "(tensor<?x?xf32>) -> tensor<?x?xf32>",
+                  "(memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()",
+                  "(tensor<?x?xf16>, tensor<?x?xf16>) -> tensor<?x?xf32>"):
+        with pytest.raises(quilt.Error, match="is not the library's: "
+                           r"\(tensor<\?x\?xf32>, tensor<\?x\?xf32>\) -> "
+                           r"tensor<\?x\?xf32>"):
+            quilt.load(path, "matmul", signature=wrong)
+
+
 def test_bias_gelu(rng):
     bias_gelu = quilt.load(BIAS_GELU, "bias_gelu")
     erf = np.vectorize(math.erf, otypes=[np.float64])
@@ -189,8 +209,8 @@ def test_operand_checks_raise(matmul_memref_library, rng):
     bias_gelu = quilt.load(BIAS_GELU, "bias_gelu")
     x, w = random_matrix(rng, 4, 3), random_matrix(rng, 3, 6)
     with pytest.raises(quilt.Error, match=exactly(
-            "quilt: @bias_gelu dispatch 0 (matmul f32): the bias has 5 "
-            "elements, C has 6 columns (N)")):
+            "quilt: @bias_gelu dispatch 0 (matmul f32): fused epilogue "
+            "operand #0 has 5 elements, C has 6 columns (N)")):
         bias_gelu(x, w, np.ones(5, np.float32))
     assert bias_gelu(x, w, np.ones(6, np.float32)).shape == (4, 6)
 
