@@ -19,10 +19,10 @@
 // RUN: cat %s %S/Inputs/gemm-helpers.mlir \
 // RUN:   | quilt-opt --quilt-lower-to-host="target=host max-candidates=1" \
 // RUN:   | FileCheck %s --check-prefix=FUSED
-// FUSED-DAG: llvm.func internal @__quilt_host_gemm_{{.*}}_f32_f32_fused_[[RELU:[0-9a-f]+]](
-// FUSED-DAG: llvm.func internal @__quilt_host_gemm_{{.*}}_bf16_f32_fused_{{[0-9a-f]+}}(
-// FUSED-DAG: llvm.func internal @__quilt_host_gemm_{{.*}}_f32_f32_fused_{{[0-9a-f]+}}(
-// FUSED-DAG: llvm.func internal @__quilt_host_gemm_{{.*}}_f16_f16_fused_{{[0-9a-f]+}}(
+// FUSED-DAG: llvm.func internal @__quilt_host_gemm_{{.*}}_f32_f32_fused_{{[0-9a-f]+}}_fill0(
+// FUSED-DAG: llvm.func internal @__quilt_host_gemm_{{.*}}_bf16_f32_fused_{{[0-9a-f]+}}_fill0(
+// FUSED-DAG: llvm.func internal @__quilt_host_gemm_{{.*}}_f32_f32_fused_{{[0-9a-f]+}}_fill0(
+// FUSED-DAG: llvm.func internal @__quilt_host_gemm_{{.*}}_f16_f16_fused_{{[0-9a-f]+}}_fill0(
 
 // CHECK-COUNT-8: case
 // CHECK: max error

@@ -145,31 +145,39 @@ static void test_matmul(MatmulFn matmul) {
   free(a), free(b), free(c), free(before), free(want);
 }
 
+/* One call that must fail and returns a new buffer, which it never wrote. */
+static void expect_failure_new_buffer(const char *what) {
+  int32_t status = rt_status();
+  printf("%s: status %d, new output not written: %s\n", what, status,
+         rt_last_error());
+  failures += status == 0;
+  rt_clear_status();
+}
+
 static void test_batch_bias(BatchBiasFn batch_bias) {
   enum { S = 2, M = 5, N = 6, K = 7 };
   float *a = filled(S * M * K, 4), *b = filled(3 * K * N, 5),
         *bias = filled(N, 6);
-  float zeros[S * M * N] = {0};
   MemRef3 A = m3(a, S, M, K), B = m3(b, S, K, N), Y;
   MemRef1 Bias = m1(bias, N);
 
-  /* The result is a new buffer: on failure the dispatch leaves it as the
-   * zero fill before it, without the bias. */
+  /* The result is a new buffer whose zero fill is folded into the dispatch:
+   * on failure nothing writes it, so only the status and message count. */
   MemRef3 B3 = m3(b, 3, K, N);
   batch_bias(&Y, &A, &B3, &Bias);
-  expect_failure("batch_bias, B batch 3", same(Y.aligned, zeros, S * M * N));
+  expect_failure_new_buffer("batch_bias, B batch 3");
   free(Y.allocated);
   MemRef1 Bias5 = m1(bias, N - 1);
   batch_bias(&Y, &A, &B, &Bias5);
-  expect_failure("batch_bias, bias of 5", same(Y.aligned, zeros, S * M * N));
+  expect_failure_new_buffer("batch_bias, bias of 5");
   free(Y.allocated);
   MemRef1 nullBias = m1(NULL, N);
   batch_bias(&Y, &A, &B, &nullBias);
-  expect_failure("batch_bias, null bias", same(Y.aligned, zeros, S * M * N));
+  expect_failure_new_buffer("batch_bias, null bias");
   free(Y.allocated);
   MemRef3 B8 = m3(b, S, K + 1, N);
   batch_bias(&Y, &A, &B8, &Bias);
-  expect_failure("batch_bias, B 2x8x6", same(Y.aligned, zeros, S * M * N));
+  expect_failure_new_buffer("batch_bias, B 2x8x6");
   free(Y.allocated);
 
   float want[S * M * N];
@@ -191,7 +199,8 @@ static void test_conv(ConvFn conv) {
   /* Strides 2x1, dilations 1x2: OH = (9 - 2 - 1) / 2 + 1 = 4,
    * OW = (8 - 2 - 1) / 1 + 1 = 6. */
   enum { NI = 2, H = 9, W = 8, C = 3, R = 3, S = 2, F = 4, OH = 4, OW = 6 };
-  float *in = filled(NI * H * W * C, 7), *filter = filled(R * S * (C + 1) * F, 8);
+  float *in = filled(NI * H * W * C, 7),
+        *filter = filled(R * S * (C + 1) * F, 8);
   float *out = filled(NI * (OH + 1) * OW * F, 9);
   int64_t outCount = NI * (OH + 1) * OW * F;
   float *before = copy(out, outCount);
