@@ -231,12 +231,28 @@ def QuiltAttachGpuTarget : Pass<"quilt-attach-gpu-target", "::mlir::ModuleOp"> {
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
            "Chip for every gpu.module (sm_80, sm_90a, gfx942, ...); empty "
-           "keeps the chip the kernels were generated for">
+           "keeps the chip the kernels were generated for">,
+    Option<"targetChip", "target-chip", "std::string", /*default=*/"\"\"",
+           "The program's target's chip, for modules when no Quilt kernel "
+           "module says one (a program without contractions)">
   ];
   let dependentDialects = [
     "::mlir::NVVM::NVVMDialect",
     "::mlir::ROCDL::ROCDLDialect",
   ];
+}
+
+def QuiltMergeGpuModules
+    : Pass<"quilt-merge-gpu-modules", "::mlir::ModuleOp"> {
+  let summary = "Put all device code of a program in one gpu.module";
+  let description = [{
+    Kernel outlining gives every kernel that upstream passes map to the GPU
+    its own `gpu.module`, next to Quilt's kernel module. This pass moves
+    every gpu.module's symbols into one (Quilt's, which carries the target,
+    else the first), renaming symbols that collide, and points every
+    `gpu.launch_func` at it: a compilation's device code is one PTX file,
+    cubin or hsaco, and the host code loads one module.
+  }];
 }
 
 def QuiltEmitCInterface : Pass<"quilt-emit-c-interface", "::mlir::ModuleOp"> {
@@ -251,6 +267,19 @@ def QuiltEmitCInterface : Pass<"quilt-emit-c-interface", "::mlir::ModuleOp"> {
     `quilt.signature` (quilt-record-signatures) becomes the exported
     constant string `_quilt_signature_<name>`.
   }];
+}
+
+def QuiltStridedCopiesToLoops
+    : Pass<"quilt-strided-copies-to-loops", "::mlir::ModuleOp"> {
+  let summary = "Lower memref.copy between non-identity layouts to loops";
+  let description = [{
+    `finalize-memref-to-llvm` turns a `memref.copy` whose operands do not
+    both have identity layouts (a padded tensor's interior, a subview of a
+    tiled loop) into a call to `memrefCopy` from MLIR's C runner utilities,
+    which a Quilt library does not link. This pass writes such copies as
+    loops of loads and stores first, in host code.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
 def QuiltRecordSignatures

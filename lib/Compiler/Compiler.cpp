@@ -276,9 +276,8 @@ std::string checkEmitForTarget(const CompileOptions &options,
   return "";
 }
 
-/// The device code of every gpu.binary in `module`: text kinds are
-/// concatenated (each binary's code after a comment naming it), binary
-/// kinds need exactly one device module.
+/// The device code of the program's gpu.binary (quilt-merge-gpu-modules
+/// leaves one), text kinds after a comment naming it.
 bool extractDeviceCode(ModuleOp module, EmitKind kind, std::string &out,
                        std::string &error) {
   SmallVector<gpu::BinaryOp> binaries(module.getOps<gpu::BinaryOp>());
@@ -287,17 +286,12 @@ bool extractDeviceCode(ModuleOp module, EmitKind kind, std::string &out,
             "GPU)";
     return false;
   }
-  bool text = kind == EmitKind::Ptx || kind == EmitKind::Isa;
-  if (!text && binaries.size() != 1) {
-    std::string names;
-    for (gpu::BinaryOp binary : binaries)
-      names += (names.empty() ? "@" : ", @") + binary.getName().str();
+  if (binaries.size() != 1) {
     error = "the program has " + std::to_string(binaries.size()) +
-            " device modules (" + names +
-            "); a cubin/hsaco holds one: use --emit=shared, or --emit=" +
-            "ptx/isa for the text of all of them";
+            " device modules where the pipeline merges them into one";
     return false;
   }
+  bool text = kind == EmitKind::Ptx || kind == EmitKind::Isa;
   for (gpu::BinaryOp binary : binaries) {
     for (Attribute attr : binary.getObjects()) {
       auto object = cast<gpu::ObjectAttr>(attr);

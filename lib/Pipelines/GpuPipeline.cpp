@@ -165,8 +165,11 @@ void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
       if (const TargetDesc *desc = database.lookup(options.target))
         chip = desc->chip;
   }
+  // All device code in one module, compiled for one chip.
+  pm.addPass(createQuiltMergeGpuModules());
   QuiltAttachGpuTargetOptions attachChip;
   attachChip.chip = options.chip;
+  attachChip.targetChip = chip;
   pm.addPass(createQuiltAttachGpuTarget(attachChip));
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   if (vendor == GpuVendor::NVIDIA) {

@@ -103,6 +103,9 @@ void quilt::buildLowerToLLVMPipeline(OpPassManager &pm, bool cInterface) {
   // fuse) runs as loops; then everything to the LLVM dialect. The
   // micro-kernels' vectors already have the target's width.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // Copies between strided views would call memrefCopy, which libraries
+  // do not link: loops instead.
+  pm.addPass(createQuiltStridedCopiesToLoops());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertVectorToLLVMPass());

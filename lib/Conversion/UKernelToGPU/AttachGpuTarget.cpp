@@ -51,6 +51,11 @@ struct QuiltAttachGpuTargetPass
         if (!targets || gpuModule.getName().starts_with("quilt_"))
           targets = existing;
       }
+      // A program without contractions: the target's own chip.
+      if (!targets && !targetChip.empty())
+        if (Attribute target =
+                ukernel::gpucg::binaryTargetForChip(&getContext(), targetChip))
+          targets = ArrayAttr::get(&getContext(), {target});
     }
     for (gpu::GPUModuleOp gpuModule : gpuModules) {
       ArrayAttr existing = gpuModule.getTargetsAttr();
