@@ -42,6 +42,12 @@ struct FusedEpilogue {
   std::string fingerprint() const;
 };
 
+/// The part of a kernel's symbol name that tells what it does to C after
+/// the product: its named steps, its fused body's fingerprint and its
+/// folded fill (empty for none of them), e.g. "_fused_<hash>_fill0".
+std::string epilogueSymbolSuffix(ArrayRef<EpilogueKind> steps,
+                                 const FusedEpilogue &fused, FloatAttr fill);
+
 /// Clones `epilogue`'s body at `b` and returns the value it yields. `sum` is
 /// the f32 accumulated value, a scalar or a vector of N lanes; `elements`
 /// holds one value per fused operand, each its body argument's type, or a

@@ -83,14 +83,7 @@ std::string GpuKernelSpec::symbolName() const {
      << c.vectorWidth << "_" << typeName(inputType) << "_" << typeName(accType);
   if (biasType)
     os << "_bias" << typeName(biasType);
-  for (EpilogueKind step : epilogue)
-    os << "_" << stringifyEpilogueKind(step);
-  if (fused)
-    os << "_fused_" << fused.fingerprint();
-  if (fill)
-    os << "_fill"
-       << llvm::format_hex_no_prefix(
-              fill.getValue().bitcastToAPInt().getZExtValue(), 1);
+  os << epilogueSymbolSuffix(epilogue, fused, fill);
   if (transposeA)
     os << "_ta";
   if (transposeB)

@@ -89,14 +89,7 @@ std::string KernelSpec::symbolName() const {
      << "_" << typeName(inputType) << "_" << typeName(accType);
   if (biasType)
     os << "_bias_" << typeName(biasType);
-  for (EpilogueKind step : epilogue)
-    os << "_" << stringifyEpilogueKind(step);
-  if (fused)
-    os << "_fused_" << fused.fingerprint();
-  if (fill)
-    os << "_fill"
-       << llvm::format_hex_no_prefix(
-              fill.getValue().bitcastToAPInt().getZExtValue(), 1);
+  os << epilogueSymbolSuffix(epilogue, fused, fill);
   if (isBatched())
     os << "_batch";
   if (isConv() && (strideH != 1 || strideW != 1))

@@ -111,6 +111,22 @@ std::string FusedEpilogue::fingerprint() const {
   return hash;
 }
 
+std::string mlir::ukernel::epilogueSymbolSuffix(ArrayRef<EpilogueKind> steps,
+                                                const FusedEpilogue &fused,
+                                                FloatAttr fill) {
+  std::string suffix;
+  llvm::raw_string_ostream os(suffix);
+  for (EpilogueKind step : steps)
+    os << "_" << stringifyEpilogueKind(step);
+  if (fused)
+    os << "_fused_" << fused.fingerprint();
+  if (fill)
+    os << "_fill"
+       << llvm::format_hex_no_prefix(
+              fill.getValue().bitcastToAPInt().getZExtValue(), 1);
+  return suffix;
+}
+
 Value mlir::ukernel::splatTo(OpBuilder &b, Location loc, Value value,
                              int64_t lanes) {
   if (lanes == 0)
