@@ -32,40 +32,50 @@ static Value loadElements(OpBuilder &b, Location loc, Value view,
                                       passThru);
 }
 
+SmallVector<Value> mlir::ukernel::host::loadColumnEpilogueInputs(
+    OpBuilder &b, Location loc, const KernelSpec &spec,
+    const EpilogueSources &sources, Value col, int64_t lanes, Value mask) {
+  if (!spec.fused) {
+    // The bias buffer is padded past the region's columns: no mask.
+    if (!sources.bias)
+      return {};
+    return {loadElements(b, loc, sources.bias, ValueRange{col}, lanes,
+                         /*mask=*/Value())};
+  }
+  SmallVector<Value> inputs;
+  for (auto [source, kind] : llvm::zip(sources.fused, spec.fused.kinds)) {
+    if (kind == EpilogueOperandKind::scalar)
+      inputs.push_back(splatTo(b, loc, source, lanes));
+    else if (kind == EpilogueOperandKind::per_column)
+      inputs.push_back(
+          loadElements(b, loc, source, ValueRange{col}, lanes, mask));
+    else
+      inputs.push_back(Value());
+  }
+  return inputs;
+}
+
 Value mlir::ukernel::host::emitElementEpilogue(OpBuilder &b, Location loc,
                                                const KernelSpec &spec,
                                                const EpilogueSources &sources,
+                                               ArrayRef<Value> columnInputs,
                                                Value sum, Value row, Value col,
                                                int64_t lanes, Value mask) {
-  if (!spec.fused) {
-    // The bias buffer is padded past the region's columns: no mask.
-    Value bias;
-    if (sources.bias)
-      bias = loadElements(b, loc, sources.bias, ValueRange{col}, lanes,
-                          /*mask=*/Value());
-    return applyEpilogue(b, loc, spec.epilogue, sum, bias);
-  }
+  if (!spec.fused)
+    return applyEpilogue(b, loc, spec.epilogue, sum,
+                         columnInputs.empty() ? Value() : columnInputs.front());
 
-  SmallVector<Value> elements;
-  for (auto [source, kind] : llvm::zip(sources.fused, spec.fused.kinds)) {
-    switch (kind) {
-    case EpilogueOperandKind::scalar:
-      elements.push_back(splatTo(b, loc, source, lanes));
-      break;
-    case EpilogueOperandKind::per_row:
-      elements.push_back(splatTo(
-          b, loc, memref::LoadOp::create(b, loc, source, ValueRange{row}),
-          lanes));
-      break;
-    case EpilogueOperandKind::per_column:
-      elements.push_back(
-          loadElements(b, loc, source, ValueRange{col}, lanes, mask));
-      break;
-    case EpilogueOperandKind::per_element:
-      elements.push_back(
-          loadElements(b, loc, source, ValueRange{row, col}, lanes, mask));
-      break;
-    }
+  // The operands that vary by row, read here; the others were read for
+  // the column block.
+  SmallVector<Value> elements(columnInputs);
+  for (auto [element, source, kind] :
+       llvm::zip(elements, sources.fused, spec.fused.kinds)) {
+    if (kind == EpilogueOperandKind::per_row)
+      element = splatTo(b, loc,
+                        memref::LoadOp::create(b, loc, source, ValueRange{row}),
+                        lanes);
+    else if (kind == EpilogueOperandKind::per_element)
+      element = loadElements(b, loc, source, ValueRange{row, col}, lanes, mask);
   }
   Value result = cloneFusedEpilogue(b, loc, spec.fused, sum, elements);
   // The kernels update C in f32 (a low-precision C through an f32 copy):

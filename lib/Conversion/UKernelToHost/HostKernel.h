@@ -221,12 +221,25 @@ void emitTileUpdate(OpBuilder &b, Location loc, const KernelSpec &spec,
                     Value rows, Value cols, const EpilogueSources &sources,
                     bool withEpilogue, bool fromFill);
 
+/// The epilogue's inputs that every row of a column block shares, for the
+/// `lanes` columns (0 for one) from `col`, read under `mask` where one is
+/// given: the bias of named steps, or per fused operand its per_column
+/// elements or scalar splat, null for operands that vary by row. Loaded
+/// once per column block, not once per row of a register block.
+SmallVector<Value> loadColumnEpilogueInputs(OpBuilder &b, Location loc,
+                                            const KernelSpec &spec,
+                                            const EpilogueSources &sources,
+                                            Value col, int64_t lanes,
+                                            Value mask);
+
 /// The epilogue of one element (or vector of `lanes` elements, 0 for a
 /// scalar) of C at (row, col): named steps or the fused body on the f32
-/// `sum`, the result converted back to f32. Vectors read their operands'
-/// lanes under `mask` where one is given.
+/// `sum` and `columnInputs` (loadColumnEpilogueInputs for `col`), the
+/// result converted back to f32. Vectors read their other operands' lanes
+/// under `mask` where one is given.
 Value emitElementEpilogue(OpBuilder &b, Location loc, const KernelSpec &spec,
-                          const EpilogueSources &sources, Value sum, Value row,
+                          const EpilogueSources &sources,
+                          ArrayRef<Value> columnInputs, Value sum, Value row,
                           Value col, int64_t lanes, Value mask);
 
 /// Replaces a dispatch on memrefs by the GEMM-view sizes, a ukernel.select

@@ -853,11 +853,13 @@ void mlir::ukernel::host::buildKernelBody(OpBuilder &b, Location loc,
             if (spec.isBatched())
               sources = r.at(ib, il, ivs[0]).epilogue;
             Value row = ivs[ivs.size() - 2], col = ivs.back();
-            Value y = spec.hasEpilogue()
-                          ? emitElementEpilogue(ib, il, spec, sources, x, row,
-                                                col, /*lanes=*/0,
-                                                /*mask=*/Value())
-                          : x;
+            Value y = x;
+            if (spec.hasEpilogue()) {
+              SmallVector<Value> column = loadColumnEpilogueInputs(
+                  ib, il, spec, sources, col, /*lanes=*/0, /*mask=*/Value());
+              y = emitElementEpilogue(ib, il, spec, sources, column, x, row,
+                                      col, /*lanes=*/0, /*mask=*/Value());
+            }
             memref::StoreOp::create(ib, il, y, r.c, ivs);
           });
       scf::YieldOp::create(tb, l);

@@ -155,10 +155,23 @@ void mlir::ukernel::host::emitTileUpdate(
   auto vecType = VectorType::get({spec.lanes}, b.getF32Type());
   auto maskType = VectorType::get({spec.lanes}, b.getI1Type());
 
+  // The epilogue's inputs of each column vector j, shared by every row.
+  auto columnInputs = [&](OpBuilder &ob, Location l, ArrayRef<Value> masks) {
+    SmallVector<SmallVector<Value>> inputs(nv);
+    if (!withEpilogue)
+      return inputs;
+    IndexMath om{ob, l};
+    for (int64_t j = 0; j < nv; ++j)
+      inputs[j] = loadColumnEpilogueInputs(
+          ob, l, spec, sources, om.add(col, om.c(j * spec.lanes)), spec.lanes,
+          masks.empty() ? Value() : masks[j]);
+    return inputs;
+  };
+
   // C = epilogue(C + acc) on vector j of row i; `masks` empty for a whole
   // tile.
   auto update = [&](OpBuilder &ob, Location l, int64_t i, int64_t j,
-                    ArrayRef<Value> masks) {
+                    ArrayRef<Value> masks, ArrayRef<Value> column) {
     IndexMath om{ob, l};
     Value r = om.add(row, om.c(i));
     Value cj = om.add(col, om.c(j * spec.lanes));
@@ -181,8 +194,8 @@ void mlir::ukernel::host::emitTileUpdate(
     }
     Value sum = arith::AddFOp::create(ob, l, old, accs[i * nv + j]);
     if (withEpilogue)
-      sum = emitElementEpilogue(ob, l, spec, sources, sum, r, cj, spec.lanes,
-                                mask);
+      sum = emitElementEpilogue(ob, l, spec, sources, column, sum, r, cj,
+                                spec.lanes, mask);
     if (mask)
       vector::MaskedStoreOp::create(ob, l, c, idx, mask, sum);
     else
@@ -195,9 +208,10 @@ void mlir::ukernel::host::emitTileUpdate(
       b, loc, full,
       [&](OpBuilder &tb, Location l) {
         // The common case: whole vectors, no masks.
+        SmallVector<SmallVector<Value>> columns = columnInputs(tb, l, {});
         for (int64_t i = 0; i < spec.mr; ++i)
           for (int64_t j = 0; j < nv; ++j)
-            update(tb, l, i, j, {});
+            update(tb, l, i, j, {}, columns[j]);
         scf::YieldOp::create(tb, l);
       },
       [&](OpBuilder &eb, Location l) {
@@ -208,11 +222,12 @@ void mlir::ukernel::host::emitTileUpdate(
         for (int64_t j = 0; j < nv; ++j)
           masks.push_back(vector::CreateMaskOp::create(
               eb, l, maskType, ValueRange{em.sub(cols, em.c(j * spec.lanes))}));
+        SmallVector<SmallVector<Value>> columns = columnInputs(eb, l, masks);
         for (int64_t i = 0; i < spec.mr; ++i) {
           scf::IfOp::create(eb, l, em.lt(em.c(i), rows),
                             [&](OpBuilder &rb, Location rl) {
                               for (int64_t j = 0; j < nv; ++j)
-                                update(rb, rl, i, j, masks);
+                                update(rb, rl, i, j, masks, columns[j]);
                               scf::YieldOp::create(rb, rl);
                             });
         }
