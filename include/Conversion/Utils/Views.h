@@ -16,6 +16,9 @@ namespace mlir::ukernel {
 /// can be read with vector loads.
 bool hasContiguousRows(Value view);
 
+/// `view` (a memref) has the identity layout: row-major and dense.
+bool hasIdentityLayout(Value view);
+
 } // namespace mlir::ukernel
 
 #endif // QUILT_CONVERSION_UTILS_VIEWS_H

@@ -43,7 +43,7 @@ std::optional<Requirement> requirementOf(Operation *op) {
   if (dialect == "nvgpu" || dialect == "nvvm") {
     Requirement r{ChipVendor::nvidia, "", 0, false, "", ""};
     if (name.starts_with("device_async") ||
-        name.starts_with("cp.async.") && !name.starts_with("cp.async.bulk"))
+        (name.starts_with("cp.async.") && !name.starts_with("cp.async.bulk")))
       r.instruction = "cp.async", r.minSm = 80;
     else if (name == "mma.sync")
       r.instruction = "mma.sync", r.minSm = 80;

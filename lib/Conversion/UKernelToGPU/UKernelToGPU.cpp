@@ -17,6 +17,7 @@
 
 #include "Conversion/Utils/FinishLowering.h"
 #include "Conversion/Utils/OperandChecks.h"
+#include "Conversion/Utils/Views.h"
 #include "CostModel/KernelConfig.h"
 #include "Dialect/UKernel/IR/CostModelBridge.h"
 
@@ -70,7 +71,7 @@ LogicalResult checkDispatch(DispatchOp op) {
   // The kernels read a convolution's filter as a matrix, collapsed on the
   // host (memref.collapse_shape needs a contiguous buffer); copying it into
   // one on the device is left to the caller.
-  if (conv && !cast<MemRefType>(op.getRhs().getType()).getLayout().isIdentity())
+  if (conv && !hasIdentityLayout(op.getRhs()))
     return op.emitOpError("the filter of a convolution must be a contiguous "
                           "buffer (identity layout) on GPU targets, where "
                           "it is read as a matrix; got ")

@@ -40,10 +40,6 @@ using namespace mlir::ukernel::host;
 
 namespace {
 
-bool hasIdentityLayout(Value view) {
-  return cast<MemRefType>(view.getType()).getLayout().isIdentity();
-}
-
 Value dim(OpBuilder &b, Location loc, Value view, int64_t d) {
   return memref::DimOp::create(b, loc, view, d);
 }
@@ -52,20 +48,14 @@ Value dim(OpBuilder &b, Location loc, Value view, int64_t d) {
 /// `op`.
 Value identityCopy(OpBuilder &b, Location loc, Value source, Operation *op) {
   auto type = cast<MemRefType>(source.getType());
-  SmallVector<Value> sizes;
   SmallVector<Value> dynamicSizes;
-  for (int64_t d = 0; d < type.getRank(); ++d) {
-    sizes.push_back(dim(b, loc, source, d));
+  for (int64_t d = 0; d < type.getRank(); ++d)
     if (type.isDynamicDim(d))
-      dynamicSizes.push_back(sizes.back());
-  }
+      dynamicSizes.push_back(dim(b, loc, source, d));
   Value copy = memref::AllocOp::create(
       b, loc, MemRefType::get(type.getShape(), type.getElementType()),
       dynamicSizes, b.getI64IntegerAttr(64));
-  forEachIndex(b, loc, sizes, [&](OpBuilder &ib, Location l, ValueRange ivs) {
-    Value v = memref::LoadOp::create(ib, l, source, ivs);
-    memref::StoreOp::create(ib, l, v, copy, ivs);
-  });
+  copyElements(b, loc, source, copy);
   OpBuilder after(op->getContext());
   after.setInsertionPointAfter(op);
   memref::DeallocOp::create(after, loc, copy);

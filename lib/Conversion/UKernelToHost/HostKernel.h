@@ -11,6 +11,7 @@
 
 #include "Conversion/Utils/Epilogue.h"
 #include "Conversion/Utils/IndexMath.h"
+#include "Conversion/Utils/Loops.h"
 #include "Conversion/Utils/SelectLowering.h"
 #include "Dialect/UKernel/IR/UKernelOps.h"
 
@@ -116,11 +117,6 @@ private:
 /// The body of a kernel function: C = epilogue(C + A * B) over its region.
 void buildKernelBody(OpBuilder &b, Location loc, const KernelSpec &spec,
                      func::FuncOp func);
-
-/// `body(ivs)` for every index of a `sizes` iteration space, as a nest of
-/// scf.for loops (outermost first).
-void forEachIndex(OpBuilder &b, Location loc, ArrayRef<Value> sizes,
-                  function_ref<void(OpBuilder &, Location, ValueRange)> body);
 
 /// Where packing reads A from: a matrix view, or a convolution's image
 /// read as its im2col matrix.

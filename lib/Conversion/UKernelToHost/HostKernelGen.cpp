@@ -43,33 +43,6 @@ using namespace mlir::ukernel;
 using namespace mlir::ukernel::host;
 
 //===----------------------------------------------------------------------===//
-// Loop nests
-//===----------------------------------------------------------------------===//
-
-void mlir::ukernel::host::forEachIndex(
-    OpBuilder &b, Location loc, ArrayRef<Value> sizes,
-    function_ref<void(OpBuilder &, Location, ValueRange)> body) {
-  SmallVector<Value> ivs;
-  std::function<void(OpBuilder &, Location, size_t)> nest = [&](OpBuilder &ob,
-                                                                Location l,
-                                                                size_t depth) {
-    if (depth == sizes.size()) {
-      body(ob, l, ivs);
-      return;
-    }
-    IndexMath om{ob, l};
-    scf::ForOp::create(ob, l, om.c(0), sizes[depth], om.c(1), ValueRange{},
-                       [&](OpBuilder &ib, Location il, Value iv, ValueRange) {
-                         ivs.push_back(iv);
-                         nest(ib, il, depth + 1);
-                         ivs.pop_back();
-                         scf::YieldOp::create(ib, il);
-                       });
-  };
-  nest(b, loc, 0);
-}
-
-//===----------------------------------------------------------------------===//
 // KernelSpec
 //===----------------------------------------------------------------------===//
 

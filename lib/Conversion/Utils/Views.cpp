@@ -10,6 +10,10 @@
 
 using namespace mlir;
 
+bool mlir::ukernel::hasIdentityLayout(Value view) {
+  return cast<MemRefType>(view.getType()).getLayout().isIdentity();
+}
+
 bool mlir::ukernel::hasContiguousRows(Value view) {
   auto type = cast<MemRefType>(view.getType());
   SmallVector<int64_t> strides;
