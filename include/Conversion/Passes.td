@@ -267,6 +267,7 @@ def QuiltEmitCInterface : Pass<"quilt-emit-c-interface", "::mlir::ModuleOp"> {
     `quilt.signature` (quilt-record-signatures) becomes the exported
     constant string `_quilt_signature_<name>`.
   }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def QuiltStridedCopiesToLoops
