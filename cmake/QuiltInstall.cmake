@@ -24,6 +24,7 @@ set(QUILT_EXPORTED_LIBRARIES
   QuiltUKernelToGPU
   QuiltUKernelToHost
   QuiltConversionUtils
+  QuiltWholeProgram
   QuiltUKernelTransforms
   QuiltUKernelDialect
   QuiltCostModel

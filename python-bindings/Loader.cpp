@@ -1,11 +1,14 @@
 //===- Loader.cpp - quilt.load: call compiled functions on numpy arrays ---===//
 //
 // Part of the Quilt project. dlopens a shared library Quilt compiled, finds
-// `_mlir_ciface_<name>`, and calls it with memref descriptors over numpy
-// buffers: the caller's own for memref arguments, private copies for tensor
-// arguments. A returned memref or tensor comes back as a new numpy array:
-// the buffer the compiled code allocated is copied, then released with C
-// free (see MemRef.h). A call whose operands failed the compiled code's
+// `_quilt_call_<name>` (the C wrapper `_mlir_ciface_<name>` taking its
+// parameters through one array of pointers), and calls it with memref
+// descriptors over numpy buffers (the caller's own for memref arguments,
+// private copies for tensor arguments) and scalars converted to the
+// function's types. A returned memref or tensor comes back as a new numpy
+// array: the buffer the compiled code allocated is copied, then released
+// with C free (see MemRef.h); scalars come back as numpy scalars, several
+// results as a tuple. A call whose operands failed the compiled code's
 // checks (quilt_rt_status() != 0 after it) raises quilt.Error with the
 // runtime's message.
 //
@@ -16,9 +19,10 @@
 #include "Paths.h"
 #include "Signature.h"
 
-#include <array>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <dlfcn.h>
 #include <memory>
 #include <optional>
@@ -28,30 +32,9 @@ namespace quilt::python {
 
 namespace {
 
-/// Every `_mlir_ciface_` argument is a descriptor pointer, so a function of
-/// N arguments is called through a `void (*)(void *, ... N times)` pointer.
-constexpr size_t kMaxPointerArgs = 16;
-
-using Caller = void (*)(void *entry, void **args);
-
-template <size_t... I>
-void callWithPointers(void *entry, void **args, std::index_sequence<I...>) {
-  using Fn = void (*)(decltype((void)I, static_cast<void *>(nullptr))...);
-  reinterpret_cast<Fn>(entry)(args[I]...);
-}
-
-template <size_t N> void callN(void *entry, void **args) {
-  callWithPointers(entry, args, std::make_index_sequence<N>());
-}
-
-template <size_t... N>
-constexpr std::array<Caller, sizeof...(N)>
-makeCallers(std::index_sequence<N...>) {
-  return {&callN<N>...};
-}
-
-constexpr auto kCallers =
-    makeCallers(std::make_index_sequence<kMaxPointerArgs + 1>());
+/// `_quilt_call_<name>` (quilt-emit-packed-interface): every parameter of
+/// the function's C wrapper through one array of pointers to the values.
+using PackedEntry = void (*)(void **slots);
 
 /// A dlopen handle, closed when the last function from it goes away.
 class SharedLibrary {
@@ -143,9 +126,9 @@ private:
   }
 };
 
-/// A result in device memory: copied into a new row-major numpy array with
-/// the runtime's memcpy, then freed with its free.
-py::array takeDeviceResult(const MemRefDescriptor &result,
+/// A result in device memory, copied into a new row-major numpy array with
+/// the runtime's memcpy (the caller frees the allocation).
+py::array copyDeviceResult(const MemRefDescriptor &result,
                            const std::string &dtype, GpuRuntime &gpu) {
   py::dtype type(dtype);
   int64_t itemSize = type.itemsize();
@@ -163,19 +146,44 @@ py::array takeDeviceResult(const MemRefDescriptor &result,
   }
   py::array out(type, shape);
   if (count > 0 && result.aligned()) {
-    if (!rowMajor) {
-      gpu.memFree(result.allocated(), nullptr);
+    if (!rowMajor)
       throw Error("the result is a strided view of device memory; quilt.load "
                   "copies row-major results only");
-    }
     auto *source =
         static_cast<char *>(result.aligned()) + result.offset() * itemSize;
     gpu.memcpy(out.mutable_data(), source, size_t(count * itemSize), nullptr);
     gpu.synchronize(nullptr);
   }
-  if (result.allocated())
-    gpu.memFree(result.allocated(), nullptr);
   return out;
+}
+
+/// Where each result lies in what the C wrapper returns: the fields of an
+/// LLVM struct (natural alignment) when it returns several or a memref, or
+/// the one scalar it returns.
+struct ResultLayout {
+  explicit ResultLayout(const std::vector<ValueType> &results) {
+    size_t align = 1;
+    for (const ValueType &type : results) {
+      size_t size =
+          type.isScalar()
+              ? size_t(py::dtype(type.dtype).itemsize())
+              : MemRefDescriptor::byteSize(int64_t(type.shape.size()));
+      size_t fieldAlign = type.isScalar() ? size : 8;
+      byteSize = (byteSize + fieldAlign - 1) / fieldAlign * fieldAlign;
+      offsets.push_back(byteSize);
+      byteSize += size;
+      align = std::max(align, fieldAlign);
+    }
+    byteSize = (byteSize + align - 1) / align * align;
+  }
+  std::vector<size_t> offsets;
+  size_t byteSize = 0;
+};
+
+/// A numpy scalar of `dtype` from its bytes.
+py::object scalarFromBytes(const char *bytes, const std::string &dtype) {
+  py::array value(py::dtype(dtype), std::vector<py::ssize_t>{}, bytes);
+  return value[py::tuple()];
 }
 
 /// The callable quilt.load returns.
@@ -185,11 +193,13 @@ public:
                    std::optional<Signature> signature)
       : library(std::move(library)), name(std::move(name)),
         signature(std::move(signature)) {
-    entry = this->library->lookup("_mlir_ciface_" + this->name);
+    entry = reinterpret_cast<PackedEntry>(
+        this->library->lookup("_quilt_call_" + this->name));
     if (!entry)
-      throw Error("no function _mlir_ciface_" + this->name + " in " +
+      throw Error("no function _quilt_call_" + this->name + " in " +
                   this->library->path + " (is @" + this->name +
-                  " a public func.func of the compiled module?)");
+                  " a public func.func of a module Quilt compiled with its "
+                  "C interface?)");
     // What the library says the function takes (quilt-emit-c-interface):
     // a given signature must agree, since a call built from a wrong one
     // passes descriptors of the wrong rank and corrupts memory.
@@ -223,34 +233,56 @@ public:
   }
 
   py::object call(const py::args &args) const {
-    size_t expected = signature ? signature->args.size() : args.size();
-    if (args.size() != expected)
-      throw Error(name + " takes " + std::to_string(expected) + " arguments (" +
-                  signature->text + "), got " + std::to_string(args.size()));
-    size_t pointers = args.size() + (signature && signature->result ? 1 : 0);
-    if (pointers > kMaxPointerArgs)
-      throw Error(name + " has " + std::to_string(pointers) +
-                  " descriptor arguments; quilt.load calls at most " +
-                  std::to_string(kMaxPointerArgs));
+    if (signature && args.size() != signature->args.size())
+      throw Error(name + " takes " + std::to_string(signature->args.size()) +
+                  " arguments (" + signature->text + "), got " +
+                  std::to_string(args.size()));
+    std::vector<ValueType> untyped;
+    const std::vector<ValueType> &argTypes =
+        signature ? signature->args : untyped;
+    static const std::vector<ValueType> noResults;
+    const std::vector<ValueType> &resultTypes =
+        signature ? signature->results : noResults;
 
+    // The C wrapper's parameters: the results' struct when it returns one,
+    // then the arguments; a scalar result is stored through a last slot.
+    // Every slot points at its parameter's value, so `values` (the
+    // parameters that are pointers) never reallocates once slots exist.
+    bool resultsByPointer =
+        resultTypes.size() > 1 ||
+        (resultTypes.size() == 1 && !resultTypes[0].isScalar());
+    ResultLayout layout(resultTypes);
+    std::vector<uint64_t> resultWords(layout.byteSize / 8 + 1, 0);
     std::vector<py::array> arrays;
     std::vector<MemRefDescriptor> descriptors;
     std::vector<ArgumentRange> ranges;
+    std::vector<uint64_t> scalars(args.size(), 0);
+    std::vector<void *> values;
+    values.reserve(args.size() + 1);
+    std::vector<void *> slots;
+    if (resultsByPointer) {
+      values.push_back(resultWords.data());
+      slots.push_back(&values.back());
+    }
+    descriptors.reserve(args.size());
     for (size_t i = 0; i < args.size(); ++i) {
-      arrays.push_back(checkArgument(i, args[i]));
+      const ValueType *type = signature ? &argTypes[i] : nullptr;
+      if (type && type->isScalar()) {
+        packScalar(i, args[i], *type, scalars[i]);
+        slots.push_back(&scalars[i]);
+        continue;
+      }
+      arrays.push_back(checkArgument(i, args[i], type));
       const py::array &a = arrays.back();
       descriptors.push_back(MemRefDescriptor::forArray(a));
+      values.push_back(descriptors.back().data());
+      slots.push_back(&values.back());
       auto *begin = static_cast<const char *>(a.data());
       ranges.push_back({begin, begin + a.nbytes()});
     }
-    std::optional<MemRefDescriptor> result;
-    std::vector<void *> pointerArgs;
-    if (signature && signature->result) {
-      result.emplace(int64_t(signature->result->shape.size()));
-      pointerArgs.push_back(result->data());
-    }
-    for (MemRefDescriptor &d : descriptors)
-      pointerArgs.push_back(d.data());
+    uint64_t scalarResult = 0;
+    if (resultTypes.size() == 1 && resultTypes[0].isScalar())
+      slots.push_back(&scalarResult);
 
     std::optional<std::string> failure;
     {
@@ -261,7 +293,7 @@ public:
         clearStatus();
       if (gpu)
         forEachNonEmpty(arrays, descriptors, gpu->registerMemRef);
-      kCallers[pointerArgs.size()](entry, pointerArgs.data());
+      entry(slots.data());
       if (gpu)
         forEachNonEmpty(arrays, descriptors, gpu->unregisterMemRef);
       if (status && status() != 0) {
@@ -270,18 +302,42 @@ public:
           clearStatus();
       }
     }
-    py::object value = py::none();
-    if (result) {
-      // Released even when a check failed (the code still allocated it).
-      auto *allocated = static_cast<const char *>(result->allocated());
-      bool aliasesArgument = false;
-      for (const ArgumentRange &range : ranges)
-        aliasesArgument |= allocated >= range.begin && allocated < range.end;
-      if (gpu && !aliasesArgument)
-        value = takeDeviceResult(*result, signature->result->dtype, *gpu);
-      else
-        value = takeResult(*result, signature->result->dtype, ranges);
+    // Results are copied, then the buffers the code allocated for them
+    // released once each (two results may share one), even when a check
+    // failed: the code still allocated them.
+    py::tuple results(resultTypes.size());
+    std::vector<void *> allocations;
+    std::optional<std::string> copyFailure;
+    const char *resultBytes = reinterpret_cast<const char *>(
+        resultsByPointer ? resultWords.data() : &scalarResult);
+    for (size_t r = 0; r < resultTypes.size(); ++r) {
+      const ValueType &type = resultTypes[r];
+      const char *at = resultBytes + layout.offsets[r];
+      if (type.isScalar()) {
+        results[r] = scalarFromBytes(at, type.dtype);
+        continue;
+      }
+      MemRefDescriptor result =
+          MemRefDescriptor::fromWords(at, int64_t(type.shape.size()));
+      bool owned = ownsAllocation(result, ranges);
+      if (owned && std::find(allocations.begin(), allocations.end(),
+                             result.allocated()) == allocations.end())
+        allocations.push_back(result.allocated());
+      try {
+        results[r] = gpu && owned ? copyDeviceResult(result, type.dtype, *gpu)
+                                  : copyResult(result, type.dtype);
+      } catch (const Error &error) {
+        copyFailure = error.what();
+      }
     }
+    for (void *allocation : allocations) {
+      if (gpu)
+        gpu->memFree(allocation, nullptr);
+      else
+        std::free(allocation);
+    }
+    if (copyFailure && !failure)
+      failure = copyFailure;
     if (gpu && !failure) {
       std::string gpuFailure = gpu->takeFailure();
       if (!gpuFailure.empty())
@@ -289,7 +345,11 @@ public:
     }
     if (failure)
       throw Error(*failure);
-    return value;
+    if (resultTypes.empty())
+      return py::none();
+    if (resultTypes.size() == 1)
+      return results[0];
+    return std::move(results);
   }
 
   std::string repr() const {
@@ -321,13 +381,13 @@ private:
 
   /// The array to pass for argument `i`, after checking it against the
   /// signature: dtype, rank, static sizes, layout.
-  py::array checkArgument(size_t i, py::handle value) const {
+  py::array checkArgument(size_t i, py::handle value,
+                          const ValueType *type) const {
     std::string what = name + ": argument " + std::to_string(i);
     if (!py::isinstance<py::array>(value))
       throw Error(what + ": expected a numpy array, got " +
                   py::str(py::type::of(value)).cast<std::string>());
     auto array = py::reinterpret_borrow<py::array>(value);
-    const BufferType *type = signature ? &signature->args[i] : nullptr;
     if (type) {
       std::string wanted = "expected " + type->dtype + " for " + type->text +
                            ", got a " + describe(array);
@@ -336,11 +396,11 @@ private:
       if (array.ndim() != py::ssize_t(type->shape.size()))
         throw Error(what + ": " + wanted);
       for (size_t d = 0; d < type->shape.size(); ++d)
-        if (type->shape[d] != BufferType::kDynamic &&
+        if (type->shape[d] != ValueType::kDynamic &&
             type->shape[d] != array.shape(d))
           throw Error(what + ": " + wanted);
     }
-    if (type && type->isTensor) {
+    if (type && type->isTensor()) {
       // A tensor is a value, but bufferization may reuse a writable function
       // argument's buffer for a result (`outs(%arg)`): pass a private
       // row-major copy so the caller's array is never changed.
@@ -363,7 +423,42 @@ private:
     return array;
   }
 
-  void *entry = nullptr;
+  /// Converts a Python number to scalar argument `i`'s type, into the
+  /// low bytes of `storage`; refuses what the type cannot hold.
+  void packScalar(size_t i, py::handle value, const ValueType &type,
+                  uint64_t &storage) const {
+    std::string what =
+        name + ": argument " + std::to_string(i) + " (" + type.text + ")";
+    py::module_ numpy = py::module_::import("numpy");
+    py::array given = numpy.attr("asarray")(value);
+    char kind = given.dtype().kind();
+    if (given.ndim() != 0 ||
+        std::string("biuf").find(kind) == std::string::npos ||
+        (kind == 'f' && type.dtype != "float16" && type.dtype != "float32" &&
+         type.dtype != "float64"))
+      throw Error(
+          what + ": expected " +
+          (type.dtype.rfind("float", 0) == 0 ? "a number" : "an integer") +
+          ", got " + py::repr(value).cast<std::string>());
+    py::dtype wanted(type.dtype);
+    if (wanted.kind() != 'f') {
+      // Integers must fit: numpy would wrap them silently.
+      py::object info = type.dtype == "bool" ? py::object(py::none())
+                                             : numpy.attr("iinfo")(wanted);
+      py::int_ number(py::reinterpret_borrow<py::object>(value));
+      bool fits =
+          info.is_none()
+              ? (number.equal(py::int_(0)) || number.equal(py::int_(1)))
+              : (number >= info.attr("min") && number <= info.attr("max"));
+      if (!fits)
+        throw Error(what + ": " + py::repr(value).cast<std::string>() +
+                    " does not fit");
+    }
+    py::array converted = numpy.attr("asarray")(value, wanted);
+    std::memcpy(&storage, converted.data(), size_t(wanted.itemsize()));
+  }
+
+  PackedEntry entry = nullptr;
 };
 
 /// Compiles MLIR source for the host into a temporary shared library (with

@@ -7,6 +7,7 @@
 #include "MemRef.h"
 
 #include <cstdlib>
+#include <cstring>
 
 namespace quilt::python {
 
@@ -24,8 +25,13 @@ MemRefDescriptor MemRefDescriptor::forArray(const py::array &array) {
   return d;
 }
 
-py::array takeResult(const MemRefDescriptor &result, const std::string &dtype,
-                     const std::vector<ArgumentRange> &arguments) {
+MemRefDescriptor MemRefDescriptor::fromWords(const void *words, int64_t rank) {
+  MemRefDescriptor d(rank);
+  std::memcpy(d.words.data(), words, byteSize(rank));
+  return d;
+}
+
+py::array copyResult(const MemRefDescriptor &result, const std::string &dtype) {
   py::dtype type(dtype);
   int64_t itemSize = type.itemsize();
   std::vector<py::ssize_t> shape, strides;
@@ -36,26 +42,26 @@ py::array takeResult(const MemRefDescriptor &result, const std::string &dtype,
     empty |= result.size(i) == 0;
   }
   const char *data = static_cast<const char *>(result.aligned());
-  py::array out;
-  if (empty || !data) {
-    out = py::array(type, shape);
-  } else {
-    // Without a base object, pybind11 copies the data into a new array.
-    out = py::array(type, shape, strides, data + result.offset() * itemSize);
-    // A non-contiguous result would come back with its strides; callers
-    // expect a plain row-major array.
-    out = py::module_::import("numpy").attr("ascontiguousarray")(out);
-  }
+  if (empty || !data)
+    return py::array(type, shape);
+  // Without a base object, pybind11 copies the data into a new array.
+  py::array out(type, shape, strides, data + result.offset() * itemSize);
+  // A non-contiguous result would come back with its strides; callers
+  // expect a plain row-major array.
+  return py::module_::import("numpy").attr("ascontiguousarray")(out);
+}
 
+bool ownsAllocation(const MemRefDescriptor &result,
+                    const std::vector<ArgumentRange> &arguments) {
   auto *allocated = static_cast<const char *>(result.allocated());
+  // memref.get_global's descriptors carry this marker, not an allocation.
   bool isGlobal = allocated == reinterpret_cast<const char *>(0xdeadbeef);
-  bool aliasesArgument = false;
+  if (!allocated || isGlobal)
+    return false;
   for (const ArgumentRange &range : arguments)
-    aliasesArgument |= allocated == range.begin ||
-                       (allocated > range.begin && allocated < range.end);
-  if (allocated && !isGlobal && !aliasesArgument)
-    std::free(const_cast<char *>(allocated));
-  return out;
+    if (allocated >= range.begin && allocated < range.end)
+      return false;
+  return true;
 }
 
 } // namespace quilt::python

@@ -30,6 +30,12 @@ public:
 
   /// Describes a C-contiguous array (the caller checks contiguity).
   static MemRefDescriptor forArray(const py::array &array);
+  /// A copy of the descriptor of `rank` at `words` (a result's, in the
+  /// struct a function with several results fills).
+  static MemRefDescriptor fromWords(const void *words, int64_t rank);
+  /// Bytes of a descriptor of `rank`: two pointers, an offset, sizes and
+  /// strides, all 8-byte words.
+  static size_t byteSize(int64_t rank) { return 8 * (3 + 2 * rank); }
 
   void *data() { return words.data(); }
   int64_t rank() const { return (int64_t(words.size()) - 3) / 2; }
@@ -53,8 +59,14 @@ struct ArgumentRange {
 /// the returned buffer with C `free` when the compiled code allocated it
 /// (memref.alloc lowers to malloc): neither when it aliases an argument nor
 /// when it is a constant global (MLIR marks those with 0xdeadbeef).
-py::array takeResult(const MemRefDescriptor &result, const std::string &dtype,
-                     const std::vector<ArgumentRange> &arguments);
+/// A new row-major numpy array with a copy of a result in host memory.
+py::array copyResult(const MemRefDescriptor &result, const std::string &dtype);
+
+/// Whether the caller must release the buffer a result was allocated in:
+/// one the compiled code allocated, not an argument's (a memref result may
+/// be a view of one) nor a constant global's.
+bool ownsAllocation(const MemRefDescriptor &result,
+                    const std::vector<ArgumentRange> &arguments);
 
 } // namespace quilt::python
 

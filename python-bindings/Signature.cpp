@@ -35,6 +35,8 @@ std::string print(Type type) {
 
 /// The numpy dtype that stores `element` the way compiled code reads it.
 std::optional<std::string> dtypeFor(Type element) {
+  if (element.isInteger(1))
+    return "bool";
   if (element.isF32())
     return "float32";
   if (element.isF64())
@@ -54,21 +56,35 @@ std::optional<std::string> dtypeFor(Type element) {
   return std::nullopt;
 }
 
-BufferType bufferType(Type type, const std::string &what) {
+ValueType valueType(Type type, const std::string &what) {
+  constexpr const char *kHandled =
+      "; quilt.load handles f32, f64, f16, bf16, i1, i8-i64 and index";
+  ValueType out;
+  out.text = print(type);
+  if (type.isIntOrIndexOrFloat()) {
+    std::optional<std::string> dtype = dtypeFor(type);
+    // A bf16 scalar has no numpy type to hold its value.
+    if (!dtype || type.isBF16())
+      throw Error(what + " has type " + out.text + kHandled +
+                  " (bf16 in arrays only)");
+    out.kind = ValueType::Kind::Scalar;
+    out.dtype = *dtype;
+    return out;
+  }
   auto shaped = dyn_cast<ShapedType>(type);
   if (!shaped || !isa<MemRefType, RankedTensorType>(type))
-    throw Error(what + " has type " + print(type) +
-                "; quilt.load passes ranked memrefs and tensors only");
+    throw Error(what + " has type " + out.text +
+                "; quilt.load passes ranked memrefs and tensors, and "
+                "scalars");
   std::optional<std::string> dtype = dtypeFor(shaped.getElementType());
   if (!dtype)
     throw Error(what + " has element type " + print(shaped.getElementType()) +
-                "; quilt.load handles f32, f64, f16, bf16, i8-i64 and index");
-  BufferType out;
-  out.isTensor = isa<RankedTensorType>(type);
+                kHandled);
+  out.kind = isa<RankedTensorType>(type) ? ValueType::Kind::Tensor
+                                         : ValueType::Kind::MemRef;
   out.dtype = *dtype;
-  out.text = print(type);
   for (int64_t size : shaped.getShape())
-    out.shape.push_back(ShapedType::isDynamic(size) ? BufferType::kDynamic
+    out.shape.push_back(ShapedType::isDynamic(size) ? ValueType::kDynamic
                                                     : size);
   return out;
 }
@@ -77,12 +93,9 @@ Signature fromFunctionType(FunctionType type) {
   Signature sig;
   sig.text = print(type);
   for (auto [i, input] : llvm::enumerate(type.getInputs()))
-    sig.args.push_back(bufferType(input, "argument " + std::to_string(i)));
-  if (type.getNumResults() > 1)
-    throw Error("function type " + sig.text +
-                " has more than one result; quilt.load handles at most one");
-  if (type.getNumResults() == 1)
-    sig.result = bufferType(type.getResult(0), "the result");
+    sig.args.push_back(valueType(input, "argument " + std::to_string(i)));
+  for (auto [i, result] : llvm::enumerate(type.getResults()))
+    sig.results.push_back(valueType(result, "result " + std::to_string(i)));
   return sig;
 }
 
@@ -125,18 +138,19 @@ Signature signatureFromSource(const std::string &source,
   return fromFunctionType(func.getFunctionType());
 }
 
-static bool sameBuffer(const BufferType &a, const BufferType &b) {
-  return a.isTensor == b.isTensor && a.dtype == b.dtype && a.shape == b.shape;
+static bool sameValues(const std::vector<ValueType> &a,
+                       const std::vector<ValueType> &b) {
+  if (a.size() != b.size())
+    return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].kind != b[i].kind || a[i].dtype != b[i].dtype ||
+        a[i].shape != b[i].shape)
+      return false;
+  return true;
 }
 
 bool sameSignature(const Signature &a, const Signature &b) {
-  if (a.args.size() != b.args.size() ||
-      a.result.has_value() != b.result.has_value())
-    return false;
-  for (size_t i = 0; i < a.args.size(); ++i)
-    if (!sameBuffer(a.args[i], b.args[i]))
-      return false;
-  return !a.result || sameBuffer(*a.result, *b.result);
+  return sameValues(a.args, b.args) && sameValues(a.results, b.results);
 }
 
 } // namespace quilt::python

@@ -32,6 +32,9 @@ class NVVMDialect;
 namespace ROCDL {
 class ROCDLDialect;
 }
+namespace linalg {
+class LinalgDialect;
+}
 namespace math {
 class MathDialect;
 }

@@ -16,13 +16,21 @@ include "mlir/Pass/PassBase.td"
 def ConvertLinalgToUKernel : Pass<"convert-linalg-to-ukernel", "::mlir::ModuleOp"> {
   let summary = "Turn dynamic-shape linalg contractions into ukernel dispatches";
   let description = [{
-    Rewrites `linalg.matmul` (including transposed operands expressed through
-    its indexing maps), `linalg.batch_matmul`, `linalg.conv_2d_nhwc_hwcf` and
-    `linalg.conv_2d_nchw_fchw` on tensors or memrefs, with f32, f16 or bf16
-    inputs, into `ukernel.dispatch` ops whose candidates the cost-model
-    library generates for the module's target (`ukernel.target`, attached by
-    `ukernel-attach-target`). When the contraction's init is a fill, the
-    chain of elementwise consumers of its result (`linalg.generic` with
+    Rewrites every product a dispatch computes into a `ukernel.dispatch`
+    whose candidates the cost-model library generates for the module's
+    target (`ukernel.target`, attached by `ukernel-attach-target`):
+    `linalg.conv_2d_nhwc_hwcf` and `linalg.conv_2d_nchw_fchw`, and any
+    linalg op (`linalg.matmul`, `linalg.batch_matmul`, `linalg.contract`,
+    `linalg.generic`, ...) whose body is a multiply-add of its two inputs
+    (each at most extended) into its output and whose indexing maps are a
+    matmul's or batch matmul's up to a permutation of loops: A and B
+    transposed or not, the output transposed (C^T = A x B becomes C = B^T x
+    A^T), and a batched product's operand without the batch dimension (a
+    shared B folds the batch into M; a shared A is broadcast first, on
+    tensors). Recognition reads the IR's structure; nothing is evaluated.
+    Operands are tensors or memrefs with f32, f16 or bf16 inputs. When the
+    contraction's init is a fill (and no operand is shared), the chain of
+    elementwise consumers of its result (`linalg.generic` with
     parallel loops and identity maps on the result and output, or
     elementwise named ops such as `linalg.add`, generalized) is fused as
     the dispatch's epilogue body, op by op, whatever it computes: other
@@ -31,8 +39,10 @@ def ConvertLinalgToUKernel : Pass<"convert-linalg-to-ukernel", "::mlir::ModuleOp
     shape) operands, constants defined above are copied in, and the output
     may be f32 or the input element type. See `ukernel.dispatch`.
 
-    Ops it does not handle (other linalg ops, integer types, contractions
-    whose accumulator is not f32 or the input type) are left untouched.
+    Ops it does not handle (other linalg ops, f64 and integer types,
+    contractions whose accumulator is not f32 or the input type, several M,
+    N or K loops, a shared operand on buffers that needs a broadcast) are
+    left untouched, for the upstream lowering.
   }];
   let options = [
     Option<"maxCandidates", "max-candidates", "int64_t", /*default=*/"16",
@@ -270,6 +280,24 @@ def QuiltEmitCInterface : Pass<"quilt-emit-c-interface", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def QuiltEmitPackedInterface
+    : Pass<"quilt-emit-packed-interface", "::mlir::ModuleOp"> {
+  let summary = "One-pointer entry points for a library's C wrappers";
+  let description = [{
+    For every `_mlir_ciface_<name>` wrapper with a body (after
+    `convert-func-to-llvm`), defines `void _quilt_call_<name>(void **slots)`:
+    slot `i` points at the value of the wrapper's parameter `i` (a memref's
+    is the address of its descriptor; a scalar's is the scalar) and, when
+    the wrapper returns a scalar, the slot after the last parameter points
+    where it is stored. A caller that knows the function's type (the
+    Python loader, from `_quilt_signature_<name>`) then calls any function
+    through one C signature, whatever its scalars' types, its arity or
+    its results; functions with several results return them through the
+    wrapper's first parameter, a struct of their descriptors and values.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def QuiltStridedCopiesToLoops
     : Pass<"quilt-strided-copies-to-loops", "::mlir::ModuleOp"> {
   let summary = "Lower memref.copy between non-identity layouts to loops";
@@ -283,6 +311,24 @@ def QuiltStridedCopiesToLoops
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def QuiltExpandShapesToCasts
+    : Pass<"quilt-expand-shapes-to-casts", "::mlir::ModuleOp"> {
+  let summary = "Write memref.expand_shape with several dynamic sizes in a "
+                "group as a reinterpret_cast";
+  let description = [{
+    MLIR 22's `expand-strided-metadata` crashes on a `memref.expand_shape`
+    whose reassociation group expands into more than one dynamic size
+    (llvm/llvm-project#186830, fixed upstream after 22 by #187844): it
+    infers the sizes instead of reading `output_shape`. Such shapes are
+    what bufferization makes of `tensor.expand_shape` with dynamic sizes
+    (a batch folded into M and back, a reshape of a dynamic tensor). This
+    pass writes each of them as `memref.extract_strided_metadata` of the
+    source and a `memref.reinterpret_cast` to the output shape, each
+    group's strides from its innermost one outwards (stride[i] =
+    stride[i + 1] * size[i + 1]), before any `expand-strided-metadata`.
+  }];
+}
+
 def QuiltRecordSignatures
     : Pass<"quilt-record-signatures", "::mlir::ModuleOp"> {
   let summary = "Remember public functions' types for the library's "
@@ -294,6 +340,49 @@ def QuiltRecordSignatures
     `quilt-emit-c-interface` exports it as the NUL-terminated string
     `_quilt_signature_<name>`, from which `quilt.load` learns, and checks a
     given signature against, what the library's function takes.
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Whole programs: what the user's module needs before any pipeline
+//===----------------------------------------------------------------------===//
+
+def QuiltDecomposeAggregateOps
+    : Pass<"quilt-decompose-aggregate-ops", "::mlir::ModuleOp"> {
+  let summary = "Decompose linalg ops that stand for several (linalg.softmax)";
+  let description = [{
+    Some named linalg ops are compositions: `linalg.softmax` is a max
+    reduction, a subtraction and exponential, a sum reduction and a
+    division, and implements `AggregatedOpInterface` to say so. Neither
+    bufferization nor the loop and GPU-mapping lowerings know such ops, so
+    every pipeline decomposes them first into the fills, reductions and
+    elementwise generics they stand for, which lower like any others. An
+    aggregated op that cannot be decomposed (its interface fails, e.g. on
+    buffers) is an error at its location.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def QuiltAdoptDeallocations
+    : Pass<"quilt-adopt-deallocations", "::mlir::ModuleOp"> {
+  let summary = "Hand buffers the input frees itself to the deallocation "
+                "pipeline";
+  let description = [{
+    Upstream's ownership-based buffer deallocation, which frees the buffers
+    bufferization allocates, rejects input that already frees buffers
+    (`memref.dealloc`), as exporters and hand-written memref programs do.
+    This pass erases each `memref.dealloc` of a buffer its function
+    allocates (`memref.alloc`, `memref.realloc`), so that the deallocation
+    pipeline frees that buffer where its last use is, like its own; every
+    buffer is freed once. Freeing a buffer the function did not allocate (an
+    argument, a loaded or called result) is an error at the dealloc: it
+    cannot be expressed to the pipeline, which never frees what it does not
+    own.
   }];
 }
 

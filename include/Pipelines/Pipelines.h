@@ -47,8 +47,8 @@ struct CommonPipelineOptions : public mlir::PassPipelineOptions<Derived> {
   Option<bool> bufferDeallocation{
       *this, "buffer-deallocation",
       llvm::cl::desc("Insert deallocations after bufferization (ownership-"
-                     "based). The input must then not free buffers itself; "
-                     "turn it off for memref code that does"),
+                     "based); buffers the input frees itself are freed by it "
+                     "instead (quilt-adopt-deallocations)"),
       llvm::cl::init(true)};
   Option<bool> cInterface{
       *this, "c-interface",

@@ -167,6 +167,9 @@ void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
   }
   // All device code in one module, compiled for one chip.
   pm.addPass(createQuiltMergeGpuModules());
+  // MLIR 22's expand-strided-metadata crashes on some dynamic expand_shapes
+  // (in device and host code alike).
+  pm.addPass(createQuiltExpandShapesToCasts());
   QuiltAttachGpuTargetOptions attachChip;
   attachChip.chip = options.chip;
   attachChip.targetChip = chip;
@@ -212,6 +215,7 @@ void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
   // Host code: launches become mgpu* calls, then the CPU lowering.
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createQuiltExpandShapesToCasts());
   pm.addPass(memref::createExpandStridedMetadataPass());
   // gpu-to-llvm converts the functions too: ask for the C wrappers first.
   if (options.cInterface)

@@ -42,9 +42,16 @@ void quilt::buildBufferizationPipeline(OpPassManager &pm, bool deallocate) {
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A loop whose iteration writes a new tensor (a matmul into a fresh init,
+  // or into one it also reads) yields a new buffer; the deallocation
+  // pipeline frees the old one.
+  bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  if (deallocate)
+  if (deallocate) {
+    // Buffers the input frees itself are freed by the pipeline instead.
+    pm.addPass(createQuiltAdoptDeallocations());
     bufferization::buildBufferDeallocationPipeline(pm);
+  }
   // Clones the deallocation pipeline inserts (e.g. for a returned view of an
   // argument) become alloc + copy.
   pm.addPass(createConvertBufferizationToMemRefPass());
@@ -54,6 +61,9 @@ void quilt::buildDispatchFrontEnd(OpPassManager &pm, const std::string &target,
                                   const std::string &targetFile,
                                   const std::string &policy,
                                   int64_t maxCandidates) {
+  // Named ops that stand for several (softmax) become the ops they stand
+  // for, which the fusion front end and every lowering know.
+  pm.addPass(createQuiltDecomposeAggregateOps());
   // Dispatches: target, candidates, cleanup.
   if (!target.empty()) {
     ukernel::UKernelAttachTargetOptions attach;
@@ -109,6 +119,8 @@ void quilt::buildLowerToLLVMPipeline(OpPassManager &pm, bool cInterface) {
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertVectorToLLVMPass());
+  // MLIR 22's expand-strided-metadata crashes on some dynamic expand_shapes.
+  pm.addPass(createQuiltExpandShapesToCasts());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
@@ -121,6 +133,8 @@ void quilt::buildLowerToLLVMPipeline(OpPassManager &pm, bool cInterface) {
   if (cInterface)
     pm.addPass(createQuiltEmitCInterface());
   pm.addPass(createConvertFuncToLLVMPass());
+  if (cInterface)
+    pm.addPass(createQuiltEmitPackedInterface());
   // Multi-threaded kernels' OpenMP regions (after func: this pass converts
   // functions too, and the C interface needs them as func.func).
   pm.addPass(createConvertOpenMPToLLVMPass());
@@ -132,6 +146,7 @@ void quilt::buildUpstreamHostPipeline(OpPassManager &pm) {
   // The same linalg without Quilt: bufferized alike, every linalg op as
   // loops. quilt-bench's baseline, so the comparison isolates the
   // micro-kernels.
+  pm.addPass(createQuiltDecomposeAggregateOps());
   buildBufferizationPipeline(pm, /*deallocate=*/true);
   buildLowerToLLVMPipeline(pm, /*cInterface=*/true);
 }

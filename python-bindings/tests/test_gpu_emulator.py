@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 import quilt
-from conftest import SHAPES
+from conftest import SHAPES, random_matrix
+from programs import (layernorm_reference, power_reference, program,
+                      scaled_matmul_reference, softmax_reference)
 
 MIXED_MEMREF = """
 func.func @mm_f16(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
@@ -84,3 +86,80 @@ def test_a_cubin_library_says_the_emulator_needs_ptx(emulator):
                             device_format="bin")
     with pytest.raises(quilt.Error, match="cannot use .*GPU: .*cubin.*PTX"):
         quilt.load(library, "mm_f16", source=MIXED_MEMREF)
+
+
+def load_for_h100(name, function):
+    library = quilt.compile(program(name), target="h100", emit="shared",
+                            device_format="isa")
+    return quilt.load(library, function, source=program(name))
+
+
+# Whole programs (programs.py): Quilt's kernels and the upstream-mapped
+# kernels of everything else, in one device module, on the emulated H100.
+WHOLE_PROGRAM_SHAPES = [(0, 3, 5), (1, 1, 1), (7, 13, 11), (97, 101, 103)]
+
+
+def test_softmax_and_layernorm_programs(emulator, rng):
+    scores = load_for_h100("scores-softmax", "scores")
+    dense = load_for_h100("dense-layernorm", "dense_layernorm")
+    for m, n, k in WHOLE_PROGRAM_SHAPES:
+        a, b = random_matrix(rng, m, k), random_matrix(rng, k, n)
+        np.testing.assert_allclose(scores(a, b), softmax_reference(a, b),
+                                   rtol=1e-4, atol=1e-5)
+        bias = rng.uniform(-1, 1, size=n).astype(np.float32)
+        np.testing.assert_allclose(dense(a, b, bias),
+                                   layernorm_reference(a, b, bias), rtol=1e-3,
+                                   atol=1e-3)
+
+
+def test_loop_and_own_buffers_programs(emulator, rng):
+    power = load_for_h100("matmul-power-loop", "power")
+    scaled = load_for_h100("scaled-matmul-dealloc", "scaled_matmul")
+    for n, steps in [(1, 3), (13, 0), (31, 2)]:
+        a, b = random_matrix(rng, 5, n), random_matrix(rng, n, n)
+        np.testing.assert_allclose(power(a, b, steps),
+                                   power_reference(a, b, steps), rtol=1e-4,
+                                   atol=1e-4)
+    for m, n, k in WHOLE_PROGRAM_SHAPES:
+        a, b = random_matrix(rng, m, k), random_matrix(rng, k, n)
+        c = random_matrix(rng, m, n)
+        expected = scaled_matmul_reference(a, b, c)
+        scaled(a, b, c)
+        np.testing.assert_allclose(c, expected, rtol=1e-4, atol=1e-5)
+
+
+def test_products_written_every_way(emulator, rng):
+    """products.mlir's batched products with transposed and shared operands,
+    and a generic with its output transposed, as h100 kernels."""
+    library = quilt.compile(program("products"), target="h100", emit="shared",
+                            device_format="isa")
+
+    def load(name):
+        return quilt.load(library, name, source=program("products"))
+
+    scores, transposed, shared_b, out_t = (
+        load("scores_qkt"), load("bmm_a_transposed"), load("bmm_shared_b"),
+        load("generic_output_transposed"))
+    f64 = np.float64
+    for b, m, n, k in [(1, 1, 1, 1), (3, 7, 13, 11), (2, 65, 33, 70)]:
+        def batch(rows, cols):
+            return rng.uniform(-1, 1, size=(b, rows, cols)).astype(np.float32)
+        q, keys, c = batch(m, k), batch(n, k), batch(m, n)
+        np.testing.assert_allclose(
+            scores(q, keys), q.astype(f64) @ keys.astype(f64).transpose(0, 2, 1),
+            rtol=1e-4, atol=1e-4)
+        at, bb = batch(k, m), batch(k, n)
+        np.testing.assert_allclose(
+            transposed(at, bb, c),
+            c + at.astype(f64).transpose(0, 2, 1) @ bb.astype(f64),
+            rtol=1e-4, atol=1e-4)
+        w = random_matrix(rng, k, n)
+        np.testing.assert_allclose(shared_b(q, w, c),
+                                   c + q.astype(f64) @ w.astype(f64),
+                                   rtol=1e-4, atol=1e-4)
+        a16 = random_matrix(rng, m, k, np.float16)
+        b16 = random_matrix(rng, k, n, np.float16)
+        ct = random_matrix(rng, n, m)
+        np.testing.assert_allclose(
+            out_t(a16, b16, ct), ct + (a16.astype(f64) @ b16.astype(f64)).T,
+            rtol=1e-3, atol=1e-3)

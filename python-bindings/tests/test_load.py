@@ -160,6 +160,75 @@ def test_f16_and_bf16(rng):
             out, from_bf16_bits(a16) @ from_bf16_bits(b16), **TOLERANCE)
 
 
+# Scalars in and out, and several results, one of them twice.
+SCALED = """
+func.func @scaled(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %alpha: f32,
+                  %count: index, %keep: i1, %shift: i8)
+    -> (tensor<?x?xf32>, tensor<?x?xf32>, f32, index, tensor<?x?xf32>, i8) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %m = tensor.dim %a, %c0 : tensor<?x?xf32>
+  %n = tensor.dim %b, %c1 : tensor<?x?xf32>
+  %e = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>)
+                     outs(%f : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+                                        affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%c : tensor<?x?xf32>) outs(%e : tensor<?x?xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %p = arith.mulf %v, %alpha : f32
+    linalg.yield %p : f32
+  } -> tensor<?x?xf32>
+  %kept = arith.select %keep, %alpha, %zero : f32
+  %next = arith.addi %count, %c1 : index
+  %shifted = arith.addi %shift, %shift : i8
+  return %s, %c, %kept, %next, %c, %shifted
+      : tensor<?x?xf32>, tensor<?x?xf32>, f32, index, tensor<?x?xf32>, i8
+}
+"""
+
+
+def test_scalars_and_several_results(rng):
+    scaled = quilt.load(SCALED, "scaled")
+    for m, n, k in [(0, 3, 2), (1, 1, 1), (7, 13, 11), (40, 33, 65)]:
+        a, b = random_matrix(rng, m, k), random_matrix(rng, k, n)
+        s, c, kept, following, c_again, shifted = scaled(a, b, 2.5, 41,
+                                                         True, -3)
+        np.testing.assert_allclose(c, a @ b, **TOLERANCE)
+        np.testing.assert_allclose(s, 2.5 * (a @ b), **TOLERANCE)
+        np.testing.assert_array_equal(c_again, c)
+        assert c_again is not c  # each result is the caller's own array
+        assert kept == np.float32(2.5) and kept.dtype == np.float32
+        assert following == 42 and following.dtype == np.int64
+        assert shifted == -6 and shifted.dtype == np.int8
+    # numpy scalars and integers for floats are numbers too.
+    _, _, kept, _, _, _ = scaled(a, b, np.float64(0.5), np.int32(0), 0, 1)
+    assert kept == 0
+
+
+def test_scalar_argument_errors(rng):
+    scaled = quilt.load(SCALED, "scaled")
+    a, b = random_matrix(rng, 2, 3), random_matrix(rng, 3, 2)
+    with pytest.raises(quilt.Error, match=re.escape(
+            "argument 3 (index): expected an integer, got 2.5")):
+        scaled(a, b, 1.0, 2.5, True, 0)
+    with pytest.raises(quilt.Error, match=re.escape(
+            "argument 2 (f32): expected a number, got 'x'")):
+        scaled(a, b, "x", 1, True, 0)
+    with pytest.raises(quilt.Error, match=re.escape(
+            "argument 4 (i1): 2 does not fit")):
+        scaled(a, b, 1.0, 1, 2, 0)
+    with pytest.raises(quilt.Error, match=re.escape(
+            "argument 5 (i8): 300 does not fit")):
+        scaled(a, b, 1.0, 1, True, 300)
+    with pytest.raises(quilt.Error, match=re.escape(
+            "argument 3 (index): expected an integer, got array")):
+        scaled(a, b, 1.0, np.ones(2, np.int64), True, 0)
+
+
 def test_argument_errors(matmul_memref_library):
     matmul = quilt.load(MATMUL_TENSOR, "matmul")
     a = np.ones((2, 3), np.float32)
@@ -216,7 +285,7 @@ def test_operand_checks_raise(matmul_memref_library, rng):
 
 
 def test_load_errors(matmul_memref_library, tmp_path):
-    with pytest.raises(quilt.Error, match="no function _mlir_ciface_gemm"):
+    with pytest.raises(quilt.Error, match="no function _quilt_call_gemm"):
         quilt.load(matmul_memref_library, "gemm")
     with pytest.raises(quilt.Error, match="no such file"):
         quilt.load(str(tmp_path / "missing.so"), "matmul")
@@ -226,8 +295,13 @@ def test_load_errors(matmul_memref_library, tmp_path):
         quilt.load(not_a_library, "matmul")
     with pytest.raises(quilt.Error, match="not an MLIR function type"):
         quilt.load(matmul_memref_library, "matmul", signature="f32")
-    with pytest.raises(quilt.Error, match="scalar|memrefs and tensors only"):
+    with pytest.raises(quilt.Error, match="is not the library's"):
         quilt.load(matmul_memref_library, "matmul",
                    signature="(index) -> ()")
+    with pytest.raises(quilt.Error, match="memrefs and tensors, and scalars"):
+        quilt.load(matmul_memref_library, "matmul",
+                   signature="(vector<4xf32>) -> ()")
+    with pytest.raises(quilt.Error, match="bf16 in arrays only"):
+        quilt.load(matmul_memref_library, "matmul", signature="(bf16) -> ()")
     with pytest.raises(quilt.Error, match="no func.func @nope"):
         quilt.load(MATMUL_TENSOR, "nope")

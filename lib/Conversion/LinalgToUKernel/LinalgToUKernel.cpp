@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ContractionMatch.h"
 #include "Conversion/Passes.h"
 #include "CostModel/Candidates.h"
 #include "Dialect/UKernel/IR/CostModelBridge.h"
@@ -27,113 +28,9 @@ namespace quilt {
 
 using namespace mlir;
 using namespace mlir::ukernel;
+using quilt::Contraction;
 
 namespace {
-
-/// A linalg op this pass can express as a dispatch, in dispatch terms.
-struct Contraction {
-  Operation *op = nullptr;
-  ContractionKind kind = ContractionKind::matmul;
-  Value lhs, rhs, init;
-  bool transposeLhs = false, transposeRhs = false;
-  DenseI64ArrayAttr strides, dilations;
-  /// Position of the N (output channel) dimension in the output.
-  unsigned outputNDim = 1;
-};
-
-/// Element types a dispatch accepts: equal f32/f16/bf16 inputs, an f32 or
-/// same-typed accumulator.
-bool hasSupportedTypes(Value lhs, Value rhs, Value init) {
-  Type elem = getElementTypeOrSelf(lhs.getType());
-  if (elem != getElementTypeOrSelf(rhs.getType()) || !toCostModelElemType(elem))
-    return false;
-  Type acc = getElementTypeOrSelf(init.getType());
-  return acc.isF32() || acc == elem;
-}
-
-/// Reads `linalg.matmul`'s indexing maps: (m, k) or (k, m) for the lhs,
-/// (k, n) or (n, k) for the rhs, (m, n) for the output. Broadcasting maps
-/// are not contractions a dispatch computes.
-std::optional<Contraction> matchMatmul(linalg::MatmulOp op) {
-  MLIRContext *ctx = op.getContext();
-  AffineExpr m, n, k;
-  bindDims(ctx, m, n, k);
-  auto map = [&](ArrayRef<AffineExpr> results) {
-    return AffineMap::get(3, 0, results, ctx);
-  };
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (maps.size() != 3 || maps[2] != map({m, n}))
-    return std::nullopt;
-  Contraction c;
-  if (maps[0] == map({k, m}))
-    c.transposeLhs = true;
-  else if (maps[0] != map({m, k}))
-    return std::nullopt;
-  if (maps[1] == map({n, k}))
-    c.transposeRhs = true;
-  else if (maps[1] != map({k, n}))
-    return std::nullopt;
-  c.kind = ContractionKind::matmul;
-  c.outputNDim = 1;
-  return c;
-}
-
-std::optional<Contraction> matchBatchMatmul(linalg::BatchMatmulOp op) {
-  if (op.hasUserDefinedMaps())
-    return std::nullopt;
-  Contraction c;
-  c.kind = ContractionKind::batch_matmul;
-  c.outputNDim = 2;
-  return c;
-}
-
-DenseI64ArrayAttr nonUnitAttr(Builder &b, DenseIntElementsAttr attr) {
-  SmallVector<int64_t> values(attr.getValues<int64_t>());
-  if (llvm::all_of(values, [](int64_t v) { return v == 1; }))
-    return {};
-  return b.getDenseI64ArrayAttr(values);
-}
-
-template <typename ConvOp>
-Contraction matchConv(ConvOp op, ContractionKind kind, unsigned outputNDim) {
-  Builder b(op.getContext());
-  Contraction c;
-  c.kind = kind;
-  c.outputNDim = outputNDim;
-  c.strides = nonUnitAttr(b, op.getStrides());
-  c.dilations = nonUnitAttr(b, op.getDilations());
-  return c;
-}
-
-std::optional<Contraction> matchContraction(Operation *op) {
-  std::optional<Contraction> c;
-  if (auto matmul = dyn_cast<linalg::MatmulOp>(op))
-    c = matchMatmul(matmul);
-  else if (auto bmm = dyn_cast<linalg::BatchMatmulOp>(op))
-    c = matchBatchMatmul(bmm);
-  else if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op))
-    c = matchConv(conv, ContractionKind::conv2d_nhwc, 3);
-  else if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op))
-    c = matchConv(conv, ContractionKind::conv2d_nchw, 1);
-  if (!c)
-    return std::nullopt;
-  auto linalgOp = cast<linalg::LinalgOp>(op);
-  if (linalgOp.getNumDpsInputs() != 2 || linalgOp.getNumDpsInits() != 1)
-    return std::nullopt;
-  c->op = op;
-  c->lhs = linalgOp.getDpsInputOperand(0)->get();
-  c->rhs = linalgOp.getDpsInputOperand(1)->get();
-  c->init = linalgOp.getDpsInitOperand(0)->get();
-  bool tensors = linalgOp.hasPureTensorSemantics();
-  if (!tensors && !linalgOp.hasPureBufferSemantics())
-    return std::nullopt;
-  for (Value v : {c->lhs, c->rhs, c->init})
-    if (!isa<RankedTensorType, MemRefType>(v.getType()))
-      return std::nullopt;
-  if (!hasSupportedTypes(c->lhs, c->rhs, c->init))
-    return std::nullopt;
-  return c;
-}
 
 /// The float constant a contraction's init (a tensor) is filled with, as
 /// the init's element type, if it is such a fill.
@@ -146,6 +43,35 @@ std::optional<FloatAttr> fillConstant(Value init) {
   if (value.getType() == elem)
     return value;
   return FloatAttr::get(elem, value.getValueAsDouble());
+}
+
+/// (batch, rows, cols) as (batch * rows, cols); the batch is outermost, so
+/// this is a view (buffers were checked to allow it).
+Value collapseBatchIntoRows(OpBuilder &b, Location loc, Value batched) {
+  SmallVector<ReassociationIndices> reassociation = {{0, 1}, {2}};
+  if (isa<RankedTensorType>(batched.getType()))
+    return tensor::CollapseShapeOp::create(b, loc, batched, reassociation);
+  return memref::CollapseShapeOp::create(b, loc, batched, reassociation);
+}
+
+/// A (batch * rows, cols) tensor back in the shape of `like`.
+Value expandRowsIntoBatch(OpBuilder &b, Location loc, Value matrix,
+                          Value like) {
+  SmallVector<ReassociationIndices> reassociation = {{0, 1}, {2}};
+  return tensor::ExpandShapeOp::create(b, loc, like.getType(), matrix,
+                                       reassociation,
+                                       tensor::getMixedSizes(b, loc, like));
+}
+
+/// A shared (rows, cols) tensor repeated for each of `batch` elements.
+Value broadcastToBatch(OpBuilder &b, Location loc, Value matrix, Value batch) {
+  auto type = cast<RankedTensorType>(matrix.getType());
+  SmallVector<OpFoldResult> sizes = {batch};
+  llvm::append_range(sizes, tensor::getMixedSizes(b, loc, matrix));
+  Value empty = tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
+  return linalg::BroadcastOp::create(b, loc, matrix, empty,
+                                     ArrayRef<int64_t>{0})
+      ->getResult(0);
 }
 
 /// Whether a fused dispatch may start from the contraction's fill value in
@@ -165,18 +91,18 @@ struct ConvertLinalgToUKernelPass
     if (failed(parsePolicy(module)))
       return signalPassFailure();
 
-    // Match each op only when converting it: fusing an epilogue replaces
+    // Match each op again when converting it: fusing an epilogue replaces
     // values that later contractions may read. Only contractions are
     // collected: converting one erases its fused epilogue, a linalg op the
-    // list must not hold (ASan found the loop reading an erased generic).
+    // list must not hold (ASan found the loop reading an erased generic);
+    // a contraction is never an elementwise consumer.
     SmallVector<Operation *> ops;
-    module.walk([&](Operation *op) {
-      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp, linalg::Conv2DNhwcHwcfOp,
-              linalg::Conv2DNchwFchwOp>(op))
+    module.walk([&](linalg::LinalgOp op) {
+      if (quilt::matchContraction(op))
         ops.push_back(op);
     });
     for (Operation *op : ops)
-      if (std::optional<Contraction> c = matchContraction(op))
+      if (std::optional<Contraction> c = quilt::matchContraction(op))
         if (failed(convert(*c)))
           return signalPassFailure();
   }
@@ -256,7 +182,9 @@ private:
     IRRewriter rewriter(&getContext());
     quilt::EpilogueChain chain;
     std::optional<FloatAttr> fill = fillConstant(c.init);
-    if (fuseEpilogues && fill)
+    // A product with a shared operand runs reshaped or broadcast, without
+    // an epilogue (its consumers see a batched result).
+    if (fuseEpilogues && fill && c.broadcast == Contraction::Broadcast::None)
       chain = quilt::collectEpilogueChain(
           rewriter, cast<linalg::LinalgOp>(c.op), c.outputNDim, elemType);
     if (!chain.empty() &&
@@ -296,11 +224,26 @@ private:
       }
     }
 
+    Value lhs = c.lhs, rhs = c.rhs, batchedInit = init;
+    ContractionKind kind = c.kind;
+    if (c.broadcast == Contraction::Broadcast::FoldIntoM) {
+      // (batch, M, K) x (K, N) is one (batch * M) x K by K x N product.
+      kind = ContractionKind::matmul;
+      lhs = collapseBatchIntoRows(rewriter, loc, lhs);
+      init = collapseBatchIntoRows(rewriter, loc, init);
+    } else if (c.broadcast == Contraction::Broadcast::Materialize) {
+      Value batch = tensor::DimOp::create(rewriter, loc, batchedInit, 0);
+      if (cast<ShapedType>(lhs.getType()).getRank() == 2)
+        lhs = broadcastToBatch(rewriter, loc, lhs, batch);
+      else
+        rhs = broadcastToBatch(rewriter, loc, rhs, batch);
+    }
+
     Type resultType =
         isa<RankedTensorType>(init.getType()) ? init.getType() : Type();
     auto dispatch = DispatchOp::create(
         rewriter, loc, resultType,
-        ContractionKindAttr::get(&getContext(), c.kind), c.lhs, c.rhs, init,
+        ContractionKindAttr::get(&getContext(), kind), lhs, rhs, init,
         /*bias=*/Value(), epilogueOperands, *candidates,
         SelectionPolicyAttr::get(&getContext(), selectionPolicy),
         selectionPolicy == SelectionPolicy::fixed
@@ -318,6 +261,10 @@ private:
            llvm::reverse(ArrayRef(chain.consumers).drop_back()))
         rewriter.eraseOp(consumer);
       rewriter.eraseOp(c.op);
+    } else if (c.broadcast == Contraction::Broadcast::FoldIntoM && resultType) {
+      rewriter.replaceOp(c.op, expandRowsIntoBatch(rewriter, loc,
+                                                   dispatch.getResult(),
+                                                   batchedInit));
     } else {
       rewriter.replaceOp(c.op, dispatch->getResults());
     }

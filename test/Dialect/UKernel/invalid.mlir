@@ -132,11 +132,11 @@ func.func @f(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %c: tensor<?x?xbf16>) {
 
 // -----
 
-// Transposes on a batch matmul.
+// Transposes on a convolution.
 #simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
-func.func @f(%a: tensor<?x?x?xf32>, %b: tensor<?x?x?xf32>, %c: tensor<?x?x?xf32>) {
-  // expected-error @below {{transposed operands are only supported on 'matmul', not 'batch_matmul'}}
-  %r = ukernel.dispatch batch_matmul transpose_lhs ins(%a, %b : tensor<?x?x?xf32>, tensor<?x?x?xf32>) outs(%c : tensor<?x?x?xf32>) candidates [#simt] -> tensor<?x?x?xf32>
+func.func @f(%a: tensor<?x?x?x?xf32>, %b: tensor<?x?x?x?xf32>, %c: tensor<?x?x?x?xf32>) {
+  // expected-error @below {{transposed operands are only supported on 'matmul' and 'batch_matmul', not 'conv2d_nhwc'}}
+  %r = ukernel.dispatch conv2d_nhwc transpose_rhs ins(%a, %b : tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) outs(%c : tensor<?x?x?x?xf32>) candidates [#simt] -> tensor<?x?x?x?xf32>
   return
 }
 

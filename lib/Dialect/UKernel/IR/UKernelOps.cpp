@@ -543,10 +543,9 @@ LogicalResult DispatchOp::verify() {
 
   bool isConv = getKind() == ContractionKind::conv2d_nhwc ||
                 getKind() == ContractionKind::conv2d_nchw;
-  if ((getTransposeLhs() || getTransposeRhs()) &&
-      getKind() != ContractionKind::matmul)
-    return emitOpError("transposed operands are only supported on 'matmul', "
-                       "not '")
+  if ((getTransposeLhs() || getTransposeRhs()) && isConv)
+    return emitOpError("transposed operands are only supported on 'matmul' "
+                       "and 'batch_matmul', not '")
            << kindName << "'";
   if ((getStrides() || getDilations()) && !isConv)
     return emitOpError("strides and dilations only apply to convolutions, "

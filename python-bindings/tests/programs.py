@@ -1,0 +1,48 @@
+"""Whole programs as users and model exporters write them, a contraction
+among ops Quilt does not take over, with NumPy references. The programs are
+test/Integration/Programs/Inputs/*.mlir, which lit also compiles for every
+target; test_whole_programs.py runs them on the host, test_gpu_emulator.py
+on the emulated GPU."""
+
+import numpy as np
+
+from conftest import SOURCE_DIR
+
+PROGRAMS_DIR = SOURCE_DIR / "test" / "Integration" / "Programs" / "Inputs"
+
+
+def program(name):
+    """The source text of Inputs/<name>.mlir."""
+    return (PROGRAMS_DIR / (name + ".mlir")).read_text()
+
+
+def softmax_reference(a, b):
+    """scores-softmax: each row of A x B through softmax."""
+    c = a.astype(np.float64) @ b.astype(np.float64)
+    if c.size == 0:
+        return c
+    e = np.exp(c - c.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def layernorm_reference(x, w, bias):
+    """dense-layernorm: X x W + bias, normalized over each row."""
+    h = x.astype(np.float64) @ w.astype(np.float64) + bias
+    if h.size == 0:
+        return h
+    mean = h.mean(axis=1, keepdims=True)
+    var = (h * h).mean(axis=1, keepdims=True) - mean * mean
+    return (h - mean) / np.sqrt(var + 1e-5)
+
+
+def power_reference(a, b, steps):
+    """matmul-power-loop: A x B^steps."""
+    r = a.astype(np.float64)
+    for _ in range(steps):
+        r = r @ b.astype(np.float64)
+    return r
+
+
+def scaled_matmul_reference(a, b, c):
+    """scaled-matmul-dealloc: C + (A / 2) x B."""
+    return c + (0.5 * a.astype(np.float64)) @ b.astype(np.float64)

@@ -1,0 +1,86 @@
+"""Products written every way Quilt takes over (programs products.mlir):
+user indexing maps on batch_matmul, shared operands, linalg.contract and
+generic contractions, each against NumPy at dynamic sizes that include 0,
+1, primes and non-multiples of every tile."""
+
+import numpy as np
+import pytest
+
+import quilt
+from conftest import random_matrix
+from programs import program
+
+TOLERANCE = dict(rtol=1e-4, atol=1e-4)
+SIZES = [(2, 0, 3, 5), (1, 1, 1, 1), (3, 7, 13, 11), (2, 31, 37, 41),
+         (4, 65, 33, 64)]
+
+
+@pytest.fixture(scope="module")
+def products(tmp_path_factory):
+    path = tmp_path_factory.mktemp("products") / "products.so"
+    return quilt.compile(program("products"), emit="shared", output=str(path))
+
+
+def batch(rng, count, rows, cols, dtype=np.float32):
+    return rng.uniform(-1, 1, size=(count, rows, cols)).astype(dtype)
+
+
+def f64(x):
+    return x.astype(np.float64)
+
+
+@pytest.mark.parametrize("b,m,n,k", SIZES)
+def test_batched_products(products, rng, b, m, n, k):
+    q, keys = batch(rng, b, m, k), batch(rng, b, n, k)
+    scores = quilt.load(products, "scores_qkt")
+    np.testing.assert_allclose(scores(q, keys),
+                               f64(q) @ f64(keys).transpose(0, 2, 1),
+                               **TOLERANCE)
+
+    at, bb, c = batch(rng, b, k, m), batch(rng, b, k, n), batch(rng, b, m, n)
+    transposed = quilt.load(products, "bmm_a_transposed")
+    np.testing.assert_allclose(transposed(at, bb, c),
+                               c + f64(at).transpose(0, 2, 1) @ f64(bb),
+                               **TOLERANCE)
+
+    a, w = batch(rng, b, m, k), random_matrix(rng, k, n)
+    shared_b = quilt.load(products, "bmm_shared_b")
+    np.testing.assert_allclose(shared_b(a, w, c), c + f64(a) @ f64(w),
+                               **TOLERANCE)
+    in_place = quilt.load(products, "bmm_shared_b_memref")
+    expected = c + f64(a) @ f64(w)
+    out = c.copy()
+    in_place(a, w, out)
+    np.testing.assert_allclose(out, expected, **TOLERANCE)
+
+    shared = random_matrix(rng, m, k)
+    shared_a = quilt.load(products, "bmm_shared_a")
+    np.testing.assert_allclose(shared_a(shared, bb, c),
+                               c + f64(shared) @ f64(bb), **TOLERANCE)
+
+    generic = quilt.load(products, "generic_batched_memref")
+    out = c.copy()
+    generic(a, bb, out)
+    np.testing.assert_allclose(out, c + f64(a) @ f64(bb), **TOLERANCE)
+
+
+@pytest.mark.parametrize("_,m,n,k", SIZES)
+def test_matrix_products(products, rng, _, m, n, k):
+    a, bt, c = (random_matrix(rng, m, k), random_matrix(rng, n, k),
+                random_matrix(rng, m, n))
+    contract = quilt.load(products, "contract_bt")
+    np.testing.assert_allclose(contract(a, bt, c), c + f64(a) @ f64(bt).T,
+                               **TOLERANCE)
+
+    a16 = random_matrix(rng, m, k, np.float16)
+    b16 = random_matrix(rng, k, n, np.float16)
+    ct = random_matrix(rng, n, m)
+    out_t = quilt.load(products, "generic_output_transposed")
+    np.testing.assert_allclose(out_t(a16, b16, ct),
+                               ct + (f64(a16) @ f64(b16)).T, rtol=1e-3,
+                               atol=1e-3)
+
+    b = random_matrix(rng, k, n)
+    negated = quilt.load(products, "not_a_product")
+    np.testing.assert_allclose(negated(a, b, c), c - f64(a) @ f64(b),
+                               **TOLERANCE)

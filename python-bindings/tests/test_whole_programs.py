@@ -1,0 +1,59 @@
+"""Whole programs on the host: a contraction among ops Quilt does not take
+over (programs.py), each compared with NumPy at dynamic sizes that include
+0, 1 and primes."""
+
+import numpy as np
+import pytest
+
+import quilt
+from conftest import random_matrix
+from programs import (layernorm_reference, power_reference, program,
+                      scaled_matmul_reference, softmax_reference)
+
+TOLERANCE = dict(rtol=1e-4, atol=1e-5)
+SHAPES = [(0, 3, 5), (4, 0, 3), (3, 5, 0), (1, 1, 1), (7, 13, 11),
+          (31, 37, 41), (97, 101, 103)]
+
+
+def compiled(name, function):
+    """Each program is compiled once for the module's tests."""
+    return pytest.fixture(scope="module", name=function)(
+        lambda: quilt.load(program(name), function))
+
+
+scores = compiled("scores-softmax", "scores")
+dense_layernorm = compiled("dense-layernorm", "dense_layernorm")
+power = compiled("matmul-power-loop", "power")
+scaled_matmul = compiled("scaled-matmul-dealloc", "scaled_matmul")
+
+
+@pytest.mark.parametrize("m,n,k", SHAPES)
+def test_softmax_of_scores(scores, rng, m, n, k):
+    a, b = random_matrix(rng, m, k), random_matrix(rng, k, n)
+    np.testing.assert_allclose(scores(a, b), softmax_reference(a, b),
+                               **TOLERANCE)
+
+
+@pytest.mark.parametrize("m,n,k", SHAPES)
+def test_dense_layernorm(dense_layernorm, rng, m, n, k):
+    x, w = random_matrix(rng, m, k), random_matrix(rng, k, n)
+    bias = rng.uniform(-1, 1, size=n).astype(np.float32)
+    np.testing.assert_allclose(dense_layernorm(x, w, bias),
+                               layernorm_reference(x, w, bias), rtol=1e-3,
+                               atol=1e-3)
+
+
+@pytest.mark.parametrize("n,steps", [(0, 2), (1, 3), (7, 0), (13, 1), (31, 3)])
+def test_matmul_in_a_loop(power, rng, n, steps):
+    a, b = random_matrix(rng, 5, n), random_matrix(rng, n, n)
+    np.testing.assert_allclose(power(a, b, steps), power_reference(a, b, steps),
+                               rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("m,n,k", SHAPES)
+def test_program_that_frees_its_buffers(scaled_matmul, rng, m, n, k):
+    a, b = random_matrix(rng, m, k), random_matrix(rng, k, n)
+    c = random_matrix(rng, m, n)
+    expected = scaled_matmul_reference(a, b, c)
+    assert scaled_matmul(a, b, c) is None
+    np.testing.assert_allclose(c, expected, rtol=1e-4, atol=1e-5)
