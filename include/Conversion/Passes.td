@@ -305,10 +305,20 @@ def QuiltStridedCopiesToLoops
     `finalize-memref-to-llvm` turns a `memref.copy` whose operands do not
     both have identity layouts (a padded tensor's interior, a subview of a
     tiled loop) into a call to `memrefCopy` from MLIR's C runner utilities,
-    which a Quilt library does not link. This pass writes such copies as
-    loops of loads and stores first, in host code.
+    which a Quilt library does not link, and `gpu.memcpy` copies only
+    contiguous buffers. This pass writes such copies in host code as loops
+    of loads and stores or, with `as-linalg` (the GPU pipelines, before the
+    buffers move to device memory), as `linalg.copy`, which the GPU
+    pipelines map to a kernel like any other linalg op.
   }];
-  let dependentDialects = ["::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"asLinalg", "as-linalg", "bool", /*default=*/"false",
+           "Write the copies as linalg.copy instead of loops">
+  ];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect",
+  ];
 }
 
 def QuiltExpandShapesToCasts
@@ -349,16 +359,18 @@ def QuiltRecordSignatures
 
 def QuiltDecomposeAggregateOps
     : Pass<"quilt-decompose-aggregate-ops", "::mlir::ModuleOp"> {
-  let summary = "Decompose linalg ops that stand for several (linalg.softmax)";
+  let summary = "Decompose linalg ops that stand for several (linalg.softmax, "
+                "linalg.pack)";
   let description = [{
     Some named linalg ops are compositions: `linalg.softmax` is a max
     reduction, a subtraction and exponential, a sum reduction and a
-    division, and implements `AggregatedOpInterface` to say so. Neither
-    bufferization nor the loop and GPU-mapping lowerings know such ops, so
-    every pipeline decomposes them first into the fills, reductions and
-    elementwise generics they stand for, which lower like any others. An
-    aggregated op that cannot be decomposed (its interface fails, e.g. on
-    buffers) is an error at its location.
+    division, and implements `AggregatedOpInterface` to say so;
+    `linalg.pack` is a pad, a reshape and a transpose, `linalg.unpack` a
+    transpose, a reshape and a slice. Neither bufferization nor the loop
+    and GPU-mapping lowerings know such ops, so every pipeline decomposes
+    them first into the ops they stand for, which lower like any others.
+    One that cannot be decomposed (softmax on buffers, a pack with dynamic
+    inner tiles) is an error at its location.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -366,6 +378,21 @@ def QuiltDecomposeAggregateOps
     "::mlir::math::MathDialect",
     "::mlir::tensor::TensorDialect",
   ];
+}
+
+def QuiltCheckLowered : Pass<"quilt-check-lowered", "::mlir::ModuleOp"> {
+  let summary = "Refuse a module that a pipeline did not lower completely";
+  let description = [{
+    The last pass of Quilt's pipelines. Dialect conversions are partial:
+    an op no pattern lowers (a `memref.alloca` of a strided layout, a
+    `gpu.memcpy` between strided views) or a nested `builtin.module`,
+    which the pipelines' function passes never enter, would otherwise be
+    left in the output with exit status 0 and fail, or vanish, later. Every
+    op must be in the LLVM dialect, or OpenMP (multi-threaded host
+    kernels), `gpu.binary` or `gpu.launch_func` (device code and its
+    launches, which translation to LLVM IR lowers). Each other kind of op
+    is an error at its first occurrence, with the number of others.
+  }];
 }
 
 def QuiltAdoptDeallocations

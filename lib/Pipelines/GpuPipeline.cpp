@@ -132,6 +132,11 @@ void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
 
   // Buffers, all in device memory.
   buildBufferizationPipeline(pm, options.bufferDeallocation);
+  // Copies between strided views become kernels (gpu.memcpy copies only
+  // contiguous buffers).
+  QuiltStridedCopiesToLoopsOptions stridedCopies;
+  stridedCopies.asLinalg = true;
+  pm.addPass(createQuiltStridedCopiesToLoops(stridedCopies));
   pm.addPass(createQuiltGpuDeviceBuffers());
 
   // Micro-kernels, run-time selection and launches.

@@ -61,8 +61,11 @@ void quilt::buildDispatchFrontEnd(OpPassManager &pm, const std::string &target,
                                   const std::string &targetFile,
                                   const std::string &policy,
                                   int64_t maxCandidates) {
-  // Named ops that stand for several (softmax) become the ops they stand
-  // for, which the fusion front end and every lowering know.
+  // Elementwise arith and math on tensors become generics (fusable
+  // epilogues, or kernels of their own); named ops that stand for several
+  // (softmax, pack) become the ops they stand for, which the fusion front
+  // end and every lowering know.
+  pm.addPass(createConvertElementwiseToLinalgPass());
   pm.addPass(createQuiltDecomposeAggregateOps());
   // Dispatches: target, candidates, cleanup.
   if (!target.empty()) {
@@ -140,12 +143,15 @@ void quilt::buildLowerToLLVMPipeline(OpPassManager &pm, bool cInterface) {
   pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
+  // Whatever no pattern converted is an error here, not silent output.
+  pm.addPass(createQuiltCheckLowered());
 }
 
 void quilt::buildUpstreamHostPipeline(OpPassManager &pm) {
   // The same linalg without Quilt: bufferized alike, every linalg op as
   // loops. quilt-bench's baseline, so the comparison isolates the
   // micro-kernels.
+  pm.addPass(createConvertElementwiseToLinalgPass());
   pm.addPass(createQuiltDecomposeAggregateOps());
   buildBufferizationPipeline(pm, /*deallocate=*/true);
   buildLowerToLLVMPipeline(pm, /*cInterface=*/true);

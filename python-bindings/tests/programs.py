@@ -46,3 +46,16 @@ def power_reference(a, b, steps):
 def scaled_matmul_reference(a, b, c):
     """scaled-matmul-dealloc: C + (A / 2) x B."""
     return c + (0.5 * a.astype(np.float64)) @ b.astype(np.float64)
+
+
+def padded_reference(a, b):
+    """padded-matmul: [0; A; 0; 0] x B, and its rows of A x B."""
+    product = a.astype(np.float64) @ b.astype(np.float64)
+    zeros = np.zeros((1, b.shape[1]))
+    padded = np.concatenate([zeros, product, zeros, zeros])
+    return padded, product
+
+
+def tanh_residual_reference(a, b, r, s):
+    """tensor-arith: tanh(A x B + R) * S."""
+    return np.tanh(a.astype(np.float64) @ b.astype(np.float64) + r) * s

@@ -9,8 +9,8 @@ import pytest
 
 import quilt
 from conftest import SHAPES, random_matrix
-from programs import (layernorm_reference, power_reference, program,
-                      scaled_matmul_reference, softmax_reference)
+from programs import (layernorm_reference, padded_reference, power_reference,
+                      program, scaled_matmul_reference, softmax_reference)
 
 MIXED_MEMREF = """
 func.func @mm_f16(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
@@ -110,6 +110,18 @@ def test_softmax_and_layernorm_programs(emulator, rng):
         np.testing.assert_allclose(dense(a, b, bias),
                                    layernorm_reference(a, b, bias), rtol=1e-3,
                                    atol=1e-3)
+
+
+def test_strided_copies_run_as_kernels(emulator, rng):
+    padded = load_for_h100("padded-matmul", "padded")
+    for m, n, k in WHOLE_PROGRAM_SHAPES:
+        a, b = random_matrix(rng, m, k), random_matrix(rng, k, n)
+        whole, inner = padded(a, b)
+        expected_whole, expected_inner = padded_reference(a, b)
+        np.testing.assert_allclose(whole, expected_whole, rtol=1e-4,
+                                   atol=1e-5)
+        np.testing.assert_allclose(inner, expected_inner, rtol=1e-4,
+                                   atol=1e-5)
 
 
 def test_loop_and_own_buffers_programs(emulator, rng):

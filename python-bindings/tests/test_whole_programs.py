@@ -7,8 +7,9 @@ import pytest
 
 import quilt
 from conftest import random_matrix
-from programs import (layernorm_reference, power_reference, program,
-                      scaled_matmul_reference, softmax_reference)
+from programs import (layernorm_reference, padded_reference, power_reference,
+                      program, scaled_matmul_reference, softmax_reference,
+                      tanh_residual_reference)
 
 TOLERANCE = dict(rtol=1e-4, atol=1e-5)
 SHAPES = [(0, 3, 5), (4, 0, 3), (3, 5, 0), (1, 1, 1), (7, 13, 11),
@@ -25,6 +26,8 @@ scores = compiled("scores-softmax", "scores")
 dense_layernorm = compiled("dense-layernorm", "dense_layernorm")
 power = compiled("matmul-power-loop", "power")
 scaled_matmul = compiled("scaled-matmul-dealloc", "scaled_matmul")
+padded = compiled("padded-matmul", "padded")
+tanh_residual = compiled("tensor-arith", "tanh_residual")
 
 
 @pytest.mark.parametrize("m,n,k", SHAPES)
@@ -57,3 +60,21 @@ def test_program_that_frees_its_buffers(scaled_matmul, rng, m, n, k):
     expected = scaled_matmul_reference(a, b, c)
     assert scaled_matmul(a, b, c) is None
     np.testing.assert_allclose(c, expected, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("m,n,k", SHAPES)
+def test_padded_matmul_and_slice(padded, rng, m, n, k):
+    a, b = random_matrix(rng, m, k), random_matrix(rng, k, n)
+    whole, inner = padded(a, b)
+    expected_whole, expected_inner = padded_reference(a, b)
+    np.testing.assert_allclose(whole, expected_whole, **TOLERANCE)
+    np.testing.assert_allclose(inner, expected_inner, **TOLERANCE)
+
+
+@pytest.mark.parametrize("m,n,k", SHAPES)
+def test_arith_on_tensors_fused(tanh_residual, rng, m, n, k):
+    a, b = random_matrix(rng, m, k), random_matrix(rng, k, n)
+    r, s = random_matrix(rng, m, n), random_matrix(rng, m, n)
+    np.testing.assert_allclose(tanh_residual(a, b, r, s),
+                               tanh_residual_reference(a, b, r, s), rtol=1e-4,
+                               atol=1e-5)

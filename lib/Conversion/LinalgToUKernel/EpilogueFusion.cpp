@@ -17,11 +17,6 @@ using namespace mlir;
 using namespace mlir::ukernel;
 using quilt::EpilogueChain;
 
-Value EpilogueChain::output() const {
-  linalg::GenericOp last = consumers.back();
-  return last.getDpsInitOperand(0)->get();
-}
-
 namespace {
 
 bool isScalarType(Type type) {
@@ -76,9 +71,10 @@ public:
         generic.getNumParallelLoops() != generic.getNumLoops())
       return false;
     OpOperand *init = generic.getDpsInitOperand(0);
+    // The init only gives the output's shape and type (its value is not
+    // read); it may be the value the consumer reads.
     if (!generic.getMatchingIndexingMap(init).isIdentity() ||
-        !generic.getMatchingBlockArgument(init).use_empty() ||
-        init->get() == current)
+        !generic.getMatchingBlockArgument(init).use_empty())
       return false;
     Type outElem = getElementTypeOrSelf(init->get().getType());
     if (!outElem.isF32() && outElem != inputElemType)
@@ -142,6 +138,8 @@ public:
     Value yielded = body.getTerminator()->getOperand(0);
     capture(yielded);
     currentInBody = mapping.lookup(yielded);
+    if (Value init = generic.getDpsInitOperand(0)->get(); init != current)
+      chain.destination = init;
     current = generic->getResult(0);
     chain.consumers.push_back(generic);
   }
@@ -153,10 +151,11 @@ public:
     Block &body = *chain.body;
     OpBuilder b(ctx);
     b.setInsertionPointToEnd(&body);
-    Type outElem = getElementTypeOrSelf(chain.output().getType());
     ukernel::YieldOp::create(b, currentInBody.getLoc(), currentInBody);
     BlockArgument acc = body.getArgument(0);
     Type accType = acc.getType();
+    Value output = chain.output();
+    Type outElem = output ? getElementTypeOrSelf(output.getType()) : accType;
     if (!accType.isF32() && accType != outElem) {
       acc.setType(Float32Type::get(ctx));
       b.setInsertionPointToStart(&body);

@@ -44,9 +44,17 @@ struct EpilogueChain {
   /// into the dispatch.
   std::unique_ptr<mlir::Block> body;
 
+  /// What the chain's result is written into: the init of the last
+  /// consumer whose init is not the value it reads (converters such as
+  /// convert-elementwise-to-linalg pass the input as the init, for its
+  /// shape); null when every consumer's is, and the contraction's own
+  /// destination is the chain's.
+  mlir::Value destination;
+
   bool empty() const { return consumers.empty(); }
-  /// The tensor the last consumer writes.
-  mlir::Value output() const;
+  /// The tensor the chain's result is written into; null for the
+  /// contraction's own destination.
+  mlir::Value output() const { return destination; }
 };
 
 /// Collects the chain of consumers of `contraction`'s result (a matmul,

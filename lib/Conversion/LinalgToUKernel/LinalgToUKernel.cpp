@@ -187,7 +187,7 @@ private:
     if (fuseEpilogues && fill && c.broadcast == Contraction::Broadcast::None)
       chain = quilt::collectEpilogueChain(
           rewriter, cast<linalg::LinalgOp>(c.op), c.outputNDim, elemType);
-    if (!chain.empty() &&
+    if (!chain.empty() && chain.output() &&
         !canRefill(*fill, getElementTypeOrSelf(chain.output().getType())))
       chain = quilt::EpilogueChain();
 
@@ -207,8 +207,10 @@ private:
     SmallVector<Attribute> operandKinds;
     if (!chain.empty()) {
       // The chain's output becomes the accumulator, filled like the
-      // contraction's was.
-      init = chain.output();
+      // contraction's was (its own destination when the consumers wrote
+      // into the values they read).
+      if (Value output = chain.output())
+        init = output;
       Type outElem = getElementTypeOrSelf(init.getType());
       if (fill->getType() != outElem)
         fillValue = cast<TypedAttr>(rewriter.getZeroAttr(outElem));

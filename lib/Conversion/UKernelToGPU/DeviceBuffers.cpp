@@ -1,4 +1,5 @@
-//===- DeviceBuffers.cpp - The quilt-gpu-device-buffers pass ---------------===//
+//===- DeviceBuffers.cpp - The quilt-gpu-device-buffers pass
+//---------------===//
 //
 // Part of the Quilt project. Host code of a GPU program only passes buffers
 // to kernels, so each buffer it creates must be device memory: allocations,
@@ -9,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Conversion/Passes.h"
+#include "Conversion/Utils/Views.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -35,8 +37,7 @@ void issueAndWait(OpBuilder &b, Location loc,
 }
 
 struct QuiltGpuDeviceBuffersPass
-    : public quilt::impl::QuiltGpuDeviceBuffersBase<
-          QuiltGpuDeviceBuffersPass> {
+    : public quilt::impl::QuiltGpuDeviceBuffersBase<QuiltGpuDeviceBuffersPass> {
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     bool ok = true;
@@ -48,7 +49,16 @@ struct QuiltGpuDeviceBuffersPass
                         "host code may only allocate with memref.alloc");
         ok = false;
       } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
-        if (copy.getSource().getType() != copy.getTarget().getType()) {
+        // Contiguous buffers whose types differ only in static sizes (a
+        // dynamic view of a static buffer) are one copy once cast; copies
+        // of strided views are kernels (quilt-strided-copies-to-loops).
+        Type source = copy.getSource().getType();
+        Type target = copy.getTarget().getType();
+        bool contiguous = ukernel::hasIdentityLayout(copy.getSource()) &&
+                          ukernel::hasIdentityLayout(copy.getTarget());
+        if (source != target &&
+            !(contiguous &&
+              memref::CastOp::areCastCompatible(source, target))) {
           copy.emitOpError("copies between different layouts (")
               << copy.getSource().getType() << " to "
               << copy.getTarget().getType()
@@ -82,16 +92,19 @@ struct QuiltGpuDeviceBuffersPass
       } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
         issueAndWait(rewriter, loc, [&](Value token) {
           return gpu::DeallocOp::create(rewriter, loc, token.getType(),
-                                        ValueRange{token},
-                                        dealloc.getMemref())
+                                        ValueRange{token}, dealloc.getMemref())
               .getAsyncToken();
         });
         rewriter.eraseOp(dealloc);
       } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+        Value source = copy.getSource();
+        if (source.getType() != copy.getTarget().getType())
+          source = memref::CastOp::create(rewriter, loc,
+                                          copy.getTarget().getType(), source);
         issueAndWait(rewriter, loc, [&](Value token) {
           return gpu::MemcpyOp::create(rewriter, loc, token.getType(),
                                        ValueRange{token}, copy.getTarget(),
-                                       copy.getSource())
+                                       source)
               .getAsyncToken();
         });
         rewriter.eraseOp(copy);

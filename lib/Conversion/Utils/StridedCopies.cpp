@@ -9,6 +9,7 @@
 #include "Conversion/Utils/Views.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -24,6 +25,8 @@ namespace {
 struct QuiltStridedCopiesToLoopsPass
     : public quilt::impl::QuiltStridedCopiesToLoopsBase<
           QuiltStridedCopiesToLoopsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     SmallVector<memref::CopyOp> copies;
     getOperation().walk([&](memref::CopyOp copy) {
@@ -36,8 +39,12 @@ struct QuiltStridedCopiesToLoopsPass
     });
     for (memref::CopyOp copy : copies) {
       OpBuilder b(copy);
-      ukernel::copyElements(b, copy.getLoc(), copy.getSource(),
-                            copy.getTarget());
+      if (asLinalg)
+        linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(),
+                               copy.getTarget());
+      else
+        ukernel::copyElements(b, copy.getLoc(), copy.getSource(),
+                              copy.getTarget());
       copy.erase();
     }
   }

@@ -417,3 +417,44 @@ func.func @fill_folds(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %out: tensor<?x?
   %0 = linalg.matmul ins(%x, %w : tensor<?x?xf32>, tensor<?x?xf32>) outs(%acc : tensor<?x?xf32>) -> tensor<?x?xf32>
   return %0, %acc : tensor<?x?xf32>, tensor<?x?xf32>
 }
+
+// -----
+
+// Consumers that write into the value they read (what
+// convert-elementwise-to-linalg makes of arith on whole tensors: the init
+// only gives the shape) are fused; the product's own destination is the
+// dispatch's.
+// CHECK-LABEL: func.func @init_is_the_read_value
+// CHECK-SAME: (%[[A:.*]]: tensor<?x?xf32>, %[[B:.*]]: tensor<?x?xf32>, %[[R:.*]]: tensor<?x?xf32>)
+// CHECK: %[[E:.*]] = tensor.empty
+// CHECK: %[[D:.*]] = ukernel.dispatch matmul ins(%[[A]], %[[B]] : {{.*}}) outs(%[[E]] : tensor<?x?xf32>) fill(0.000000e+00 : f32) fused(%[[R]] : tensor<?x?xf32>) [per_element] {
+// CHECK-NEXT: ^bb0(%[[ACC:.*]]: f32, %[[X:.*]]: f32):
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[ACC]], %[[X]] : f32
+// CHECK-NEXT: %[[T:.*]] = math.tanh %[[S]] : f32
+// CHECK-NEXT: ukernel.yield %[[T]] : f32
+// CHECK: return %[[D]]
+// CHECK-NOT: linalg.generic
+#id = affine_map<(i, j) -> (i, j)>
+func.func @init_is_the_read_value(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %r: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %m = tensor.dim %a, %c0 : tensor<?x?xf32>
+  %n = tensor.dim %b, %c1 : tensor<?x?xf32>
+  %e = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%f : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %s = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %r : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %v = arith.addf %x, %y : f32
+    linalg.yield %v : f32
+  } -> tensor<?x?xf32>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<?x?xf32>) outs(%s : tensor<?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %v = math.tanh %x : f32
+    linalg.yield %v : f32
+  } -> tensor<?x?xf32>
+  return %t : tensor<?x?xf32>
+}

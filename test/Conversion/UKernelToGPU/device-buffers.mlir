@@ -43,6 +43,20 @@ func.func @alloca() {
 
 // -----
 
+// Contiguous buffers whose types differ in static sizes: one copy, cast.
+// CHECK-LABEL: func.func @static_sizes(
+// CHECK-SAME:    %[[A:.*]]: memref<?x?x?xf32>, %[[B:.*]]: memref<1x2x3xf32>)
+// CHECK:         %[[CAST:.*]] = memref.cast %[[A]] : memref<?x?x?xf32> to memref<1x2x3xf32>
+// CHECK:         gpu.memcpy async [%{{.*}}] %[[B]], %[[CAST]] : memref<1x2x3xf32>, memref<1x2x3xf32>
+func.func @static_sizes(%a: memref<?x?x?xf32>, %b: memref<1x2x3xf32>) {
+  memref.copy %a, %b : memref<?x?x?xf32> to memref<1x2x3xf32>
+  return
+}
+
+// -----
+
+// A strided view is no contiguous buffer (the GPU pipelines make such
+// copies kernels before this pass).
 func.func @layouts(%a: memref<?x?xf32, strided<[?, 1]>>, %b: memref<?x?xf32>) {
   // expected-error @+1 {{copies between different layouts ('memref<?x?xf32, strided<[?, 1]>>' to 'memref<?x?xf32>') are not supported in a GPU program's host code}}
   memref.copy %a, %b : memref<?x?xf32, strided<[?, 1]>> to memref<?x?xf32>

@@ -1,4 +1,11 @@
 // RUN: quilt-opt %s -split-input-file --quilt-strided-copies-to-loops | FileCheck %s
+// RUN: quilt-opt %s -split-input-file --quilt-strided-copies-to-loops=as-linalg=true | FileCheck %s --check-prefix=LINALG
+
+// GPU pipelines: the same copies as linalg.copy, which they map to kernels.
+// LINALG-LABEL: func.func @into_subview
+// LINALG-NOT: memref.copy
+// LINALG: linalg.copy ins(%{{.*}} : memref<?x?xf32>) outs(%{{.*}} : memref<?x?xf32, strided<[?, 1], offset: ?>>)
+// LINALG-NOT: scf.for
 
 // A copy into a strided view (a padded tensor's interior) becomes loops of
 // loads and stores: finalize-memref-to-llvm would call memrefCopy, which a

@@ -34,3 +34,23 @@ func.func @heads(%x: tensor<2x16x8xf32>) -> tensor<2x16x8xf32> {
   %s = linalg.softmax dimension(1) ins(%x : tensor<2x16x8xf32>) outs(%o : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
   return %s : tensor<2x16x8xf32>
 }
+
+// -----
+
+// A pack is the pad, reshape and transpose it stands for; an unpack the
+// transpose, reshape and slice.
+// CHECK-LABEL: func.func @pack_unpack
+// CHECK-NOT: linalg.pack
+// CHECK: tensor.pad
+// CHECK: tensor.expand_shape
+// CHECK: linalg.transpose
+// CHECK-NOT: linalg.unpack
+// CHECK: linalg.transpose
+// CHECK: tensor.collapse_shape
+// CHECK: tensor.extract_slice
+func.func @pack_unpack(%x: tensor<13x15xf32>, %p: tensor<4x2x4x8xf32>, %y: tensor<13x15xf32>) -> (tensor<4x2x4x8xf32>, tensor<13x15xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %packed = linalg.pack %x padding_value(%zero : f32) inner_dims_pos = [0, 1] inner_tiles = [4, 8] into %p : tensor<13x15xf32> -> tensor<4x2x4x8xf32>
+  %unpacked = linalg.unpack %packed inner_dims_pos = [0, 1] inner_tiles = [4, 8] into %y : tensor<4x2x4x8xf32> -> tensor<13x15xf32>
+  return %packed, %unpacked : tensor<4x2x4x8xf32>, tensor<13x15xf32>
+}

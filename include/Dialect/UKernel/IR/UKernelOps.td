@@ -141,6 +141,7 @@ def UKernel_DispatchOp : UKernel_Op<"dispatch", [
     attr-dict (`->` type($result)^)?
   }];
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     MutableOperandRange getDpsInitsMutable() { return getInitMutable(); }
 
