@@ -57,11 +57,23 @@ public:
       return generic;
     if (!linalg::isElementwise(linalgOp))
       return {};
+    // A named op is generalized only to be fused: the generic form of a
+    // copy is checked, and the op itself replaced only if it can join.
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(user);
+    auto copy = cast<linalg::LinalgOp>(rewriter.clone(*user));
     FailureOr<linalg::GenericOp> generic =
-        linalg::generalizeNamedOp(rewriter, linalgOp);
-    return succeeded(generic) ? *generic : linalg::GenericOp();
+        linalg::generalizeNamedOp(rewriter, copy);
+    if (failed(generic)) {
+      rewriter.eraseOp(copy);
+      return {};
+    }
+    if (!canFuse(*generic)) {
+      rewriter.eraseOp(*generic);
+      return {};
+    }
+    rewriter.replaceOp(user, generic->getOperation()->getResults());
+    return *generic;
   }
 
   /// Whether `generic` can join the chain.

@@ -458,3 +458,26 @@ func.func @init_is_the_read_value(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %r: 
   } -> tensor<?x?xf32>
   return %t : tensor<?x?xf32>
 }
+
+// -----
+
+// A named elementwise op that cannot join (it reads the product
+// transposed) is left as it was written, not generalized.
+// CHECK-LABEL: func.func @named_not_fusable_stays_named
+// CHECK: ukernel.dispatch matmul
+// CHECK: linalg.elementwise kind=#linalg.elementwise_kind<add>
+// CHECK-NOT: linalg.generic
+func.func @named_not_fusable_stays_named(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %r: tensor<?x?xf32>, %o: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %m = tensor.dim %a, %c0 : tensor<?x?xf32>
+  %n = tensor.dim %b, %c1 : tensor<?x?xf32>
+  %e = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%f : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %s = linalg.elementwise kind=#linalg.elementwise_kind<add>
+      indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>]
+      ins(%c, %r : tensor<?x?xf32>, tensor<?x?xf32>) outs(%o : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %s : tensor<?x?xf32>
+}
