@@ -237,9 +237,6 @@ public:
       throw Error(name + " takes " + std::to_string(signature->args.size()) +
                   " arguments (" + signature->text + "), got " +
                   std::to_string(args.size()));
-    std::vector<ValueType> untyped;
-    const std::vector<ValueType> &argTypes =
-        signature ? signature->args : untyped;
     static const std::vector<ValueType> noResults;
     const std::vector<ValueType> &resultTypes =
         signature ? signature->results : noResults;
@@ -266,7 +263,7 @@ public:
     }
     descriptors.reserve(args.size());
     for (size_t i = 0; i < args.size(); ++i) {
-      const ValueType *type = signature ? &argTypes[i] : nullptr;
+      const ValueType *type = signature ? &signature->args[i] : nullptr;
       if (type && type->isScalar()) {
         packScalar(i, args[i], *type, scalars[i]);
         slots.push_back(&scalars[i]);
@@ -430,18 +427,17 @@ private:
     std::string what =
         name + ": argument " + std::to_string(i) + " (" + type.text + ")";
     py::module_ numpy = py::module_::import("numpy");
+    py::dtype wanted(type.dtype);
+    bool floatType = wanted.kind() == 'f';
     py::array given = numpy.attr("asarray")(value);
     char kind = given.dtype().kind();
     if (given.ndim() != 0 ||
         std::string("biuf").find(kind) == std::string::npos ||
-        (kind == 'f' && type.dtype != "float16" && type.dtype != "float32" &&
-         type.dtype != "float64"))
-      throw Error(
-          what + ": expected " +
-          (type.dtype.rfind("float", 0) == 0 ? "a number" : "an integer") +
-          ", got " + py::repr(value).cast<std::string>());
-    py::dtype wanted(type.dtype);
-    if (wanted.kind() != 'f') {
+        (kind == 'f' && !floatType))
+      throw Error(what + ": expected " +
+                  (floatType ? "a number" : "an integer") + ", got " +
+                  py::repr(value).cast<std::string>());
+    if (!floatType) {
       // Integers must fit: numpy would wrap them silently.
       py::object info = type.dtype == "bool" ? py::object(py::none())
                                              : numpy.attr("iinfo")(wanted);

@@ -41,9 +41,10 @@ public:
         getElementTypeOrSelf(result.getType()), result.getLoc());
   }
 
-  /// The next consumer of the current value, generalized if it is a named
-  /// elementwise op; null when there is none that could be fused.
-  linalg::GenericOp nextConsumer(RewriterBase &rewriter) {
+  /// The next consumer of the current value if it can join the chain
+  /// (canFuse), generalized if it is a named elementwise op; null when
+  /// there is none.
+  linalg::GenericOp nextFusableConsumer(RewriterBase &rewriter) {
     if (current.use_empty())
       return {};
     Operation *user = *current.getUsers().begin();
@@ -54,7 +55,7 @@ public:
     if (!linalgOp || !linalgOp.hasPureTensorSemantics())
       return {};
     if (auto generic = dyn_cast<linalg::GenericOp>(user))
-      return generic;
+      return canFuse(generic) ? generic : linalg::GenericOp();
     if (!linalg::isElementwise(linalgOp))
       return {};
     // A named op is generalized only to be fused: the generic form of a
@@ -166,8 +167,9 @@ public:
     ukernel::YieldOp::create(b, currentInBody.getLoc(), currentInBody);
     BlockArgument acc = body.getArgument(0);
     Type accType = acc.getType();
-    Value output = chain.output();
-    Type outElem = output ? getElementTypeOrSelf(output.getType()) : accType;
+    Type outElem = chain.destination
+                       ? getElementTypeOrSelf(chain.destination.getType())
+                       : accType;
     if (!accType.isF32() && accType != outElem) {
       acc.setType(Float32Type::get(ctx));
       b.setInsertionPointToStart(&body);
@@ -235,9 +237,7 @@ EpilogueChain quilt::collectEpilogueChain(RewriterBase &rewriter,
     return EpilogueChain();
   ChainBuilder builder(contraction, outputNDim, inputElemType);
   bool any = false;
-  while (linalg::GenericOp consumer = builder.nextConsumer(rewriter)) {
-    if (!builder.canFuse(consumer))
-      break;
+  while (linalg::GenericOp consumer = builder.nextFusableConsumer(rewriter)) {
     builder.append(consumer);
     any = true;
   }

@@ -52,9 +52,6 @@ struct EpilogueChain {
   mlir::Value destination;
 
   bool empty() const { return consumers.empty(); }
-  /// The tensor the chain's result is written into; null for the
-  /// contraction's own destination.
-  mlir::Value output() const { return destination; }
 };
 
 /// Collects the chain of consumers of `contraction`'s result (a matmul,

@@ -187,8 +187,8 @@ private:
     if (fuseEpilogues && fill && c.broadcast == Contraction::Broadcast::None)
       chain = quilt::collectEpilogueChain(
           rewriter, cast<linalg::LinalgOp>(c.op), c.outputNDim, elemType);
-    if (!chain.empty() && chain.output() &&
-        !canRefill(*fill, getElementTypeOrSelf(chain.output().getType())))
+    if (!chain.empty() && chain.destination &&
+        !canRefill(*fill, getElementTypeOrSelf(chain.destination.getType())))
       chain = quilt::EpilogueChain();
 
     Operation *replaced =
@@ -209,8 +209,8 @@ private:
       // The chain's output becomes the accumulator, filled like the
       // contraction's was (its own destination when the consumers wrote
       // into the values they read).
-      if (Value output = chain.output())
-        init = output;
+      if (chain.destination)
+        init = chain.destination;
       Type outElem = getElementTypeOrSelf(init.getType());
       if (fill->getType() != outElem)
         fillValue = cast<TypedAttr>(rewriter.getZeroAttr(outElem));

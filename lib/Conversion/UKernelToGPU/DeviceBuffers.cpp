@@ -1,5 +1,4 @@
-//===- DeviceBuffers.cpp - The quilt-gpu-device-buffers pass
-//---------------===//
+//===- DeviceBuffers.cpp - The quilt-gpu-device-buffers pass --------------===//
 //
 // Part of the Quilt project. Host code of a GPU program only passes buffers
 // to kernels, so each buffer it creates must be device memory: allocations,
@@ -60,8 +59,7 @@ struct QuiltGpuDeviceBuffersPass
             !(contiguous &&
               memref::CastOp::areCastCompatible(source, target))) {
           copy.emitOpError("copies between different layouts (")
-              << copy.getSource().getType() << " to "
-              << copy.getTarget().getType()
+              << source << " to " << target
               << ") are not supported in a GPU program's host code";
           ok = false;
         }
