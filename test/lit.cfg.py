@@ -60,6 +60,17 @@ if os.path.exists(libomp):
 if shutil.which("qemu-aarch64") and shutil.which("aarch64-linux-gnu-g++"):
     config.available_features.add("aarch64-qemu")
 
+# The libraries quilt-bench was built to compare with (baseline-openblas,
+# baseline-onednn, baseline-blis).
+quilt_bench = os.path.join(config.quilt_tools_dir, "quilt-bench")
+if os.path.exists(quilt_bench):
+    listing = subprocess.run([quilt_bench, "--list-baselines"],
+                             capture_output=True, text=True).stdout
+    for line in listing.splitlines():
+        name, _, status = line.partition(" ")
+        if status == "built in":
+            config.available_features.add("baseline-" + name)
+
 # Features for tests that need tools or hardware CI does not have.
 if os.path.isdir(config.shared_workloads_dir):
     config.available_features.add("shared-workloads")

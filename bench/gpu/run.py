@@ -9,9 +9,10 @@ every workload). This machine needs the GPU driver and PyTorch, nothing else:
 LLVM and MLIR stay on the build machine.
 
 For every workload of every bundle it
-  - calls Quilt's compiled function on device tensors (random inputs, a
-    random accumulator: the function computes out += lhs * rhs), checks every
-    output element against a float64 reference computed by PyTorch, and
+  - calls Quilt's compiled function on device tensors (random inputs and
+    random values in the output: the function computes out = lhs * rhs, its
+    accumulator filled with zero inside it), checks every output element
+    against a float64 reference computed by PyTorch, and
     checks the GPU runtime's status;
   - times Quilt (each call returns after its launches finished: wall clock,
     median) and cuBLAS through torch.matmul / torch.bmm (CUDA events around
@@ -244,8 +245,8 @@ class Case:
         # its rounding, about 1e-6 relative, is far below the tolerance.
         ref_type = torch.float64 if "conv" not in w["op"] else torch.float32
         with tf32_disabled():
-            self.ref = self.acc.to(ref_type) + contraction(
-                w, self.lhs.to(ref_type), self.rhs.to(ref_type))
+            self.ref = contraction(w, self.lhs.to(ref_type),
+                                   self.rhs.to(ref_type))
         self.out = torch.empty_like(self.acc)
 
     def run(self, library):

@@ -32,13 +32,35 @@ int rankOf(OpKind op) {
   }
 }
 
-/// One public function with dynamic shapes around the linalg op.
+std::string tensorType(int rank, ElemType elem) {
+  std::string type = "tensor<";
+  for (int i = 0; i < rank; ++i)
+    type += "?x";
+  return type + std::string(stringify(elem)) + ">";
+}
+
+/// One public function with dynamic shapes around the linalg op, writing
+/// `c` = a x b as a program would: the accumulator filled with zero, then
+/// the contraction, on tensors over the caller's buffers. One call is the
+/// whole product; Quilt folds the fill into its kernel (which then never
+/// reads `c`), the upstream lowering runs it as written.
 std::string linalgSource(const Workload &w) {
   int rank = rankOf(w.op);
   std::string in = memrefType(rank, w.elem), out = memrefType(rank, ElemType::F32);
+  std::string inT = tensorType(rank, w.elem),
+              outT = tensorType(rank, ElemType::F32);
   std::ostringstream os;
   os << "func.func @quilt_bench(%a: " << in << ", %b: " << in
-     << ", %c: " << out << ") attributes {llvm.emit_c_interface} {\n  ";
+     << ", %c: " << out << ") attributes {llvm.emit_c_interface} {\n"
+     << "  %ta = bufferization.to_tensor %a restrict : " << in << " to " << inT
+     << "\n"
+     << "  %tb = bufferization.to_tensor %b restrict : " << in << " to " << inT
+     << "\n"
+     << "  %tc = bufferization.to_tensor %c restrict writable : " << out
+     << " to " << outT << "\n"
+     << "  %zero = arith.constant 0.0 : f32\n"
+     << "  %init = linalg.fill ins(%zero : f32) outs(%tc : " << outT << ") -> "
+     << outT << "\n  %r = ";
   switch (w.op) {
   case OpKind::Matmul:
     os << "linalg.matmul";
@@ -56,8 +78,10 @@ std::string linalgSource(const Workload &w) {
     break;
   }
   }
-  os << " ins(%a, %b : " << in << ", " << in << ") outs(%c : " << out
-     << ")\n  return\n}\n";
+  os << " ins(%ta, %tb : " << inT << ", " << inT << ") outs(%init : " << outT
+     << ") -> " << outT << "\n"
+     << "  bufferization.materialize_in_destination %r in restrict writable %c"
+     << " : (" << outT << ", " << out << ") -> ()\n  return\n}\n";
   return os.str();
 }
 

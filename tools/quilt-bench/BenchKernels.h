@@ -32,7 +32,7 @@ Operands makeOperands(const Workload &workload);
 /// Compiles the dynamic-shape function for `workload`'s kind (see
 /// BenchKernel::keyFor) into the shared library `outputPath`, for `base`'s
 /// target. Its C entry is `_mlir_ciface_quilt_bench(lhs, rhs, out)` over
-/// memref descriptors, computing out += lhs * rhs. `microKernels` and
+/// memref descriptors, computing out = lhs * rhs. `microKernels` and
 /// `threads` as for BenchKernel::compile.
 bool compileBenchLibrary(const Workload &workload, bool microKernels,
                          int threads, const CompileOptions &base,
@@ -54,7 +54,7 @@ public:
                                               std::string &error);
   ~BenchKernel();
 
-  /// Computes operands.out += lhs * rhs (the linalg op's semantics).
+  /// Computes operands.out = lhs * rhs: one call, the whole product.
   void run(Operands &operands) const;
 
   /// The linalg source compiled, for --verbose and error messages.

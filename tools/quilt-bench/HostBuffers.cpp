@@ -107,9 +107,17 @@ void HostTensor::fillRandom(std::mt19937 &rng) {
   }
 }
 
-void HostTensor::fillZero() {
-  std::fill(values.begin(), values.end(), 0.0f);
-  std::fill(halfs.begin(), halfs.end(), 0);
+void HostTensor::fill(float value) {
+  uint16_t bits = 0;
+  if (elem == ElemType::F16) {
+    bits = floatToHalf(value);
+    value = halfToFloat(bits);
+  } else if (elem == ElemType::BF16) {
+    bits = floatToBFloat(value);
+    value = bfloatToFloat(bits);
+  }
+  std::fill(values.begin(), values.end(), value);
+  std::fill(halfs.begin(), halfs.end(), bits);
 }
 
 void HostTensor::syncFromStorage() {

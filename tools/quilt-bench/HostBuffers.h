@@ -42,7 +42,9 @@ public:
 
   /// Uniform values in [-1, 1), rounded to the element type.
   void fillRandom(std::mt19937 &rng);
-  void fillZero();
+  void fillZero() { fill(0.0f); }
+  /// Every element `value`, rounded to the element type.
+  void fill(float value);
 
   /// Reads the kernel's storage back into `values` (after a kernel wrote it).
   void syncFromStorage();

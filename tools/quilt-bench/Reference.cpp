@@ -1,4 +1,4 @@
-//===- Reference.cpp - Checks results and runs the BLAS baseline ----------===//
+//===- Reference.cpp - Checks results against a double-precision reference===//
 //
 // Part of the Quilt project.
 //
@@ -9,10 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
-
-#ifdef QUILT_HAVE_OPENBLAS
-#include <cblas.h>
-#endif
 
 namespace quilt::bench {
 
@@ -102,81 +98,6 @@ double maxRelativeError(const Workload &w, const Operands &o, int samples) {
   }
   return worst;
 }
-
-#ifdef QUILT_HAVE_OPENBLAS
-
-bool haveOpenBlas() { return true; }
-void setBlasThreads(int threads) { openblas_set_num_threads(threads); }
-
-void runOpenBlas(const Workload &w, Operands &o, std::vector<float> &scratch) {
-  const GemmShape &g = w.gemm;
-  float *out = o.out.floats();
-  switch (w.op) {
-  case OpKind::Matmul:
-  case OpKind::BatchMatmul:
-    for (int64_t b = 0; b < g.b; ++b)
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, g.m, g.n, g.k,
-                  1.0f, o.lhs.floats() + b * g.m * g.k, std::max<int64_t>(g.k, 1),
-                  o.rhs.floats() + b * g.k * g.n, std::max<int64_t>(g.n, 1),
-                  0.0f, out + b * g.m * g.n, std::max<int64_t>(g.n, 1));
-    return;
-  case OpKind::Conv2dNhwcHwcf: {
-    // im2col: rows (n, oh, ow), columns (r, s, c); the HWCF filter is
-    // already the (R*S*C) x F matrix.
-    const ConvParams &c = *w.conv;
-    const std::vector<int64_t> &is = o.lhs.shape(), &os = o.out.shape();
-    int64_t rows = os[0] * os[1] * os[2], cols = c.r * c.s * c.c;
-    scratch.resize(size_t(rows * cols));
-    const float *in = o.lhs.floats();
-    for (int64_t row = 0; row < rows; ++row) {
-      int64_t ow = row % os[2], oh = row / os[2] % os[1], n = row / (os[2] * os[1]);
-      float *dst = scratch.data() + row * cols;
-      for (int64_t r = 0; r < c.r; ++r)
-        for (int64_t s = 0; s < c.s; ++s) {
-          const float *src = in + ((n * is[1] + oh * c.stride + r) * is[2] +
-                                   ow * c.stride + s) * is[3];
-          std::copy(src, src + c.c, dst + (r * c.s + s) * c.c);
-        }
-    }
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, c.f, cols,
-                1.0f, scratch.data(), cols, o.rhs.floats(), c.f, 0.0f, out,
-                c.f);
-    return;
-  }
-  case OpKind::Conv2dNchwFchw: {
-    // Per image: out[F x OH*OW] = filter[F x C*R*S] * im2col[C*R*S x OH*OW].
-    const ConvParams &c = *w.conv;
-    const std::vector<int64_t> &is = o.lhs.shape(), &os = o.out.shape();
-    int64_t pixels = os[2] * os[3], depth = c.c * c.r * c.s;
-    scratch.resize(size_t(depth * pixels));
-    for (int64_t n = 0; n < os[0]; ++n) {
-      const float *in = o.lhs.floats() + n * is[1] * is[2] * is[3];
-      for (int64_t ch = 0; ch < c.c; ++ch)
-        for (int64_t r = 0; r < c.r; ++r)
-          for (int64_t s = 0; s < c.s; ++s) {
-            float *dst = scratch.data() + ((ch * c.r + r) * c.s + s) * pixels;
-            for (int64_t oh = 0; oh < os[2]; ++oh)
-              for (int64_t ow = 0; ow < os[3]; ++ow)
-                dst[oh * os[3] + ow] =
-                    in[(ch * is[2] + oh * c.stride + r) * is[3] +
-                       ow * c.stride + s];
-          }
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, c.f, pixels,
-                  depth, 1.0f, o.rhs.floats(), depth, scratch.data(), pixels,
-                  0.0f, out + n * c.f * pixels, pixels);
-    }
-    return;
-  }
-  }
-}
-
-#else
-
-bool haveOpenBlas() { return false; }
-void setBlasThreads(int) {}
-void runOpenBlas(const Workload &, Operands &, std::vector<float> &) {}
-
-#endif
 
 #ifdef QUILT_HAVE_OPENMP
 extern "C" int omp_get_max_threads(void);

@@ -1,4 +1,4 @@
-//===- Reference.h - Checks results and runs the BLAS baseline --*- C++ -*-===//
+//===- Reference.h - Checks results against a double reference -*- C++ -*-===//
 //
 // Part of the Quilt project.
 //
@@ -19,19 +19,9 @@ namespace quilt::bench {
 double maxRelativeError(const Workload &workload, const Operands &operands,
                         int samples = 2048);
 
-/// Whether OpenBLAS was found when quilt-bench was built.
-bool haveOpenBlas();
-/// Sets OpenBLAS's thread count.
-void setBlasThreads(int threads);
 /// Whether LLVM's OpenMP runtime, which Quilt's multi-threaded kernels
 /// call, was found when quilt-bench was built (and is linked in).
 bool haveOpenMP();
-
-/// The same contraction with OpenBLAS's sgemm on the float values of the
-/// inputs (convolutions through im2col, which is part of the timed work),
-/// writing `operands.out` (overwritten, not accumulated).
-void runOpenBlas(const Workload &workload, Operands &operands,
-                 std::vector<float> &scratch);
 
 } // namespace quilt::bench
 

@@ -1,16 +1,17 @@
-//===- quilt-bench.cpp - Quilt against OpenBLAS and upstream MLIR ---------===//
+//===- quilt-bench.cpp - Quilt against CPU libraries and upstream MLIR ----===//
 //
 // Part of the Quilt project. For each (op, type) in a workload file, compiles
 // one dynamic-shape function once (never per shape), runs it on every
 // workload, checks its output against an independent reference, and times
-// it against OpenBLAS and upstream MLIR's default lowering of the same
-// linalg op, measured in the same run. Optionally measures every candidate
+// it against OpenBLAS, oneDNN, BLIS and upstream MLIR's default lowering of
+// the same linalg op, measured in the same run. Optionally measures every candidate
 // on a sample of shapes to see how well the model ranks them, writes those
 // measurements for `quiltc calibrate`, and fits the model's calibration to
 // them (a target file the compiler then reads).
 //
 //===----------------------------------------------------------------------===//
 
+#include "Baselines.h"
 #include "BenchKernels.h"
 #include "BenchModel.h"
 #include "EmulatedGpu.h"
@@ -32,6 +33,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -47,11 +49,12 @@ namespace {
 
 constexpr const char *kUsage =
     "usage: quilt-bench --target T --workloads FILE [--json] [--threads N]\n"
-    "                   [--baselines openblas,upstream|none] [--target-file "
-    "F]\n"
+    "                   [--baselines openblas,onednn,blis,upstream|none]\n"
+    "                   [--target-file F]\n"
     "                   [--policy P] [--max-candidates N] [--model-sample N]\n"
     "                   [--upstream-max-gflop G] [--min-time S]\n"
     "                   [--measurements OUT.csv] [--calibrate OUT.db]\n"
+    "       quilt-bench --list-baselines\n"
     "       quilt-bench --target GPU --workloads FILE --bundle DIR\n"
     "                   [--no-native-wgmma | --no-tma]\n"
     "       quilt-bench --target h100|a100 --workloads FILE --emulate [--json]\n"
@@ -70,8 +73,15 @@ constexpr const char *kUsage =
     "  sm_90a wgmma candidates are compiled as wgmma.mma_async with TMA\n"
     "  tile loads (quiltc's defaults); --no-native-wgmma compiles them as\n"
     "  mma.sync, --no-tma stages their tiles with cp.async.\n"
-    "  --threads N runs Quilt's multi-threaded kernels (OpenMP) and OpenBLAS\n"
-    "  on N threads; the cost model is told N of the target's cores.\n"
+    "  --baselines lists what Quilt is timed against, each output checked\n"
+    "  like Quilt's: the libraries openblas, onednn (its matmul and\n"
+    "  convolution primitives; the time to create each shape's primitive\n"
+    "  is reported too) and blis, and upstream (MLIR's default lowering of\n"
+    "  the same linalg op). The default is every library quilt-bench was\n"
+    "  built with, and upstream; --list-baselines lists them.\n"
+    "  --threads N runs Quilt's multi-threaded kernels (OpenMP) and the\n"
+    "  libraries on N threads; the cost model is told N of the target's\n"
+    "  cores.\n"
     "  --model-sample N runs every candidate on N workloads and reports the\n"
     "  rank correlation of predicted and measured times and the model's\n"
     "  regret. --measurements writes those times as the CSV `quiltc\n"
@@ -83,7 +93,8 @@ constexpr const char *kUsage =
 struct Options {
   std::string target, workloads, targetFile, policy = "cost_model";
   std::string measurementsPath, calibratePath, bundle;
-  std::string baselines = "openblas,upstream";
+  /// --baselines as given; empty: every library built in, and upstream.
+  std::string baselines;
   bool json = false, nativeWgmma = true, tmaLoads = true, emulate = false;
   bool explicitTma = false;
   int threads = 1, maxCandidates = 16, modelSample = 0;
@@ -157,6 +168,14 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
       o.emulate = true;
       continue;
     }
+    if (arg == "--list-baselines") {
+      for (const std::string &name : libraryBaselineNames())
+        std::cout << name << " "
+                  << (haveLibraryBaseline(name) ? "built in" : "not built in")
+                  << "\n";
+      std::cout << "upstream built in\n";
+      std::exit(0);
+    }
     if (arg == "--help" || arg == "-h") {
       std::cout << kUsage;
       std::exit(0);
@@ -222,6 +241,49 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
   return true;
 }
 
+/// What --baselines asks for: the libraries, in the order they are
+/// reported, and whether the upstream lowering runs too.
+struct BaselineChoice {
+  std::vector<std::string> libraries;
+  bool upstream = false;
+};
+
+bool parseBaselines(const std::string &text, BaselineChoice &choice,
+                    std::string &error) {
+  const std::vector<std::string> &known = libraryBaselineNames();
+  if (text.empty()) {
+    for (const std::string &name : known)
+      if (haveLibraryBaseline(name))
+        choice.libraries.push_back(name);
+    choice.upstream = true;
+    return true;
+  }
+  if (text == "none")
+    return true;
+  std::vector<std::string> names;
+  for (size_t start = 0; start <= text.size();) {
+    size_t comma = std::min(text.find(',', start), text.size());
+    names.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  for (const std::string &name : names) {
+    if (name == "upstream") {
+      choice.upstream = true;
+      continue;
+    }
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      error = "unknown baseline '" + name +
+              "' in --baselines (openblas, onednn, blis, upstream or none)";
+      return false;
+    }
+  }
+  // Reported in a fixed order, each once, whatever order they were given.
+  for (const std::string &name : known)
+    if (std::find(names.begin(), names.end(), name) != names.end())
+      choice.libraries.push_back(name);
+  return true;
+}
+
 /// Median time of `run` in microseconds: one warm-up, then repetitions until
 /// `minTime` seconds (at least 3, at most 50; a single repetition when one
 /// run alone takes over a second).
@@ -280,11 +342,58 @@ struct Result {
   bool ok = false;
   double maxRelError = 0;
   double quiltUs = 0;
-  std::optional<double> openblasUs, upstreamUs;
+  /// Per library in --baselines: its time, or why it has none.
+  struct LibraryRun {
+    std::optional<double> us, createUs;
+    /// Whether the library took the workload (oneDNN refuses empty ones).
+    bool ran = false;
+    bool ok = false;
+    double maxRelError = 0;
+    std::string error;
+  };
+  std::map<std::string, LibraryRun> libraries;
+  std::optional<double> upstreamUs;
   std::string chosen;
   double predictedUs = 0;
   std::string error;
 };
+
+/// Fills an output with NaNs before a checked run: an element the run does
+/// not write fails the check.
+void poison(HostTensor &out) {
+  out.fill(std::numeric_limits<float>::quiet_NaN());
+}
+
+/// Runs `library` on `w` once into an output full of NaNs, checks what it
+/// wrote like Quilt's, and times it.
+Result::LibraryRun runLibrary(LibraryBaseline &library, const Workload &w,
+                              Operands &operands, double minTime) {
+  Result::LibraryRun run;
+  if (!library.prepare(w, operands, run.error))
+    return run;
+  run.ran = true;
+  run.createUs = library.creationMicros();
+  poison(operands.out);
+  library.run();
+  run.maxRelError = maxRelativeError(w, operands);
+  run.ok = run.maxRelError <= 1e-4;
+  if (!run.ok) {
+    run.error = "wrong output (largest error " +
+                std::to_string(run.maxRelError) + ")";
+    return run;
+  }
+  run.us = medianMicros([&] { library.run(); }, minTime);
+  return run;
+}
+
+/// The fastest library's time on `r`, if any library ran it correctly.
+std::optional<double> bestLibraryUs(const Result &r) {
+  std::optional<double> best;
+  for (const auto &[name, run] : r.libraries)
+    if (run.us && (!best || *run.us < *best))
+      best = run.us;
+  return best;
+}
 
 struct ModelCheck {
   Workload workload;
@@ -432,17 +541,25 @@ int main(int argc, char **argv) {
     std::cerr << "quilt-bench: error: " << error << "\n" << kUsage;
     return 2;
   }
-  // Emulated GPU runs measure no time: no baselines to time against.
-  bool wantBlas =
-      !o.emulate && o.baselines.find("openblas") != std::string::npos;
-  bool wantUpstream =
-      !o.emulate && o.baselines.find("upstream") != std::string::npos;
-  if (wantBlas && !haveOpenBlas() && o.bundle.empty()) {
-    std::cerr << "quilt-bench: error: built without OpenBLAS "
-                 "(libopenblas-dev); use --baselines upstream or none\n";
-    return 1;
+  BaselineChoice baselineChoice;
+  if (!parseBaselines(o.baselines, baselineChoice, error)) {
+    std::cerr << "quilt-bench: error: " << error << "\n";
+    return 2;
   }
-  setBlasThreads(o.threads);
+  // Emulated GPU runs and bundles measure no time here: no baselines.
+  bool timesHere = !o.emulate && o.bundle.empty();
+  bool wantUpstream = timesHere && baselineChoice.upstream;
+  std::vector<std::unique_ptr<LibraryBaseline>> libraries;
+  for (const std::string &name : baselineChoice.libraries) {
+    if (!timesHere)
+      break;
+    libraries.push_back(makeLibraryBaseline(name, o.threads, error));
+    if (!libraries.back()) {
+      std::cerr << "quilt-bench: error: " << error
+                << "; leave it out of --baselines\n";
+      return 1;
+    }
+  }
   if (o.threads != 1 && !haveOpenMP()) {
     std::cerr << "quilt-bench: error: --threads " << o.threads
               << " needs LLVM's OpenMP runtime (libomp-22-dev), which this "
@@ -548,7 +665,6 @@ int main(int argc, char **argv) {
       upstreamKernels;
   std::vector<Result> results;
   std::vector<ModelCheck> modelChecks;
-  std::vector<float> scratch;
   std::mt19937 rng(42);
   int modelEvery = o.modelSample > 0
                        ? std::max<int>(1, int(workloads.size()) / o.modelSample)
@@ -588,7 +704,7 @@ int main(int argc, char **argv) {
     operands.rhs.fillRandom(rng);
     if (gpu) {
       // One emulated call: the result checked, the counters kept.
-      operands.out.fillZero();
+      poison(operands.out);
       gpu->resetCounters();
       std::string runError;
       if (!gpu->run(*quilt, operands, runError)) {
@@ -611,7 +727,7 @@ int main(int argc, char **argv) {
         check.configs = report.candidates;
         for (size_t c = 0; c < report.candidates.size(); ++c) {
           quilt_rt_force_kernel(int32_t(c));
-          operands.out.fillZero();
+          poison(operands.out);
           gpu->resetCounters();
           std::string candidateError;
           bool ran = gpu->run(*quilt, operands, candidateError);
@@ -631,20 +747,17 @@ int main(int argc, char **argv) {
                      w.str().c_str());
       continue;
     }
-    // Correctness first, on a zeroed accumulator.
-    operands.out.fillZero();
+    // Correctness first: every element of the output written. Then the
+    // time of one call, which is the whole product (the function fills its
+    // accumulator itself).
+    poison(operands.out);
     quilt->run(operands);
     r.maxRelError = maxRelativeError(w, operands);
     r.ok = r.maxRelError <= 1e-4;
-    r.quiltUs = medianMicros(
-        [&] {
-          operands.out.fillZero();
-          quilt->run(operands);
-        },
-        o.minTime);
-    if (wantBlas)
-      r.openblasUs =
-          medianMicros([&] { runOpenBlas(w, operands, scratch); }, o.minTime);
+    r.quiltUs = medianMicros([&] { quilt->run(operands); }, o.minTime);
+    for (const std::unique_ptr<LibraryBaseline> &library : libraries)
+      r.libraries[library->name()] =
+          runLibrary(*library, w, operands, o.minTime);
     if (wantUpstream && gflop(w) <= o.upstreamMaxGflop) {
       if (!upstreamKernels.count(key)) {
         std::string compileError;
@@ -655,13 +768,16 @@ int main(int argc, char **argv) {
                     << key << ":\n"
                     << compileError << "\n";
       }
-      if (BenchKernel *upstream = upstreamKernels[key].get())
-        r.upstreamUs = medianMicros(
-            [&] {
-              operands.out.fillZero();
-              upstream->run(operands);
-            },
-            0.0);
+      if (BenchKernel *upstream = upstreamKernels[key].get()) {
+        poison(operands.out);
+        upstream->run(operands);
+        if (maxRelativeError(w, operands) <= 1e-4)
+          r.upstreamUs =
+              medianMicros([&] { upstream->run(operands); }, 0.0);
+        else
+          std::cerr << "quilt-bench: the upstream lowering's output on "
+                    << w.str() << " is wrong; it is not timed\n";
+      }
     }
 
     if (modelEvery && index % modelEvery == 0 &&
@@ -671,12 +787,8 @@ int main(int argc, char **argv) {
       check.configs = report.candidates;
       for (size_t c = 0; c < report.candidates.size(); ++c) {
         quilt_rt_force_kernel(int32_t(c));
-        check.measuredUs.push_back(medianMicros(
-            [&] {
-              operands.out.fillZero();
-              quilt->run(operands);
-            },
-            o.minTime / 4));
+        check.measuredUs.push_back(
+            medianMicros([&] { quilt->run(operands); }, o.minTime / 4));
       }
       quilt_rt_force_kernel(-1);
       if (scoreModel(check, *target, explainOptions, error))
@@ -691,15 +803,21 @@ int main(int argc, char **argv) {
                    w.str().c_str());
   }
 
-  // Summaries over the workloads that ran and did real work.
-  std::vector<double> vsBlas, vsUpstream, regrets;
+  // Summaries over the workloads that ran and did real work: Quilt over
+  // each library, over the fastest library on each workload, and over the
+  // upstream lowering.
+  std::map<std::string, std::vector<double>> vsLibrary;
+  std::vector<double> vsBest, vsUpstream, regrets;
   int failures = 0;
   for (const Result &r : results) {
     failures += !r.ok;
     if (!r.ok || r.quiltUs <= 0 || gflop(r.workload) == 0)
       continue;
-    if (r.openblasUs)
-      vsBlas.push_back(*r.openblasUs / r.quiltUs);
+    for (const auto &[name, run] : r.libraries)
+      if (run.us)
+        vsLibrary[name].push_back(*run.us / r.quiltUs);
+    if (std::optional<double> best = bestLibraryUs(r))
+      vsBest.push_back(*best / r.quiltUs);
     if (r.upstreamUs)
       vsUpstream.push_back(*r.upstreamUs / r.quiltUs);
   }
@@ -791,8 +909,21 @@ int main(int argc, char **argv) {
       json.value(r.maxRelError);
       json.key("quilt_us");
       o.emulate ? json.null() : json.value(r.quiltUs);
-      json.key("openblas_us");
-      r.openblasUs ? json.value(*r.openblasUs) : json.null();
+      // `<library>_us` for every library --baselines named (null when it
+      // has no time: `<library>_error` says why), oneDNN's primitive
+      // creation in `onednn_create_us`.
+      for (const auto &[name, run] : r.libraries) {
+        json.key(name + "_us");
+        run.us ? json.value(*run.us) : json.null();
+        if (run.createUs) {
+          json.key(name + "_create_us");
+          json.value(*run.createUs);
+        }
+        if (!run.error.empty()) {
+          json.key(name + "_error");
+          json.value(run.error);
+        }
+      }
       json.key("upstream_us");
       r.upstreamUs ? json.value(*r.upstreamUs) : json.null();
       json.key("chosen");
@@ -814,8 +945,13 @@ int main(int argc, char **argv) {
       json.endObject();
     }
     json.endArray();
-    json.key("geomean_speedup_vs_openblas");
-    vsBlas.empty() ? json.null() : json.value(geomean(vsBlas));
+    for (const std::unique_ptr<LibraryBaseline> &library : libraries) {
+      const std::vector<double> &ratios = vsLibrary[library->name()];
+      json.key(std::string("geomean_speedup_vs_") + library->name());
+      ratios.empty() ? json.null() : json.value(geomean(ratios));
+    }
+    json.key("geomean_speedup_vs_best_library");
+    vsBest.empty() ? json.null() : json.value(geomean(vsBest));
     json.key("geomean_speedup_vs_upstream");
     vsUpstream.empty() ? json.null() : json.value(geomean(vsUpstream));
     json.key("model_check");
@@ -866,38 +1002,64 @@ int main(int argc, char **argv) {
   } else if (o.emulate) {
     printEmulatedTable(results, modelChecks);
   } else {
-    std::printf("%-48s %3s %9s %11s %11s %8s %11s %8s %10s  %s\n", "workload",
-                "ok", "max_err", "quilt_us", "openblas_us", "vs_blas",
-                "upstream_us", "vs_up", "pred_us", "chosen");
+    auto num = [](std::optional<double> v, const char *fmt) {
+      char buf[32];
+      if (!v)
+        return std::string("-");
+      std::snprintf(buf, sizeof(buf), fmt, *v);
+      return std::string(buf);
+    };
+    auto ratio = [](std::optional<double> base, double quilt) {
+      return base && quilt > 0 ? std::optional<double>(*base / quilt)
+                               : std::nullopt;
+    };
+    std::printf("%-48s %3s %9s %11s", "workload", "ok", "max_err", "quilt_us");
+    for (const std::unique_ptr<LibraryBaseline> &library : libraries)
+      std::printf(" %11s", (std::string(library->name()) + "_us").c_str());
+    if (!libraries.empty())
+      std::printf(" %8s", "vs_best");
+    if (wantUpstream)
+      std::printf(" %11s %8s", "upstream_us", "vs_up");
+    std::printf(" %10s  %s\n", "pred_us", "chosen");
     for (const Result &r : results) {
-      auto num = [](std::optional<double> v, const char *fmt) {
-        char buf[32];
-        if (!v)
-          return std::string("-");
-        std::snprintf(buf, sizeof(buf), fmt, *v);
-        return std::string(buf);
-      };
-      std::optional<double> vsB, vsU;
-      if (r.openblasUs && r.quiltUs > 0)
-        vsB = *r.openblasUs / r.quiltUs;
-      if (r.upstreamUs && r.quiltUs > 0)
-        vsU = *r.upstreamUs / r.quiltUs;
-      std::printf("%-48s %3s %9.1e %11.1f %11s %8s %11s %8s %10.1f  %s\n",
-                  r.workload.str().c_str(), r.ok ? "yes" : "NO",
-                  r.maxRelError, r.quiltUs,
-                  num(r.openblasUs, "%.1f").c_str(),
-                  num(vsB, "%.2fx").c_str(),
-                  num(r.upstreamUs, "%.1f").c_str(),
-                  num(vsU, "%.1fx").c_str(), r.predictedUs,
-                  r.chosen.c_str());
+      std::printf("%-48s %3s %9.1e %11.1f", r.workload.str().c_str(),
+                  r.ok ? "yes" : "NO", r.maxRelError, r.quiltUs);
+      for (const std::unique_ptr<LibraryBaseline> &library : libraries) {
+        auto run = r.libraries.find(library->name());
+        std::string time = "-";
+        if (run != r.libraries.end() && run->second.ran)
+          time = run->second.us ? num(run->second.us, "%.1f") : "WRONG";
+        std::printf(" %11s", time.c_str());
+      }
+      if (!libraries.empty())
+        std::printf(" %8s", num(ratio(bestLibraryUs(r), r.quiltUs), "%.2fx").c_str());
+      if (wantUpstream)
+        std::printf(" %11s %8s", num(r.upstreamUs, "%.1f").c_str(),
+                    num(ratio(r.upstreamUs, r.quiltUs), "%.1fx").c_str());
+      std::printf(" %10.1f  %s\n", r.predictedUs, r.chosen.c_str());
     }
-    std::printf("\ngeomean speed-up over OpenBLAS: %s over %zu workloads\n",
-                vsBlas.empty() ? "-" : (std::to_string(geomean(vsBlas)) + "x").c_str(),
-                vsBlas.size());
-    std::printf("geomean speed-up over upstream MLIR: %s over %zu workloads\n",
-                vsUpstream.empty() ? "-"
-                                   : (std::to_string(geomean(vsUpstream)) + "x").c_str(),
-                vsUpstream.size());
+    for (const Result &r : results)
+      for (const auto &[name, run] : r.libraries)
+        if (!run.error.empty())
+          std::printf("%s on %s: %s\n", name.c_str(), r.workload.str().c_str(),
+                      run.error.c_str());
+    std::printf("\n");
+    auto summary = [&](const std::string &label,
+                       const std::vector<double> &ratios) {
+      std::printf("geomean speed-up over %s: %s over %zu workloads\n",
+                  label.c_str(), num(ratios.empty() ? std::nullopt
+                                                    : std::optional<double>(
+                                                          geomean(ratios)),
+                                     "%.2fx")
+                                     .c_str(),
+                  ratios.size());
+    };
+    for (const std::unique_ptr<LibraryBaseline> &library : libraries)
+      summary(library->name(), vsLibrary[library->name()]);
+    if (!libraries.empty())
+      summary("the best library per workload", vsBest);
+    if (wantUpstream)
+      summary("upstream MLIR", vsUpstream);
     for (const ModelCheck &c : modelChecks)
       std::printf("model check %-40s spearman %.2f  regret %.1f%%\n",
                   c.workload.str().c_str(), c.spearman, 100 * c.regret);

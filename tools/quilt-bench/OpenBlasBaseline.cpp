@@ -1,0 +1,64 @@
+//===- OpenBlasBaseline.cpp - OpenBLAS's sgemm as a baseline --------------===//
+//
+// Part of the Quilt project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Baselines.h"
+
+#ifdef QUILT_HAVE_OPENBLAS
+#include <cblas.h>
+#endif
+
+namespace quilt::bench {
+
+#ifdef QUILT_HAVE_OPENBLAS
+
+namespace {
+
+class OpenBlasBaseline : public LibraryBaseline {
+public:
+  const char *name() const override { return "openblas"; }
+
+  bool prepare(const Workload &w, Operands &o, std::string &) override {
+    workload = &w;
+    operands = &o;
+    return true;
+  }
+
+  void run() override {
+    computeWithSgemm(*workload, *operands, scratch,
+                     [](int64_t m, int64_t n, int64_t k, const float *a,
+                        int64_t lda, const float *b, int64_t ldb, float *c,
+                        int64_t ldc) {
+                       cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
+                                   m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c,
+                                   ldc);
+                     });
+  }
+
+private:
+  const Workload *workload = nullptr;
+  Operands *operands = nullptr;
+  std::vector<float> scratch;
+};
+
+} // namespace
+
+std::unique_ptr<LibraryBaseline> makeOpenBlasBaseline(int threads,
+                                                      std::string &) {
+  openblas_set_num_threads(threads);
+  return std::make_unique<OpenBlasBaseline>();
+}
+
+#else
+
+std::unique_ptr<LibraryBaseline> makeOpenBlasBaseline(int,
+                                                      std::string &error) {
+  error = "quilt-bench was built without OpenBLAS (libopenblas-dev)";
+  return nullptr;
+}
+
+#endif
+
+} // namespace quilt::bench
