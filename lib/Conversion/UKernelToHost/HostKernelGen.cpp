@@ -18,9 +18,10 @@
 // Packing zero-pads the last micro-panels, so the micro-kernel always runs
 // full mr x nr x kb; only the update of C is masked at the edges.
 //
-// A problem small enough not to need the cache blocks (chooseOperandReads)
-// skips packing: the two inner loops run over it directly, reading A and B
-// where they are stored, each register block over all of K.
+// A problem small enough not to need the cache blocks, or one whose rows fit
+// one register block (chooseOperandReads), skips packing: the two inner
+// loops run over it directly, reading A and B where they are stored, each
+// register block over all of K.
 //
 //===----------------------------------------------------------------------===//
 
@@ -430,15 +431,15 @@ bool canReadInPlace(const KernelSpec &spec) {
          spec.inputType.isF32();
 }
 
-/// The product of one batch element with its operands read in place: the
-/// register blocks of C, each over all of K (a single K block), with the
-/// epilogue.
+/// The product of one batch element with its operands read in place, over
+/// columns [col0, colEnd): the register blocks of C, each over all of K (a
+/// single K block), with the epilogue.
 void emitInPlaceProduct(OpBuilder &b, Location loc, const KernelSpec &spec,
-                        const BlockOperands &v, Value m, Value n, Value k) {
-  IndexMath im{b, loc};
-  forLoop(b, loc, im.c(0), n, spec.nr, [&](OpBuilder &b1, Value jr) {
+                        const BlockOperands &v, Value m, Value col0,
+                        Value colEnd, Value k) {
+  forLoop(b, loc, col0, colEnd, spec.nr, [&](OpBuilder &b1, Value jr) {
     IndexMath m1{b1, loc};
-    Value cols = m1.min(m1.c(spec.nr), m1.sub(n, jr));
+    Value cols = m1.min(m1.c(spec.nr), m1.sub(colEnd, jr));
     forLoop(b1, loc, m1.c(0), m, spec.mr, [&](OpBuilder &b2, Value ir) {
       IndexMath m2{b2, loc};
       Value rows = m2.min(m2.c(spec.mr), m2.sub(m, ir));
@@ -453,20 +454,102 @@ void emitInPlaceProduct(OpBuilder &b, Location loc, const KernelSpec &spec,
   });
 }
 
-/// Emits `inPlace` where the operands can be read in place and each batch
-/// element of the region is small enough not to need cache blocking, else
-/// `packed`. Small enough: one M block and one N block (M <= mc, N <= nc),
-/// and A and B together no larger than the A block and B panel the
-/// configuration sizes its caches for (M*K + K*N <= mc*kc + kc*nc), with
-/// K > 0. Such operands stay in cache after their first use, and packing
-/// them costs about as much as multiplying them: attention's per-head
-/// products (M, N, K = 5..128) spent a third of their time packing.
-void chooseOperandReads(OpBuilder &b, Location loc, const KernelSpec &spec,
-                        const RegionOperands &r,
-                        function_ref<void(OpBuilder &, Location)> inPlace,
-                        function_ref<void(OpBuilder &, Location)> packed) {
+/// The most rows of a product read in place as skinny (OperandReads::Skinny).
+/// C's rows are read and written once per K block, from L2 (16 x 12288 f32
+/// is 768 KB): at 17 to 64 rows on a 4096 x 4096 B that cost more than
+/// packing saves (M = 24: 23 ms against 12.6 packed, Zen 4, one core).
+constexpr int64_t kSkinnyRows = 16;
+
+/// The K block of a skinny product: the rows of B read across their width
+/// before the next block's. Few rows at a time keep the streams the
+/// hardware prefetcher follows few: on Zen 4 (one core) M=5 N=K=4096 took
+/// 11.9 ms with the configuration's kc = 128, 4.4 ms with 16, 3.6 ms with
+/// 8, 5.5 ms with 4 (C's traffic per block grows); M=1 N=12288 K=4096
+/// streamed B at 25 GB/s with 8.
+constexpr int64_t kSkinnyKBlock = 8;
+
+/// The product of one batch element with few rows (OperandReads::Skinny),
+/// over columns [col0, colEnd), its operands read in place: per K block of
+/// kc rows, the register blocks of each column strip, added to C (a few
+/// rows, which stay in cache). Each K block's rows of B are read
+/// across their width before the next block's: the pages and prefetch
+/// streams in use stay few, where a strip over all of K would touch a page
+/// per row of B (rows of transformer weights are 16-48 KB apart) on every
+/// strip.
+void emitSkinnyProduct(OpBuilder &b, Location loc, const KernelSpec &spec,
+                       const BlockOperands &v, Value m, Value col0,
+                       Value colEnd, Value k) {
+  IndexMath im{b, loc};
+  Value zero = im.c(0);
+  Value width = memref::DimOp::create(b, loc, v.b, 1);
+  int64_t kc = kSkinnyKBlock;
+  forLoop(b, loc, zero, k, kc, [&](OpBuilder &b1, Value pc) {
+    IndexMath m1{b1, loc};
+    Value kb = m1.min(m1.c(kc), m1.sub(k, pc));
+    KBlock kblk = {pc, kb, m1.eq(pc, zero), m1.eq(m1.add(pc, kb), k)};
+    Value a = spec.transposeA
+                  ? matrixWindow(b1, loc, v.a.matrix, pc, zero, kblk.kb, m)
+                  : matrixWindow(b1, loc, v.a.matrix, zero, pc, m, kblk.kb);
+    Value rowsOfB = matrixWindow(b1, loc, v.b, pc, zero, kblk.kb, width);
+    forLoop(b1, loc, col0, colEnd, spec.nr, [&](OpBuilder &b2, Value jr) {
+      IndexMath m2{b2, loc};
+      Value cols = m2.min(m2.c(spec.nr), m2.sub(colEnd, jr));
+      auto registerBlock = [&](OpBuilder &b3, Value ir, Value rows) {
+        MicroKernelReader read =
+            inPlaceReader(b3, loc, spec, a, rowsOfB, ir, jr, rows, cols);
+        SmallVector<Value> accs =
+            emitEdgeAwareMicroKernel(b3, loc, spec, read, kblk.kb, cols);
+        emitBlockUpdate(b3, loc, spec, accs, v.c, v.epilogue, ir, jr, rows,
+                        cols, kblk.isFirst, kblk.isLast);
+      };
+      // The strip's kc x nr rows of B stay in L1 across its register
+      // blocks.
+      scf::IfOp::create(
+          b2, loc, m2.le(m, m2.c(spec.mr)),
+          [&](OpBuilder &tb, Location l) {
+            registerBlock(tb, zero, m);
+            scf::YieldOp::create(tb, l);
+          },
+          [&](OpBuilder &eb, Location l) {
+            forLoop(eb, loc, zero, m, spec.mr, [&](OpBuilder &b3, Value ir) {
+              IndexMath m3{b3, loc};
+              registerBlock(b3, ir, m3.min(m3.c(spec.mr), m3.sub(m, ir)));
+            });
+            scf::YieldOp::create(eb, l);
+          });
+    });
+  });
+}
+
+/// How a kernel call reads its operands, chosen per call from the sizes.
+enum class OperandReads {
+  /// Small enough not to need cache blocking: one M block and one N block
+  /// (M <= mc, N <= nc), and A and B together no larger than the A block
+  /// and B panel the configuration sizes its caches for (M*K + K*N <=
+  /// mc*kc + kc*nc). Such operands stay in cache after their first use,
+  /// and packing them costs about as much as multiplying them: attention's
+  /// per-head products (M, N, K = 5..128) spent a third of their time
+  /// packing.
+  SmallInPlace,
+  /// Skinny: few rows (M <= kSkinnyRows), whatever N and K. B is read
+  /// where it is stored, a few rows at a time (kSkinnyKBlock), each strip
+  /// of them reused from L1 by the strip's register blocks: B streams from
+  /// memory once, where packing would read it, write its copy and read
+  /// that again. Decode steps of language models (M = 1..16 against 4096 x 4096
+  /// weights) are bound by that one read.
+  Skinny,
+  /// Packed cache blocks.
+  Packed,
+};
+
+/// Emits `read(kind)` for each way the operands may be read, under the
+/// run-time conditions that choose between them (OperandReads; both in-place
+/// kinds need K > 0 and operands that can be read in place).
+void chooseOperandReads(
+    OpBuilder &b, Location loc, const KernelSpec &spec, const RegionOperands &r,
+    function_ref<void(OpBuilder &, Location, OperandReads)> read) {
   if (!canReadInPlace(spec)) {
-    packed(b, loc);
+    read(b, loc, OperandReads::Packed);
     return;
   }
   IndexMath im{b, loc};
@@ -475,21 +558,34 @@ void chooseOperandReads(OpBuilder &b, Location loc, const KernelSpec &spec,
   Value bSize = im.mul(r.k, r.n);
   Value footprint = im.add(aSize, bSize);
   int64_t blockFootprint = spec.mc * spec.kc + spec.kc * spec.nc;
-  Value fits = im.le(r.m, im.c(spec.mc));
-  for (Value cond :
-       {im.le(r.n, im.c(spec.nc)), im.le(footprint, im.c(blockFootprint)),
-        im.lt(im.c(0), r.k)})
-    fits = arith::AndIOp::create(b, loc, fits, cond);
-  scf::IfOp::create(
-      b, loc, fits,
-      [&](OpBuilder &tb, Location l) {
-        inPlace(tb, l);
-        scf::YieldOp::create(tb, l);
-      },
-      [&](OpBuilder &eb, Location l) {
-        packed(eb, l);
-        scf::YieldOp::create(eb, l);
-      });
+  auto all = [&](std::initializer_list<Value> conds) {
+    Value result = *conds.begin();
+    for (Value cond : llvm::drop_begin(conds))
+      result = arith::AndIOp::create(b, loc, result, cond);
+    return result;
+  };
+  Value hasK = im.lt(im.c(0), r.k);
+  Value small = all({im.le(r.m, im.c(spec.mc)), im.le(r.n, im.c(spec.nc)),
+                     im.le(footprint, im.c(blockFootprint)), hasK});
+  Value skinny = all({im.le(r.m, im.c(kSkinnyRows)), hasK});
+  auto branch = [&](OpBuilder &ob, Value cond, OperandReads then,
+                    function_ref<void(OpBuilder &, Location)> otherwise) {
+    scf::IfOp::create(
+        ob, loc, cond,
+        [&](OpBuilder &tb, Location l) {
+          read(tb, l, then);
+          scf::YieldOp::create(tb, l);
+        },
+        [&](OpBuilder &eb, Location l) {
+          otherwise(eb, l);
+          scf::YieldOp::create(eb, l);
+        });
+  };
+  branch(b, small, OperandReads::SmallInPlace, [&](OpBuilder &ob, Location) {
+    branch(ob, skinny, OperandReads::Skinny, [&](OpBuilder &pb, Location l) {
+      read(pb, l, OperandReads::Packed);
+    });
+  });
 }
 
 /// The sequential loop nest: B panels are packed once per (jc, pc) and
@@ -508,9 +604,13 @@ void emitSequentialLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
           body(b0, r.at(b0, l, index));
         });
       };
-  auto inPlace = [&](OpBuilder &ob, Location l) {
+  auto inPlace = [&](OpBuilder &ob, Location l, OperandReads reads) {
     forEachBatchElement(ob, l, [&](OpBuilder &b0, const BlockOperands &v) {
-      emitInPlaceProduct(b0, l, spec, v, r.m, r.n, r.k);
+      IndexMath m0{b0, l};
+      if (reads == OperandReads::Skinny)
+        emitSkinnyProduct(b0, l, spec, v, r.m, m0.c(0), r.n, r.k);
+      else
+        emitInPlaceProduct(b0, l, spec, v, r.m, m0.c(0), r.n, r.k);
     });
   };
   auto packed = [&](OpBuilder &ob, Location l) {
@@ -538,12 +638,19 @@ void emitSequentialLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
     });
     buffers.deallocate(ob, l);
   };
-  chooseOperandReads(b, loc, spec, r, inPlace, packed);
+  chooseOperandReads(b, loc, spec, r,
+                     [&](OpBuilder &ob, Location l, OperandReads reads) {
+                       if (reads == OperandReads::Packed)
+                         packed(ob, l);
+                       else
+                         inPlace(ob, l, reads);
+                     });
 }
 
 /// The multi-threaded loop nest: one parallel iteration per cache block
-/// (batch element, jc, ic), each packing its own A block and B panel; or one
-/// per batch element read in place.
+/// (batch element, jc, ic), each packing its own A block and B panel; or,
+/// read in place, one per batch element (small problems) or per batch
+/// element and N block (skinny ones, whose rows are one register block).
 void emitParallelLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
                        const RegionOperands &r) {
   auto inPlace = [&](OpBuilder &ob, Location l) {
@@ -551,7 +658,23 @@ void emitParallelLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
     scf::ParallelOp::create(
         ob, l, ValueRange{om.c(0)}, ValueRange{r.batch}, ValueRange{om.c(1)},
         [&](OpBuilder &pb, Location pl, ValueRange ivs) {
-          emitInPlaceProduct(pb, pl, spec, r.at(pb, pl, ivs[0]), r.m, r.n, r.k);
+          IndexMath pm{pb, pl};
+          emitInPlaceProduct(pb, pl, spec, r.at(pb, pl, ivs[0]), r.m, pm.c(0),
+                             r.n, r.k);
+        });
+  };
+  auto skinny = [&](OpBuilder &ob, Location l) {
+    IndexMath om{ob, l};
+    Value zero = om.c(0), one = om.c(1);
+    Value nBlocks = om.ceilDiv(r.n, om.c(spec.nc));
+    scf::ParallelOp::create(
+        ob, l, ValueRange{zero, zero}, ValueRange{r.batch, nBlocks},
+        ValueRange{one, one}, [&](OpBuilder &pb, Location pl, ValueRange ivs) {
+          IndexMath pm{pb, pl};
+          Value jc = pm.mul(ivs[1], pm.c(spec.nc));
+          Value end = pm.min(pm.add(jc, pm.c(spec.nc)), r.n);
+          emitSkinnyProduct(pb, pl, spec, r.at(pb, pl, ivs[0]), r.m, jc, end,
+                            r.k);
         });
   };
   auto packed = [&](OpBuilder &ob, Location l) {
@@ -583,7 +706,17 @@ void emitParallelLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
           buffers.deallocate(pb, pl);
         });
   };
-  chooseOperandReads(b, loc, spec, r, inPlace, packed);
+  chooseOperandReads(b, loc, spec, r,
+                     [&](OpBuilder &ob, Location l, OperandReads reads) {
+                       switch (reads) {
+                       case OperandReads::SmallInPlace:
+                         return inPlace(ob, l);
+                       case OperandReads::Skinny:
+                         return skinny(ob, l);
+                       case OperandReads::Packed:
+                         return packed(ob, l);
+                       }
+                     });
 }
 
 /// The image of a convolution as A: a flat view of its buffer, its strides,

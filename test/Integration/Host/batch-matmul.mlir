@@ -14,14 +14,15 @@
 // REDEFINE: %{options} = target=host max-candidates=2 policy=fixed=1
 // RUN: %{run}
 
-// CHECK-COUNT-8: case
+// CHECK-COUNT-9: case
 // CHECK: max error
 // CHECK-NEXT: PASS
 
 // B, M, N, K
-memref.global "private" constant @shapes : memref<8x4xi64> = dense<[
+memref.global "private" constant @shapes : memref<9x4xi64> = dense<[
   [0, 3, 3, 3], [3, 0, 3, 3], [2, 3, 3, 0], [1, 1, 1, 1], [5, 7, 11, 13],
-  [3, 43, 64, 43], [12, 17, 96, 64], [2, 130, 33, 257]]>
+  [3, 43, 64, 43], [12, 17, 96, 64], [2, 130, 33, 257],
+  [2, 9, 600, 301]]>
 
 func.func @bmm(%a: memref<?x?x?xf32>, %b: memref<?x?x?xf32>, %c: memref<?x?x?xf32>) {
   linalg.batch_matmul ins(%a, %b : memref<?x?x?xf32>, memref<?x?x?xf32>) outs(%c : memref<?x?x?xf32>)
@@ -194,15 +195,15 @@ func.func @main() {
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
-  %count = arith.constant 8 : index
+  %count = arith.constant 9 : index
   %zero = arith.constant 0.0 : f32
   %tolerance = arith.constant 1.0e-6 : f32
-  %shapes = memref.get_global @shapes : memref<8x4xi64>
+  %shapes = memref.get_global @shapes : memref<9x4xi64>
   %worst = scf.for %s = %c0 to %count step %c1 iter_args(%w = %zero) -> f32 {
-    %b64 = memref.load %shapes[%s, %c0] : memref<8x4xi64>
-    %m64 = memref.load %shapes[%s, %c1] : memref<8x4xi64>
-    %n64 = memref.load %shapes[%s, %c2] : memref<8x4xi64>
-    %k64 = memref.load %shapes[%s, %c3] : memref<8x4xi64>
+    %b64 = memref.load %shapes[%s, %c0] : memref<9x4xi64>
+    %m64 = memref.load %shapes[%s, %c1] : memref<9x4xi64>
+    %n64 = memref.load %shapes[%s, %c2] : memref<9x4xi64>
+    %k64 = memref.load %shapes[%s, %c3] : memref<9x4xi64>
     %bn = arith.index_cast %b64 : i64 to index
     %m = arith.index_cast %m64 : i64 to index
     %n = arith.index_cast %n64 : i64 to index

@@ -22,17 +22,20 @@
 // REDEFINE: %{options} = target=host-avx2
 // RUN: %{run}
 
-// CHECK-COUNT-18: case
+// CHECK-COUNT-22: case
 // CHECK: max error
 // CHECK-NEXT: PASS
 
 // M, N, K. Sizes past the default candidates' cache blocks (M > 1024,
-// N > 4096, K > 256) run several blocks.
-memref.global "private" constant @shapes : memref<18x3xi64> = dense<[
+// N > 4096, K > 256) run several blocks; the last four, up to 16 rows and
+// too large for the small-problem path, the skinny one (B read in place,
+// K blocks of 8 rows, a K that is not a multiple of 8).
+memref.global "private" constant @shapes : memref<22x3xi64> = dense<[
   [0, 5, 7], [5, 0, 7], [5, 7, 0], [1, 1, 1], [1, 17, 1], [17, 1, 13],
   [2, 3, 5], [7, 11, 13], [31, 67, 5], [97, 101, 103], [16, 16, 16],
   [48, 64, 256], [100, 300, 257], [257, 33, 300], [1031, 19, 7],
-  [3, 4100, 5], [129, 513, 65], [384, 77, 31]]>
+  [3, 4100, 5], [129, 513, 65], [384, 77, 31],
+  [13, 600, 301], [1, 5000, 97], [16, 1030, 211], [5, 65, 2049]]>
 
 func.func @gemm(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
   linalg.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
@@ -44,14 +47,14 @@ func.func @main() {
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
-  %count = arith.constant 18 : index
+  %count = arith.constant 22 : index
   %zero = arith.constant 0.0 : f32
   %tolerance = arith.constant 1.0e-6 : f32
-  %shapes = memref.get_global @shapes : memref<18x3xi64>
+  %shapes = memref.get_global @shapes : memref<22x3xi64>
   %worst = scf.for %s = %c0 to %count step %c1 iter_args(%w = %zero) -> f32 {
-    %m64 = memref.load %shapes[%s, %c0] : memref<18x3xi64>
-    %n64 = memref.load %shapes[%s, %c1] : memref<18x3xi64>
-    %k64 = memref.load %shapes[%s, %c2] : memref<18x3xi64>
+    %m64 = memref.load %shapes[%s, %c0] : memref<22x3xi64>
+    %n64 = memref.load %shapes[%s, %c1] : memref<22x3xi64>
+    %k64 = memref.load %shapes[%s, %c2] : memref<22x3xi64>
     %m = arith.index_cast %m64 : i64 to index
     %n = arith.index_cast %n64 : i64 to index
     %k = arith.index_cast %k64 : i64 to index

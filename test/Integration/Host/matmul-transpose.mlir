@@ -15,13 +15,14 @@
 // REDEFINE: %{options} = target=host-avx2 max-candidates=2 policy=fixed=1
 // RUN: %{run}
 
-// CHECK-COUNT-9: case
+// CHECK-COUNT-11: case
 // CHECK: max error
 // CHECK-NEXT: PASS
 
-memref.global "private" constant @shapes : memref<9x3xi64> = dense<[
+memref.global "private" constant @shapes : memref<11x3xi64> = dense<[
   [0, 3, 3], [3, 3, 0], [1, 1, 1], [2, 19, 3], [23, 5, 29], [97, 101, 103],
-  [130, 33, 257], [7, 300, 300], [1030, 17, 9]]>
+  [130, 33, 257], [7, 300, 300], [1030, 17, 9],
+  [13, 700, 301], [1, 4200, 9]]>
 
 #lhs_t = affine_map<(m, n, k) -> (k, m)>
 #lhs = affine_map<(m, n, k) -> (m, k)>
@@ -119,14 +120,14 @@ func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %count = arith.constant 9 : index
+  %count = arith.constant 11 : index
   %zero = arith.constant 0.0 : f32
   %tolerance = arith.constant 1.0e-6 : f32
-  %shapes = memref.get_global @shapes : memref<9x3xi64>
+  %shapes = memref.get_global @shapes : memref<11x3xi64>
   %worst = scf.for %s = %c0 to %count step %c1 iter_args(%w = %zero) -> f32 {
-    %m64 = memref.load %shapes[%s, %c0] : memref<9x3xi64>
-    %n64 = memref.load %shapes[%s, %c1] : memref<9x3xi64>
-    %k64 = memref.load %shapes[%s, %c2] : memref<9x3xi64>
+    %m64 = memref.load %shapes[%s, %c0] : memref<11x3xi64>
+    %n64 = memref.load %shapes[%s, %c1] : memref<11x3xi64>
+    %k64 = memref.load %shapes[%s, %c2] : memref<11x3xi64>
     %m = arith.index_cast %m64 : i64 to index
     %n = arith.index_cast %n64 : i64 to index
     %k = arith.index_cast %k64 : i64 to index
