@@ -521,6 +521,10 @@ void emitSkinnyProduct(OpBuilder &b, Location loc, const KernelSpec &spec,
   });
 }
 
+/// The columns of B one parallel iteration of a multi-threaded skinny
+/// product reads (rounded up to the register block's nr).
+constexpr int64_t kSkinnyParallelColumns = 2048;
+
 /// How a kernel call reads its operands, chosen per call from the sizes.
 enum class OperandReads {
   /// Small enough not to need cache blocking: one M block and one N block
@@ -650,7 +654,7 @@ void emitSequentialLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
 /// The multi-threaded loop nest: one parallel iteration per cache block
 /// (batch element, jc, ic), each packing its own A block and B panel; or,
 /// read in place, one per batch element (small problems) or per batch
-/// element and N block (skinny ones, whose rows are one register block).
+/// element and wide block of columns (skinny ones).
 void emitParallelLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
                        const RegionOperands &r) {
   auto inPlace = [&](OpBuilder &ob, Location l) {
@@ -663,16 +667,21 @@ void emitParallelLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
                              r.n, r.k);
         });
   };
+  // Wide column blocks: each thread reads long runs of B's rows, which is
+  // what lets a skinny product stream (blocks of nc = 128 columns, 512 bytes
+  // of a row at a time, ran M=9 N=11008 K=4096 on two threads no faster
+  // than on one).
+  int64_t skinnyColumns = llvm::alignTo(kSkinnyParallelColumns, spec.nr);
   auto skinny = [&](OpBuilder &ob, Location l) {
     IndexMath om{ob, l};
     Value zero = om.c(0), one = om.c(1);
-    Value nBlocks = om.ceilDiv(r.n, om.c(spec.nc));
+    Value nBlocks = om.ceilDiv(r.n, om.c(skinnyColumns));
     scf::ParallelOp::create(
         ob, l, ValueRange{zero, zero}, ValueRange{r.batch, nBlocks},
         ValueRange{one, one}, [&](OpBuilder &pb, Location pl, ValueRange ivs) {
           IndexMath pm{pb, pl};
-          Value jc = pm.mul(ivs[1], pm.c(spec.nc));
-          Value end = pm.min(pm.add(jc, pm.c(spec.nc)), r.n);
+          Value jc = pm.mul(ivs[1], pm.c(skinnyColumns));
+          Value end = pm.min(pm.add(jc, pm.c(skinnyColumns)), r.n);
           emitSkinnyProduct(pb, pl, spec, r.at(pb, pl, ivs[0]), r.m, jc, end,
                             r.k);
         });
