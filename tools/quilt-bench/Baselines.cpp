@@ -43,8 +43,15 @@ makeLibraryBaseline(const std::string &name, int threads, std::string &error) {
   return nullptr;
 }
 
-void computeWithSgemm(const Workload &w, Operands &o,
-                      std::vector<float> &scratch, const RowMajorSgemm &sgemm) {
+bool SgemmBaseline::prepare(const Workload &w, Operands &o, std::string &) {
+  workload = &w;
+  operands = &o;
+  return true;
+}
+
+void SgemmBaseline::run() {
+  const Workload &w = *workload;
+  Operands &o = *operands;
   const GemmShape &g = w.gemm;
   float *out = o.out.floats();
   auto ld = [](int64_t columns) { return std::max<int64_t>(columns, 1); };

@@ -1,4 +1,4 @@
-//===- Baselines.h - Libraries timed beside Quilt's kernels ------*- C++ -*-===//
+//===- Baselines.h - Libraries timed beside Quilt's kernels -----*- C++ -*-===//
 //
 // Part of the Quilt project. OpenBLAS, oneDNN and BLIS computing the same
 // contraction as the compiled kernel, on the float values of the same
@@ -11,7 +11,6 @@
 
 #include "BenchKernels.h"
 
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -50,17 +49,26 @@ bool haveLibraryBaseline(const std::string &name);
 std::unique_ptr<LibraryBaseline>
 makeLibraryBaseline(const std::string &name, int threads, std::string &error);
 
-/// C = A x B for row-major f32 matrices with leading dimensions: the one
-/// routine the BLAS-style libraries are asked for.
-using RowMajorSgemm = std::function<void(
-    int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
-    const float *b, int64_t ldb, float *c, int64_t ldc)>;
+/// A BLAS-style library, asked for one routine: C = A x B for row-major f32
+/// matrices with leading dimensions. Batches are one call per batch
+/// element, convolutions im2col then one call (the im2col is part of the
+/// timed work, as it is the library user's).
+class SgemmBaseline : public LibraryBaseline {
+public:
+  bool prepare(const Workload &workload, Operands &operands,
+               std::string &error) override;
+  void run() override;
 
-/// Computes `workload` on `operands` with `sgemm`: one call per batch,
-/// convolutions through im2col into `scratch` (part of the timed work, as
-/// it is the library user's).
-void computeWithSgemm(const Workload &workload, Operands &operands,
-                      std::vector<float> &scratch, const RowMajorSgemm &sgemm);
+protected:
+  virtual void sgemm(int64_t m, int64_t n, int64_t k, const float *a,
+                     int64_t lda, const float *b, int64_t ldb, float *c,
+                     int64_t ldc) = 0;
+
+private:
+  const Workload *workload = nullptr;
+  Operands *operands = nullptr;
+  std::vector<float> scratch; ///< im2col matrices
+};
 
 // Each library's constructor, in its own file; null and `error` when
 // quilt-bench was built without it.

@@ -46,12 +46,13 @@ std::string tensorType(int rank, ElemType elem) {
 /// reads `c`), the upstream lowering runs it as written.
 std::string linalgSource(const Workload &w) {
   int rank = rankOf(w.op);
-  std::string in = memrefType(rank, w.elem), out = memrefType(rank, ElemType::F32);
+  std::string in = memrefType(rank, w.elem),
+              out = memrefType(rank, ElemType::F32);
   std::string inT = tensorType(rank, w.elem),
               outT = tensorType(rank, ElemType::F32);
   std::ostringstream os;
-  os << "func.func @quilt_bench(%a: " << in << ", %b: " << in
-     << ", %c: " << out << ") attributes {llvm.emit_c_interface} {\n"
+  os << "func.func @quilt_bench(%a: " << in << ", %b: " << in << ", %c: " << out
+     << ") attributes {llvm.emit_c_interface} {\n"
      << "  %ta = bufferization.to_tensor %a restrict : " << in << " to " << inT
      << "\n"
      << "  %tb = bufferization.to_tensor %b restrict : " << in << " to " << inT
@@ -115,8 +116,8 @@ Operands makeOperands(const Workload &w) {
 }
 
 std::string BenchKernel::keyFor(const Workload &w) {
-  std::string key = std::string(stringify(w.op)) + "-" +
-                    std::string(stringify(w.elem));
+  std::string key =
+      std::string(stringify(w.op)) + "-" + std::string(stringify(w.elem));
   if (w.conv)
     key += "-s" + std::to_string(w.conv->stride);
   return key;
@@ -141,12 +142,10 @@ bool compileBenchLibrary(const Workload &workload, bool microKernels,
   return true;
 }
 
-std::unique_ptr<BenchKernel> BenchKernel::compile(const Workload &workload,
-                                                  bool microKernels,
-                                                  int threads,
-                                                  const CompileOptions &base,
-                                                  const std::string &directory,
-                                                  std::string &error) {
+std::unique_ptr<BenchKernel>
+BenchKernel::compile(const Workload &workload, bool microKernels, int threads,
+                     const CompileOptions &base, const std::string &directory,
+                     std::string &error) {
   std::unique_ptr<BenchKernel> kernel(new BenchKernel());
   kernel->text = linalgSource(workload);
   kernel->rank = rankOf(workload.op);

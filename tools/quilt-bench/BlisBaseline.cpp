@@ -25,37 +25,24 @@ namespace {
 using BlisSgemm = decltype(&bli_sgemm);
 using BlisSetThreads = decltype(&bli_thread_set_num_threads);
 
-class BlisBaseline : public LibraryBaseline {
+class BlisBaseline : public SgemmBaseline {
 public:
-  explicit BlisBaseline(BlisSgemm sgemm) : sgemm(sgemm) {}
+  explicit BlisBaseline(BlisSgemm gemm) : gemm(gemm) {}
 
   const char *name() const override { return "blis"; }
 
-  bool prepare(const Workload &w, Operands &o, std::string &) override {
-    workload = &w;
-    operands = &o;
-    return true;
-  }
-
-  void run() override {
-    computeWithSgemm(*workload, *operands, scratch,
-                     [this](int64_t m, int64_t n, int64_t k, const float *a,
-                            int64_t lda, const float *b, int64_t ldb, float *c,
-                            int64_t ldc) {
-                       float one = 1.0f, zero = 0.0f;
-                       // BLIS takes non-const pointers to inputs it only
-                       // reads.
-                       sgemm(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, m, n, k,
-                             &one, const_cast<float *>(a), lda, 1,
-                             const_cast<float *>(b), ldb, 1, &zero, c, ldc, 1);
-                     });
+protected:
+  void sgemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+             const float *b, int64_t ldb, float *c, int64_t ldc) override {
+    float one = 1.0f, zero = 0.0f;
+    // BLIS takes non-const pointers to inputs it only reads.
+    gemm(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, m, n, k, &one,
+         const_cast<float *>(a), lda, 1, const_cast<float *>(b), ldb, 1, &zero,
+         c, ldc, 1);
   }
 
 private:
-  BlisSgemm sgemm;
-  const Workload *workload = nullptr;
-  Operands *operands = nullptr;
-  std::vector<float> scratch;
+  BlisSgemm gemm;
 };
 
 } // namespace

@@ -1,4 +1,4 @@
-//===- HostBuffers.h - Operands for compiled kernels, on the host -*- C++ -*-===//
+//===- HostBuffers.h - Operands of compiled kernels on the host -*- C++ -*-===//
 //
 // Part of the Quilt project. Buffers in the element type a kernel reads
 // (f32, or f16/bf16 stored as 16-bit patterns), with a float copy for the

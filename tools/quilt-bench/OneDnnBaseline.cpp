@@ -110,7 +110,8 @@ private:
                             : memory::dims{os[0], os[1], os[2], os[3]};
     memory::dims filter = {p.f, p.c, p.r, p.s};
     Tag activations = nhwc ? Tag::nhwc : Tag::nchw;
-    memory::desc srcDesc(src, kF32, activations), dstDesc(dst, kF32, activations);
+    memory::desc srcDesc(src, kF32, activations),
+        dstDesc(dst, kF32, activations);
     memory::desc userFilter(filter, kF32, nhwc ? Tag::hwio : Tag::oihw);
     memory::desc anyFilter(filter, kF32, Tag::any);
     auto pd = create<dnnl::convolution_forward>([&] {
@@ -121,7 +122,8 @@ private:
     });
     reorderedFilter = memory(pd.weights_desc(), engine);
     memory given = wrap(userFilter, o.rhs);
-    dnnl::reorder(given, reorderedFilter).execute(stream, given, reorderedFilter);
+    dnnl::reorder(given, reorderedFilter)
+        .execute(stream, given, reorderedFilter);
     stream.wait();
     arguments = {{DNNL_ARG_SRC, wrap(srcDesc, o.lhs)},
                  {DNNL_ARG_WEIGHTS, reorderedFilter},
@@ -144,8 +146,8 @@ std::unique_ptr<LibraryBaseline> makeOneDnnBaseline(int threads,
   // OpenMP runtime the process resolved it against (LLVM's, when the
   // kernels' runtime is linked in: it serves GNU's entry points too).
   using SetThreads = void (*)(int);
-  auto setThreads = reinterpret_cast<SetThreads>(
-      dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+  auto setThreads =
+      reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
   if (!setThreads) {
     error = "cannot find the OpenMP runtime oneDNN runs on";
     return nullptr;

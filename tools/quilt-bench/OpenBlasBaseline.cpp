@@ -16,31 +16,16 @@ namespace quilt::bench {
 
 namespace {
 
-class OpenBlasBaseline : public LibraryBaseline {
+class OpenBlasBaseline : public SgemmBaseline {
 public:
   const char *name() const override { return "openblas"; }
 
-  bool prepare(const Workload &w, Operands &o, std::string &) override {
-    workload = &w;
-    operands = &o;
-    return true;
+protected:
+  void sgemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+             const float *b, int64_t ldb, float *c, int64_t ldc) override {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a,
+                lda, b, ldb, 0.0f, c, ldc);
   }
-
-  void run() override {
-    computeWithSgemm(*workload, *operands, scratch,
-                     [](int64_t m, int64_t n, int64_t k, const float *a,
-                        int64_t lda, const float *b, int64_t ldb, float *c,
-                        int64_t ldc) {
-                       cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
-                                   m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c,
-                                   ldc);
-                     });
-  }
-
-private:
-  const Workload *workload = nullptr;
-  Operands *operands = nullptr;
-  std::vector<float> scratch;
 };
 
 } // namespace
@@ -53,8 +38,7 @@ std::unique_ptr<LibraryBaseline> makeOpenBlasBaseline(int threads,
 
 #else
 
-std::unique_ptr<LibraryBaseline> makeOpenBlasBaseline(int,
-                                                      std::string &error) {
+std::unique_ptr<LibraryBaseline> makeOpenBlasBaseline(int, std::string &error) {
   error = "quilt-bench was built without OpenBLAS (libopenblas-dev)";
   return nullptr;
 }

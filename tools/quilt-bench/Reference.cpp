@@ -1,4 +1,4 @@
-//===- Reference.cpp - Checks results against a double-precision reference===//
+//===- Reference.cpp - Checks results against a double reference ----------===//
 //
 // Part of the Quilt project.
 //

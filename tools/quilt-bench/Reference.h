@@ -1,4 +1,4 @@
-//===- Reference.h - Checks results against a double reference -*- C++ -*-===//
+//===- Reference.h - Checks results against a double reference --*- C++ -*-===//
 //
 // Part of the Quilt project.
 //

@@ -4,10 +4,10 @@
 // one dynamic-shape function once (never per shape), runs it on every
 // workload, checks its output against an independent reference, and times
 // it against OpenBLAS, oneDNN, BLIS and upstream MLIR's default lowering of
-// the same linalg op, measured in the same run. Optionally measures every candidate
-// on a sample of shapes to see how well the model ranks them, writes those
-// measurements for `quiltc calibrate`, and fits the model's calibration to
-// them (a target file the compiler then reads).
+// the same linalg op, measured in the same run. Optionally measures every
+// candidate on a sample of shapes to see how well the model ranks them, writes
+// those measurements for `quiltc calibrate`, and fits the model's calibration
+// to them (a target file the compiler then reads).
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,7 +57,8 @@ constexpr const char *kUsage =
     "       quilt-bench --list-baselines\n"
     "       quilt-bench --target GPU --workloads FILE --bundle DIR\n"
     "                   [--no-native-wgmma | --no-tma]\n"
-    "       quilt-bench --target h100|a100 --workloads FILE --emulate [--json]\n"
+    "       quilt-bench --target h100|a100 --workloads FILE --emulate "
+    "[--json]\n"
     "                   [--policy P] [--model-sample N]\n"
     "                   [--no-native-wgmma | --no-tma]\n"
     "  With a CPU target (host, host-avx512, host-avx2, host-neon) it runs\n"
@@ -378,8 +379,8 @@ Result::LibraryRun runLibrary(LibraryBaseline &library, const Workload &w,
   run.maxRelError = maxRelativeError(w, operands);
   run.ok = run.maxRelError <= 1e-4;
   if (!run.ok) {
-    run.error = "wrong output (largest error " +
-                std::to_string(run.maxRelError) + ")";
+    run.error =
+        "wrong output (largest error " + std::to_string(run.maxRelError) + ")";
     return run;
   }
   run.us = medianMicros([&] { library.run(); }, minTime);
@@ -412,8 +413,8 @@ struct ModelCheck {
 bool scoreModel(ModelCheck &check, const TargetDesc &target,
                 const ExplainOptions &options, std::string &error) {
   ExplainReport report;
-  if (!explainCandidates(check.workload, target, check.configs, options,
-                         report, error))
+  if (!explainCandidates(check.workload, target, check.configs, options, report,
+                         error))
     return false;
   check.predictedUs.clear();
   for (const Prediction &p : report.predictions)
@@ -429,13 +430,12 @@ bool scoreModel(ModelCheck &check, const TargetDesc &target,
 /// The model checks' times as the CSV `quiltc calibrate` reads.
 std::string measurementsCsv(const std::vector<ModelCheck> &checks,
                             const TargetDesc &target, int threads) {
-  std::string csv =
-      "# quilt-bench --model-sample on " + target.name + " (" +
-      target.description + "), " + std::to_string(threads) +
-      " thread(s): the cost model sees " +
-      std::to_string(target.computeUnits) +
-      " core(s); quilt-bench --calibrate fits against that\n"
-      "op,dtype,b,m,n,k,config,measured_us\n";
+  std::string csv = "# quilt-bench --model-sample on " + target.name + " (" +
+                    target.description + "), " + std::to_string(threads) +
+                    " thread(s): the cost model sees " +
+                    std::to_string(target.computeUnits) +
+                    " core(s); quilt-bench --calibrate fits against that\n"
+                    "op,dtype,b,m,n,k,config,measured_us\n";
   for (const ModelCheck &c : checks)
     for (size_t i = 0; i < c.configs.size(); ++i) {
       const GemmShape &g = c.workload.gemm;
@@ -496,9 +496,9 @@ void writeEmulatorJson(JsonWriter &json, const quilt_emulator_counters &c) {
 /// emulator counted beside the model's.
 void printEmulatedTable(const std::vector<Result> &results,
                         const std::vector<ModelCheck> &checks) {
-  std::printf("%-44s %3s %9s %10s %9s %9s %9s %7s %7s  %s\n", "workload",
-              "ok", "max_err", "warp_inst", "global_MB", "model_MB",
-              "shared_MB", "banks", "sectors", "chosen");
+  std::printf("%-44s %3s %9s %10s %9s %9s %9s %7s %7s  %s\n", "workload", "ok",
+              "max_err", "warp_inst", "global_MB", "model_MB", "shared_MB",
+              "banks", "sectors", "chosen");
   for (const Result &r : results) {
     if (!r.emulated) {
       std::printf("%-44s %3s  %s\n", r.workload.str().c_str(), "NO",
@@ -506,10 +506,10 @@ void printEmulatedTable(const std::vector<Result> &results,
       continue;
     }
     const quilt_emulator_counters &c = *r.emulated;
-    double ratioBanks = c.shared_ideal_wavefronts
-                            ? double(c.shared_wavefronts) /
-                                  double(c.shared_ideal_wavefronts)
-                            : 1.0;
+    double ratioBanks =
+        c.shared_ideal_wavefronts
+            ? double(c.shared_wavefronts) / double(c.shared_ideal_wavefronts)
+            : 1.0;
     double ratioSectors =
         c.global_ideal_sectors
             ? double(c.global_sectors) / double(c.global_ideal_sectors)
@@ -532,7 +532,6 @@ void printEmulatedTable(const std::vector<Result> &results,
 }
 
 } // namespace
-
 
 int main(int argc, char **argv) {
   Options o;
@@ -693,8 +692,7 @@ int main(int argc, char **argv) {
     ExplainReport report;
     // The candidates the compiler generated (for the target as attached),
     // priced as the compiled selection prices them (on the bench's cores).
-    if (explainAsCompiled(w, *found, *target, explainOptions, report,
-                          error)) {
+    if (explainAsCompiled(w, *found, *target, explainOptions, report, error)) {
       r.predictedUs = report.selection.predictedUs;
       r.chosen = describeChoice(report);
     }
@@ -761,8 +759,8 @@ int main(int argc, char **argv) {
     if (wantUpstream && gflop(w) <= o.upstreamMaxGflop) {
       if (!upstreamKernels.count(key)) {
         std::string compileError;
-        upstreamKernels[key] = BenchKernel::compile(w, false, 1, base,
-                                                    directory, compileError);
+        upstreamKernels[key] =
+            BenchKernel::compile(w, false, 1, base, directory, compileError);
         if (!upstreamKernels[key])
           std::cerr << "quilt-bench: cannot compile the upstream baseline "
                     << key << ":\n"
@@ -772,8 +770,7 @@ int main(int argc, char **argv) {
         poison(operands.out);
         upstream->run(operands);
         if (maxRelativeError(w, operands) <= 1e-4)
-          r.upstreamUs =
-              medianMicros([&] { upstream->run(operands); }, 0.0);
+          r.upstreamUs = medianMicros([&] { upstream->run(operands); }, 0.0);
         else
           std::cerr << "quilt-bench: the upstream lowering's output on "
                     << w.str() << " is wrong; it is not timed\n";
@@ -794,8 +791,8 @@ int main(int argc, char **argv) {
       if (scoreModel(check, *target, explainOptions, error))
         modelChecks.push_back(check);
       else
-        std::cerr << "quilt-bench: model check of " << w.str() << ": "
-                  << error << "\n";
+        std::cerr << "quilt-bench: model check of " << w.str() << ": " << error
+                  << "\n";
     }
     results.push_back(r);
     if (!o.json)
@@ -833,8 +830,8 @@ int main(int argc, char **argv) {
   // between two runs.
   std::vector<double> regretsBuiltin;
   const TargetDesc *builtin = TargetDatabase::builtin().lookup(o.target);
-  bool recalibrated = !o.emulate && builtin &&
-                      !(builtin->calibration == found->calibration);
+  bool recalibrated =
+      !o.emulate && builtin && !(builtin->calibration == found->calibration);
   if (recalibrated) {
     TargetDesc reference = *target;
     reference.calibration = builtin->calibration;
@@ -1032,7 +1029,8 @@ int main(int argc, char **argv) {
         std::printf(" %11s", time.c_str());
       }
       if (!libraries.empty())
-        std::printf(" %8s", num(ratio(bestLibraryUs(r), r.quiltUs), "%.2fx").c_str());
+        std::printf(" %8s",
+                    num(ratio(bestLibraryUs(r), r.quiltUs), "%.2fx").c_str());
       if (wantUpstream)
         std::printf(" %11s %8s", num(r.upstreamUs, "%.1f").c_str(),
                     num(ratio(r.upstreamUs, r.quiltUs), "%.1fx").c_str());
@@ -1047,11 +1045,11 @@ int main(int argc, char **argv) {
     auto summary = [&](const std::string &label,
                        const std::vector<double> &ratios) {
       std::printf("geomean speed-up over %s: %s over %zu workloads\n",
-                  label.c_str(), num(ratios.empty() ? std::nullopt
-                                                    : std::optional<double>(
-                                                          geomean(ratios)),
-                                     "%.2fx")
-                                     .c_str(),
+                  label.c_str(),
+                  num(ratios.empty() ? std::nullopt
+                                     : std::optional<double>(geomean(ratios)),
+                      "%.2fx")
+                      .c_str(),
                   ratios.size());
     };
     for (const std::unique_ptr<LibraryBaseline> &library : libraries)
