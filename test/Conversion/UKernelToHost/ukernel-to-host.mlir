@@ -68,13 +68,16 @@
 // CHECK: %[[MK:.*]] = arith.muli %[[ROWS]], %[[KDIM:.*]] : index
 // CHECK: %[[KN:.*]] = arith.muli %[[KDIM]], %[[COLS]]
 // CHECK: %[[FOOT:.*]] = arith.addi %[[MK]], %[[KN]]
+// CHECK: %[[NONEMPTY:.*]] = arith.cmpi slt, %{{.*}}, %[[KDIM]] : index
 // CHECK: %[[FITM:.*]] = arith.cmpi sle, %[[ROWS]], %c12
 // CHECK: %[[FITN:.*]] = arith.cmpi sle, %[[COLS]], %c32
 // CHECK: %[[FITK:.*]] = arith.cmpi sle, %[[FOOT]], %c352
-// CHECK: %[[NONEMPTY:.*]] = arith.cmpi slt, %{{.*}}, %[[KDIM]] : index
 // CHECK: %[[F1:.*]] = arith.andi %[[FITM]], %[[FITN]]
 // CHECK: %[[F2:.*]] = arith.andi %[[F1]], %[[FITK]]
 // CHECK: %[[FITS:.*]] = arith.andi %[[F2]], %[[NONEMPTY]]
+// Else a skinny region (at most 16 rows, K > 0) is read in place too.
+// CHECK: %[[FEW:.*]] = arith.cmpi sle, %[[ROWS]], %c16
+// CHECK: %[[SKINNY:.*]] = arith.andi %[[FEW]], %[[NONEMPTY]]
 // CHECK: scf.if %[[FITS]] {
 // CHECK-NOT: memref.alloc
 // CHECK: vector.create_mask
@@ -96,6 +99,15 @@
 // CHECK-NEXT: vector.load %[[BV]]
 // CHECK-NEXT: vector.maskedload %[[BV]]
 // CHECK: vector.maskedstore %[[CV]]
+// CHECK: } else {
+// The skinny product: B's rows in K blocks of 8, each block's rows of A and
+// B as windows of the region's views, no packing buffers.
+// CHECK: scf.if %[[SKINNY]] {
+// CHECK-NOT: memref.alloc
+// CHECK: scf.for %[[PC:.*]] = %{{.*}} to %[[KDIM]] step %c8 {
+// CHECK: memref.subview %[[AV]][%{{.*}}, %[[PC]]]
+// CHECK: %[[BROWS:.*]] = memref.subview %[[BV]][%[[PC]], %{{.*}}]
+// CHECK: vector.load %[[BROWS]]
 // CHECK: } else {
 // CHECK-DAG: %[[PA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<96xf32>
 // CHECK-DAG: %[[PB:.*]] = memref.alloc() {alignment = 64 : i64} : memref<256xf32>
