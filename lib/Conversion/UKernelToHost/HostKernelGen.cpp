@@ -18,10 +18,10 @@
 // Packing zero-pads the last micro-panels, so the micro-kernel always runs
 // full mr x nr x kb; only the update of C is masked at the edges.
 //
-// A problem small enough not to need the cache blocks, or one whose rows fit
-// one register block (chooseOperandReads), skips packing: the two inner
-// loops run over it directly, reading A and B where they are stored, each
-// register block over all of K.
+// A problem small enough not to need the cache blocks skips packing
+// (chooseOperandReads): the two inner loops run over it directly, reading A
+// and B where they are stored, each register block over all of K. So does a
+// skinny one (at most 16 rows), K block by K block.
 //
 //===----------------------------------------------------------------------===//
 
@@ -470,8 +470,8 @@ constexpr int64_t kSkinnyKBlock = 8;
 
 /// The product of one batch element with few rows (OperandReads::Skinny),
 /// over columns [col0, colEnd), its operands read in place: per K block of
-/// kc rows, the register blocks of each column strip, added to C (a few
-/// rows, which stay in cache). Each K block's rows of B are read
+/// kSkinnyKBlock rows, the register blocks of each column strip, added to C
+/// (a few rows, which stay in cache). Each K block's rows of B are read
 /// across their width before the next block's: the pages and prefetch
 /// streams in use stay few, where a strip over all of K would touch a page
 /// per row of B (rows of transformer weights are 16-48 KB apart) on every
@@ -482,10 +482,9 @@ void emitSkinnyProduct(OpBuilder &b, Location loc, const KernelSpec &spec,
   IndexMath im{b, loc};
   Value zero = im.c(0);
   Value width = memref::DimOp::create(b, loc, v.b, 1);
-  int64_t kc = kSkinnyKBlock;
-  forLoop(b, loc, zero, k, kc, [&](OpBuilder &b1, Value pc) {
+  forLoop(b, loc, zero, k, kSkinnyKBlock, [&](OpBuilder &b1, Value pc) {
     IndexMath m1{b1, loc};
-    Value kb = m1.min(m1.c(kc), m1.sub(k, pc));
+    Value kb = m1.min(m1.c(kSkinnyKBlock), m1.sub(k, pc));
     KBlock kblk = {pc, kb, m1.eq(pc, zero), m1.eq(m1.add(pc, kb), k)};
     Value a = spec.transposeA
                   ? matrixWindow(b1, loc, v.a.matrix, pc, zero, kblk.kb, m)
@@ -502,8 +501,10 @@ void emitSkinnyProduct(OpBuilder &b, Location loc, const KernelSpec &spec,
         emitBlockUpdate(b3, loc, spec, accs, v.c, v.epilogue, ir, jr, rows,
                         cols, kblk.isFirst, kblk.isLast);
       };
-      // The strip's kc x nr rows of B stay in L1 across its register
-      // blocks.
+      // The strip's few rows of B stay in L1 across its register blocks.
+      // Rows that fit one register block get it without the loop around
+      // it: with the loop, M=1 N=12288 K=4096 took 8.4-8.6 ms against
+      // 7.6-8.1 ms.
       scf::IfOp::create(
           b2, loc, m2.le(m, m2.c(spec.mr)),
           [&](OpBuilder &tb, Location l) {
@@ -539,8 +540,8 @@ enum class OperandReads {
   /// where it is stored, a few rows at a time (kSkinnyKBlock), each strip
   /// of them reused from L1 by the strip's register blocks: B streams from
   /// memory once, where packing would read it, write its copy and read
-  /// that again. Decode steps of language models (M = 1..16 against 4096 x 4096
-  /// weights) are bound by that one read.
+  /// that again. Decode steps of language models (M = 1..16 against
+  /// 4096 x 4096 weights) are bound by that one read.
   Skinny,
   /// Packed cache blocks.
   Packed,
