@@ -406,16 +406,16 @@ void emitMacroKernel(OpBuilder &b, Location loc, const KernelSpec &spec,
   });
 }
 
-/// One K block of the cache block at (ic, jc): sizes, whether it is the
-/// last, and the packed panels.
+/// One K block of `blockSize` rows from `pc`: its size, and whether it is
+/// the first and the last.
 struct KBlock {
   Value pc, kb, isFirst, isLast;
 };
 
-KBlock kBlock(OpBuilder &b, Location loc, const KernelSpec &spec, Value pc,
+KBlock kBlock(OpBuilder &b, Location loc, int64_t blockSize, Value pc,
               Value k) {
   IndexMath im{b, loc};
-  Value kb = im.min(im.c(spec.kc), im.sub(k, pc));
+  Value kb = im.min(im.c(blockSize), im.sub(k, pc));
   return {pc, kb, im.eq(pc, im.c(0)), im.eq(im.add(pc, kb), k)};
 }
 
@@ -483,9 +483,7 @@ void emitSkinnyProduct(OpBuilder &b, Location loc, const KernelSpec &spec,
   Value zero = im.c(0);
   Value width = memref::DimOp::create(b, loc, v.b, 1);
   forLoop(b, loc, zero, k, kSkinnyKBlock, [&](OpBuilder &b1, Value pc) {
-    IndexMath m1{b1, loc};
-    Value kb = m1.min(m1.c(kSkinnyKBlock), m1.sub(k, pc));
-    KBlock kblk = {pc, kb, m1.eq(pc, zero), m1.eq(m1.add(pc, kb), k)};
+    KBlock kblk = kBlock(b1, loc, kSkinnyKBlock, pc, k);
     Value a = spec.transposeA
                   ? matrixWindow(b1, loc, v.a.matrix, pc, zero, kblk.kb, m)
                   : matrixWindow(b1, loc, v.a.matrix, zero, pc, m, kblk.kb);
@@ -626,7 +624,7 @@ void emitSequentialLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
         IndexMath m1{b1, l};
         Value nb = m1.min(m1.c(spec.nc), m1.sub(r.n, jc));
         forLoop(b1, l, m1.c(0), r.k, spec.kc, [&](OpBuilder &b2, Value pc) {
-          KBlock kblk = kBlock(b2, l, spec, pc, r.k);
+          KBlock kblk = kBlock(b2, l, spec.kc, pc, r.k);
           packB(b2, l, spec, v.b, pc, jc, kblk.kb, nb, buffers.packedB);
           forLoop(b2, l, m1.c(0), r.m, spec.mc, [&](OpBuilder &b3, Value ic) {
             IndexMath m3{b3, l};
@@ -707,7 +705,7 @@ void emitParallelLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
           a.rowOffsets = buffers.rowOffsets;
           a.kOffsets = buffers.kOffsets;
           forLoop(pb, pl, pm.c(0), r.k, spec.kc, [&](OpBuilder &kb, Value pc) {
-            KBlock kblk = kBlock(kb, pl, spec, pc, r.k);
+            KBlock kblk = kBlock(kb, pl, spec.kc, pc, r.k);
             packB(kb, pl, spec, v.b, pc, jc, kblk.kb, nb, buffers.packedB);
             packA(kb, pl, spec, a, ic, pc, mb, kblk.kb, buffers.packedA);
             emitMacroKernel(kb, pl, spec, buffers, v.c, v.epilogue, ic, jc, mb,
