@@ -348,8 +348,6 @@ struct Result {
     std::optional<double> us, createUs;
     /// Whether the library took the workload (oneDNN refuses empty ones).
     bool ran = false;
-    bool ok = false;
-    double maxRelError = 0;
     std::string error;
   };
   std::map<std::string, LibraryRun> libraries;
@@ -358,6 +356,10 @@ struct Result {
   double predictedUs = 0;
   std::string error;
 };
+
+/// The largest relative error (maxRelativeError) of a correct output, for
+/// Quilt and every baseline alike.
+constexpr double kTolerance = 1e-4;
 
 /// Fills an output with NaNs before a checked run: an element the run does
 /// not write fails the check.
@@ -376,11 +378,9 @@ Result::LibraryRun runLibrary(LibraryBaseline &library, const Workload &w,
   run.createUs = library.creationMicros();
   poison(operands.out);
   library.run();
-  run.maxRelError = maxRelativeError(w, operands);
-  run.ok = run.maxRelError <= 1e-4;
-  if (!run.ok) {
-    run.error =
-        "wrong output (largest error " + std::to_string(run.maxRelError) + ")";
+  double error = maxRelativeError(w, operands);
+  if (!(error <= kTolerance)) {
+    run.error = "wrong output (largest error " + std::to_string(error) + ")";
     return run;
   }
   run.us = medianMicros([&] { library.run(); }, minTime);
@@ -710,7 +710,7 @@ int main(int argc, char **argv) {
       } else {
         r.emulated = gpu->counters();
         r.maxRelError = maxRelativeError(w, operands);
-        r.ok = r.maxRelError <= 1e-4;
+        r.ok = r.maxRelError <= kTolerance;
       }
       if (!report.predictions.empty() && report.selection.candidate >= 0) {
         const Prediction &p = report.predictions[report.selection.candidate];
@@ -729,7 +729,8 @@ int main(int argc, char **argv) {
           gpu->resetCounters();
           std::string candidateError;
           bool ran = gpu->run(*quilt, operands, candidateError);
-          check.ok.push_back(ran && maxRelativeError(w, operands) <= 1e-4);
+          check.ok.push_back(ran &&
+                             maxRelativeError(w, operands) <= kTolerance);
           check.emulated.push_back(gpu->counters());
           check.predictedUs.push_back(report.predictions[c].totalUs);
           if (!ran)
@@ -751,7 +752,7 @@ int main(int argc, char **argv) {
     poison(operands.out);
     quilt->run(operands);
     r.maxRelError = maxRelativeError(w, operands);
-    r.ok = r.maxRelError <= 1e-4;
+    r.ok = r.maxRelError <= kTolerance;
     r.quiltUs = medianMicros([&] { quilt->run(operands); }, o.minTime);
     for (const std::unique_ptr<LibraryBaseline> &library : libraries)
       r.libraries[library->name()] =
@@ -769,7 +770,7 @@ int main(int argc, char **argv) {
       if (BenchKernel *upstream = upstreamKernels[key].get()) {
         poison(operands.out);
         upstream->run(operands);
-        if (maxRelativeError(w, operands) <= 1e-4)
+        if (maxRelativeError(w, operands) <= kTolerance)
           r.upstreamUs = medianMicros([&] { upstream->run(operands); }, 0.0);
         else
           std::cerr << "quilt-bench: the upstream lowering's output on "
