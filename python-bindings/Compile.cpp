@@ -27,7 +27,8 @@ py::object compile(const std::string &source, const std::string &target,
                    const std::optional<std::string> &targetFile,
                    int maxCandidates, const std::string &sourceName,
                    int threads, const std::string &deviceFormat,
-                   bool nativeWgmma, bool tma) {
+                   bool nativeWgmma, bool tma,
+                   const std::optional<std::string> &tuningDb) {
   std::optional<EmitKind> kind = parseEmitKind(emit);
   if (!kind)
     throw Error("unknown emit kind '" + emit +
@@ -42,6 +43,7 @@ py::object compile(const std::string &source, const std::string &target,
   options.targetFile = targetFile.value_or("");
   options.policy = policy;
   options.maxCandidates = maxCandidates;
+  options.tuningDb = tuningDb.value_or("");
   options.threads = threads;
   options.deviceFormat = deviceFormat;
   options.nativeWgmma = nativeWgmma;
@@ -110,6 +112,7 @@ void bindCompiler(py::module_ &m) {
         py::arg("max_candidates") = 16, py::arg("source_name") = "<python>",
         py::arg("threads") = 1, py::arg("device_format") = "auto",
         py::arg("native_wgmma") = true, py::arg("tma") = true,
+        py::arg("tuning_db") = py::none(),
         "Compiles linalg (or ukernel) IR for a target, as quiltc does. "
         "emit: 'mlir', 'llvm', 'asm' (str; also written to `output` when "
         "given), 'obj' (bytes), 'shared' (writes a library linked against "
@@ -118,7 +121,8 @@ void bindCompiler(py::module_ &m) {
         "shared library then links libomp). device_format, native_wgmma, "
         "tma: GPU targets, as quiltc --device-format (device_format='isa' "
         "builds what the PTX emulator runs), --[no-]native-wgmma, "
-        "--[no-]tma (both on by default). Raises "
+        "--[no-]tma (both on by default). tuning_db: a tuning database "
+        "(quiltc tune), as quiltc --tuning-db. Raises "
         "quilt.Error with every diagnostic.");
   m.def("run_pipeline", &runPipeline, py::arg("mlir_text"),
         py::arg("pipeline"), py::arg("source_name") = "<python>",

@@ -45,6 +45,9 @@ struct CompileOptions {
   /// cost_model, pad, patch or fixed=<index>.
   std::string policy = "cost_model";
   int maxCandidates = 16;
+  /// A tuning database (quiltc tune) whose winners join the candidates and
+  /// run for the shapes they were tuned for; empty for none.
+  std::string tuningDb;
   EmitKind emit = EmitKind::Object;
   /// Where EmitKind::Shared writes the library (required for it).
   std::string outputPath;

@@ -29,6 +29,7 @@
 #include "CostModel/Calibration.h"
 #include "CostModel/KernelConfig.h"
 #include "CostModel/Target.h"
+#include "CostModel/TunedRegion.h"
 #include "CostModel/Workload.h"
 
 #include <array>
@@ -88,6 +89,8 @@ Prediction predict(const GemmShape &shape, ElemType elem,
 inline constexpr int kMaxPreparedCandidates = 64;
 /// Most distinct tile sizes per dimension considered as a patch's main tile.
 inline constexpr int kMaxPatchGroups = 8;
+/// Most tuned regions (TunedRegion.h) a prepared table holds.
+inline constexpr int kMaxTunedRegions = 64;
 
 /// Everything about the candidates that does not depend on the shape, one
 /// array per quantity (structure of arrays, indexed by candidate): the
@@ -155,6 +158,14 @@ struct PreparedTable {
   int32_t numGroupsM = 0, numGroupsN = 0;
   std::array<int64_t, kMaxPatchGroups> groupTileM{}, groupTileN{};
   std::array<uint64_t, kMaxPatchGroups> groupMaskM{}, groupMaskN{};
+
+  /// Tuned regions (addTunedRegions): bounds on b, m, n, k, the geometric
+  /// centre of each dimension's range, and the candidate measured fastest.
+  int32_t tunedCount = 0;
+  std::array<std::array<int64_t, 4>, kMaxTunedRegions> tunedLower{},
+      tunedUpper{};
+  std::array<std::array<double, 4>, kMaxTunedRegions> tunedCentre{};
+  std::array<int32_t, kMaxTunedRegions> tunedCandidate{};
 };
 
 /// Builds the table. Fails (returning false with `error`) when there are no
@@ -162,6 +173,12 @@ struct PreparedTable {
 bool prepareTable(const std::vector<KernelConfig> &candidates, ElemType elem,
                   const TargetDesc &target, const Calibration &calibration,
                   PreparedTable &table, std::string &error);
+
+/// Adds a dispatch's tuned regions to a prepared table. Fails (false with
+/// `error`) when there are more than kMaxTunedRegions, a region's bounds
+/// are unusable or its candidate is not in the table.
+bool addTunedRegions(const std::vector<TunedRegion> &regions,
+                     PreparedTable &table, std::string &error);
 
 enum class PatchDim : uint8_t { None, M, N };
 
@@ -173,6 +190,9 @@ struct Selection {
   bool padded = false;    ///< operands padded to the tile (policy pad)
   double predictedUs = 0;
   double bestSingleUs = 0; ///< best single masked kernel, for comparison
+  /// The tuned region that chose `candidate` (policy cost-model, shape
+  /// inside it), else -1: the model chose.
+  int32_t tunedRegion = -1;
 };
 
 enum class SelectStatus : int {
@@ -185,7 +205,10 @@ enum class SelectStatus : int {
 };
 
 /// Applies the table's policy to a shape. Zero-size dims select candidate 0
-/// with a zero prediction.
+/// with a zero prediction. Under policy cost-model, a shape inside tuned
+/// regions runs the candidate of the region whose centre is nearest (the
+/// smallest product over dimensions of max(d / c, c / d)); the model
+/// chooses for every other shape.
 SelectStatus selectKernel(const PreparedTable &table, const GemmShape &shape,
                           Selection &out);
 

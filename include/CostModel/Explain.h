@@ -15,6 +15,7 @@
 #include "CostModel/CostModel.h"
 #include "CostModel/Json.h"
 #include "CostModel/TargetDatabase.h"
+#include "CostModel/TuningDatabase.h"
 #include "CostModel/Workload.h"
 
 #include <string>
@@ -28,6 +29,11 @@ struct ExplainOptions {
   int fixedIndex = 0;
   /// Rows shown (ranked best first); 0 shows every candidate.
   int top = 0;
+  /// explainWorkload: adds the database's entries for the workload (no
+  /// epilogue) to the generated candidates, as compiling with it does.
+  const TuningDatabase *tuning = nullptr;
+  /// explainCandidates: the dispatch's tuned regions.
+  std::vector<TunedRegion> tuned;
 };
 
 struct ExplainReport {
@@ -39,13 +45,16 @@ struct ExplainReport {
   /// Candidate indices, cheapest first (ties by index).
   std::vector<int> ranking;
   SelectionPolicy policy = SelectionPolicy::CostModel;
+  /// The tuned regions selection consulted; selection.tunedRegion indexes.
+  std::vector<TunedRegion> tuned;
   Selection selection;
   /// One line: why the chosen kernel (or patch) beats the runner-up.
   std::string why;
 };
 
 /// Builds the report; false with `error` when the target has no candidate
-/// for the workload's type or the policy's fixed index is out of range.
+/// for the workload's type, the policy's fixed index is out of range, or
+/// the tuning database does not apply to the target.
 bool explainWorkload(const Workload &workload, const TargetDesc &target,
                      const ExplainOptions &options, ExplainReport &report,
                      std::string &error);

@@ -14,6 +14,7 @@
 #include "CostModel/CostModel.h"
 #include "CostModel/KernelConfig.h"
 #include "CostModel/Target.h"
+#include "CostModel/TunedRegion.h"
 
 #include <string>
 #include <string_view>
@@ -27,6 +28,8 @@ struct SelectionSpec {
   SelectionPolicy policy = SelectionPolicy::CostModel;
   int fixedIndex = 0;
   std::vector<KernelConfig> candidates;
+  /// Regions where a tuning database chose the kernel (TunedRegion.h).
+  std::vector<TunedRegion> tuned;
 };
 
 /// The spec as text; parseSelectionSpec reads it back exactly.

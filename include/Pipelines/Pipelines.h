@@ -44,6 +44,12 @@ struct CommonPipelineOptions : public mlir::PassPipelineOptions<Derived> {
       *this, "max-candidates",
       llvm::cl::desc("Largest number of micro-kernel candidates per dispatch"),
       llvm::cl::init(16)};
+  Option<std::string> tuningDb{
+      *this, "tuning-db",
+      llvm::cl::desc("Tuning database (quiltc tune) whose measured winners "
+                     "join the dispatches' candidates and are selected for "
+                     "the shapes they were tuned for"),
+      llvm::cl::init("")};
   Option<bool> bufferDeallocation{
       *this, "buffer-deallocation",
       llvm::cl::desc("Insert deallocations after bufferization (ownership-"
@@ -129,12 +135,36 @@ void buildLowerToHostPipeline(mlir::OpPassManager &pm,
 /// C interface wrappers for public functions when `cInterface`.
 void buildLowerToLLVMPipeline(mlir::OpPassManager &pm, bool cInterface);
 
+/// What the front end shared by every pipeline needs: the target, how
+/// candidates are generated and selected, and the tuning database.
+struct DispatchFrontEndOptions {
+  std::string target, targetFile, policy = "cost_model", tuningDb;
+  int64_t maxCandidates = 16;
+  /// The host kernels' threads, which a tuning database must match.
+  int64_t threads = 1;
+};
+
 /// The start every pipeline shares: attach `target` (when not empty) from
 /// the database plus `targetFile`, turn linalg contractions into dispatches
-/// with at most `maxCandidates` candidates under `policy`, clean up.
-void buildDispatchFrontEnd(mlir::OpPassManager &pm, const std::string &target,
-                           const std::string &targetFile,
-                           const std::string &policy, int64_t maxCandidates);
+/// with at most `maxCandidates` candidates under `policy`, add the tuning
+/// database's winners (when given), clean up.
+void buildDispatchFrontEnd(mlir::OpPassManager &pm,
+                           const DispatchFrontEndOptions &options);
+
+/// A pipeline's options as the front end takes them.
+template <typename Derived>
+DispatchFrontEndOptions
+frontEndOptions(const CommonPipelineOptions<Derived> &options,
+                int64_t threads) {
+  DispatchFrontEndOptions result;
+  result.target = options.target;
+  result.targetFile = options.targetFile;
+  result.policy = options.policy;
+  result.tuningDb = options.tuningDb;
+  result.maxCandidates = options.maxCandidates;
+  result.threads = threads;
+  return result;
+}
 
 /// One-shot bufferization with identity-layout function boundaries (the C
 /// ABI), optionally with ownership-based deallocation.

@@ -374,6 +374,7 @@ CompileResult compileSource(std::string_view source,
     pipeline.targetFile = options.targetFile;
     pipeline.policy = options.policy;
     pipeline.maxCandidates = options.maxCandidates;
+    pipeline.tuningDb = options.tuningDb;
     pipeline.chip = options.chip;
     pipeline.toolkit = options.toolkit;
     pipeline.nativeWgmma = options.nativeWgmma;
@@ -390,6 +391,7 @@ CompileResult compileSource(std::string_view source,
     pipeline.targetFile = options.targetFile;
     pipeline.policy = options.policy;
     pipeline.maxCandidates = options.maxCandidates;
+    pipeline.tuningDb = options.tuningDb;
     pipeline.threads = options.threads;
     buildLowerToHostPipeline(pm, pipeline);
   } else {

@@ -301,4 +301,42 @@ Prediction predict(const GemmShape &shape, ElemType elem,
   return p;
 }
 
+bool addTunedRegions(const std::vector<TunedRegion> &regions,
+                     PreparedTable &table, std::string &error) {
+  if (regions.size() > size_t(kMaxTunedRegions)) {
+    error = std::to_string(regions.size()) +
+            " tuned regions exceed the prepared-table limit of " +
+            std::to_string(kMaxTunedRegions);
+    return false;
+  }
+  for (size_t r = 0; r < regions.size(); ++r) {
+    const TunedRegion &region = regions[r];
+    if (std::string bad = region.region.check(); !bad.empty()) {
+      error = "tuned region " + std::to_string(r) + " (" + region.source +
+              "): " + bad;
+      return false;
+    }
+    if (region.candidate < 0 || region.candidate >= table.count) {
+      error = "tuned region " + std::to_string(r) + " (" + region.source +
+              ") selects candidate " + std::to_string(region.candidate) +
+              ", but there are " + std::to_string(table.count);
+      return false;
+    }
+  }
+  table.tunedCount = int32_t(regions.size());
+  for (size_t r = 0; r < regions.size(); ++r) {
+    const ShapeRegion &box = regions[r].region;
+    table.tunedLower[r] = box.lower;
+    table.tunedUpper[r] = box.upper;
+    for (int d = 0; d < 4; ++d)
+      // A zero bound would make every ratio infinite; 0.5 keeps "0" as near
+      // to "1" as 1 is to 2.
+      table.tunedCentre[r][d] =
+          std::sqrt(std::max(0.5, double(box.lower[d])) *
+                    std::max(0.5, double(box.upper[d])));
+    table.tunedCandidate[r] = regions[r].candidate;
+  }
+  return true;
+}
+
 } // namespace quilt

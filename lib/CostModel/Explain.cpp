@@ -113,6 +113,22 @@ std::string whyLine(const ExplainReport &r) {
   }
   if (r.policy == SelectionPolicy::Fixed)
     return "fixed policy: candidate " + std::to_string(sel.candidate);
+  if (sel.tunedRegion >= 0) {
+    const TunedRegion &region = r.tuned[sel.tunedRegion];
+    int modelPick = r.ranking[0];
+    std::string line = "tuning database: #" + std::to_string(sel.candidate) +
+                       " " + r.candidates[sel.candidate].str() +
+                       " measured fastest for " +
+                       formatShapeRegion(region.region) + " (" +
+                       region.source + ")";
+    if (modelPick == sel.candidate)
+      return line + "; the model agrees";
+    return line + "; the model alone would pick #" +
+           std::to_string(modelPick) + " " + r.candidates[modelPick].str() +
+           " (" +
+           fixed(r.predictions[modelPick].totalUs, 2) + " us predicted vs " +
+           fixed(sel.predictedUs, 2) + " us)";
+  }
   if (r.policy == SelectionPolicy::Pad)
     return "pad policy: operands padded to " +
            tileName(r.candidates[sel.candidate]) + ", " +
@@ -162,8 +178,17 @@ bool explainWorkload(const Workload &workload, const TargetDesc &target,
             std::string(stringify(workload.elem));
     return false;
   }
-  return explainCandidates(workload, target, candidates, options, report,
-                           error);
+  if (!options.tuning)
+    return explainCandidates(workload, target, candidates, options, report,
+                             error);
+  ExplainOptions tuned = options;
+  tuned.tuned.clear();
+  if (!options.tuning->checkApplies(target, options.tuning->threads, error) ||
+      !addTunedCandidates(*options.tuning, workload.op, workload.elem,
+                          /*epilogue=*/"none", candidates, tuned.tuned,
+                          error))
+    return false;
+  return explainCandidates(workload, target, candidates, tuned, report, error);
 }
 
 bool explainCandidates(const Workload &workload, const TargetDesc &target,
@@ -178,8 +203,10 @@ bool explainCandidates(const Workload &workload, const TargetDesc &target,
   PreparedTable table;
   table.policy = options.policy;
   table.fixedIndex = options.fixedIndex;
+  r.tuned = options.tuned;
   if (!prepareTable(r.candidates, workload.elem, target, target.calibration,
-                    table, error))
+                    table, error) ||
+      !addTunedRegions(r.tuned, table, error))
     return false;
   SelectStatus status = selectKernel(table, workload.gemm, r.selection);
   if (status == SelectStatus::BadFixedIndex) {
@@ -215,7 +242,11 @@ std::string renderExplainText(const ExplainReport &r, int top) {
   out += "target:   " + r.target.name + " (" + r.target.description + ", " +
          r.target.chip + ")\n";
   out += "policy:   " + std::string(stringify(r.policy)) + ", " +
-         std::to_string(r.candidates.size()) + " candidates\n\n";
+         std::to_string(r.candidates.size()) + " candidates";
+  if (!r.tuned.empty())
+    out += ", " + std::to_string(r.tuned.size()) + " tuned region" +
+           (r.tuned.size() == 1 ? "" : "s");
+  out += "\n\n";
 
   size_t configWidth = 6;
   for (const KernelConfig &c : r.candidates)
@@ -261,6 +292,9 @@ std::string renderExplainText(const ExplainReport &r, int top) {
   else
     out += "chosen: #" + std::to_string(sel.candidate) + " " +
            r.candidates[sel.candidate].str() + (sel.padded ? " (padded)" : "") +
+           (sel.tunedRegion >= 0
+                ? " (tuned: " + r.tuned[sel.tunedRegion].source + ")"
+                : std::string()) +
            ", " + fixed(sel.predictedUs, 2) + " us\n";
   out += "why:    " + r.why + "\n";
   return out;
@@ -327,6 +361,14 @@ void writeExplainJson(JsonWriter &json, const ExplainReport &r, int top) {
   } else {
     json.field("index", sel.candidate);
     json.field("padded", sel.padded);
+    if (sel.tunedRegion >= 0) {
+      const TunedRegion &region = r.tuned[sel.tunedRegion];
+      json.key("tuned");
+      json.beginObject();
+      json.field("source", region.source);
+      json.field("region", formatShapeRegion(region.region));
+      json.endObject();
+    }
     json.key("config");
     writeConfigJson(json, r.candidates[sel.candidate]);
   }

@@ -453,6 +453,29 @@ double withPadCopies(const PreparedTable &t, const GemmShape &shape,
          bytes * t.invMemoryEfficiency / t.dramBytesPerUs;
 }
 
+/// The tuned region holding `shape` whose centre is nearest, or -1. The
+/// distance is a product of ratios, so no logarithm sits on the selection
+/// path; ties go to the earlier region (file order).
+int32_t nearestTunedRegion(const PreparedTable &t, const GemmShape &shape) {
+  const int64_t dims[4] = {shape.b, shape.m, shape.n, shape.k};
+  int32_t best = -1;
+  double bestDistance = 0;
+  for (int32_t r = 0; r < t.tunedCount; ++r) {
+    bool inside = true;
+    double distance = 1;
+    for (int d = 0; d < 4 && inside; ++d) {
+      inside = dims[d] >= t.tunedLower[r][d] && dims[d] <= t.tunedUpper[r][d];
+      double x = double(dims[d]), c = t.tunedCentre[r][d];
+      distance *= x > c ? x / c : c / x;
+    }
+    if (inside && (best < 0 || distance < bestDistance)) {
+      best = r;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
 } // namespace
 
 std::string_view stringify(SelectionPolicy p) {
@@ -543,6 +566,17 @@ SelectStatus selectKernel(const PreparedTable &t, const GemmShape &shape,
     out.padded = true;
     out.predictedUs = out.bestSingleUs = best.us;
     return SelectStatus::Ok;
+  }
+
+  if (t.policy == SelectionPolicy::CostModel && t.tunedCount > 0) {
+    int32_t region = nearestTunedRegion(t, shape);
+    if (region >= 0) {
+      out.candidate = t.tunedCandidate[region];
+      out.tunedRegion = region;
+      out.predictedUs = out.bestSingleUs =
+          evaluateCandidate(t, out.candidate, shape);
+      return SelectStatus::Ok;
+    }
   }
 
   WholeShape whole(t, shape);

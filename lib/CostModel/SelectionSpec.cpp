@@ -7,6 +7,7 @@
 //   policy cost-model              (or pad, patch, fixed=<index>)
 //   candidate 128x128x32 t256 w2x4 tt8x8 v8 s3 mma_sync_f16
 //   ...
+//   tuned 3 b=1 m=96..181 n=768 k=768 from tuned.db:12   (a TunedRegion)
 //   [h100]                         the target, in database syntax, to the end
 //   vendor = nvidia
 //   ...
@@ -34,6 +35,9 @@ std::string formatSelectionSpec(const SelectionSpec &spec) {
   out += "\n";
   for (const KernelConfig &cfg : spec.candidates)
     out += "candidate " + cfg.str() + "\n";
+  for (const TunedRegion &region : spec.tuned)
+    out += "tuned " + std::to_string(region.candidate) + " " +
+           formatShapeRegion(region.region) + " from " + region.source + "\n";
   out += formatTargetSection(spec.target);
   return out;
 }
@@ -81,6 +85,22 @@ bool parseSelectionSpec(std::string_view text, SelectionSpec &spec,
       if (!cfg)
         return fail(configError);
       parsed.candidates.push_back(*cfg);
+    } else if (key == "tuned") {
+      std::vector<std::string_view> words = splitWords(value);
+      TunedRegion region;
+      int64_t candidate = -1;
+      std::string regionError;
+      if (words.size() < 7 || words[5] != "from" ||
+          !parseInt64(words[0], candidate) || candidate < 0 ||
+          candidate >= kMaxPreparedCandidates)
+        return fail("expected 'tuned <candidate> b=.. m=.. n=.. k=.. from "
+                    "<source>'");
+      if (!parseShapeRegion({words.begin() + 1, words.begin() + 5},
+                            region.region, regionError))
+        return fail(regionError);
+      region.candidate = int32_t(candidate);
+      region.source = std::string(trim(value.substr(value.find(" from ") + 6)));
+      parsed.tuned.push_back(std::move(region));
     } else {
       return fail("unknown key '" + std::string(key) + "'");
     }

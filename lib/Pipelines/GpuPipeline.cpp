@@ -127,8 +127,7 @@ void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
   // A library's functions say what they take (before bufferization).
   if (options.cInterface)
     pm.addPass(createQuiltRecordSignatures());
-  buildDispatchFrontEnd(pm, options.target, options.targetFile, options.policy,
-                        options.maxCandidates);
+  buildDispatchFrontEnd(pm, frontEndOptions(options, /*threads=*/1));
 
   // Buffers, all in device memory.
   buildBufferizationPipeline(pm, options.bufferDeallocation);

@@ -57,10 +57,8 @@ void quilt::buildBufferizationPipeline(OpPassManager &pm, bool deallocate) {
   pm.addPass(createConvertBufferizationToMemRefPass());
 }
 
-void quilt::buildDispatchFrontEnd(OpPassManager &pm, const std::string &target,
-                                  const std::string &targetFile,
-                                  const std::string &policy,
-                                  int64_t maxCandidates) {
+void quilt::buildDispatchFrontEnd(OpPassManager &pm,
+                                  const DispatchFrontEndOptions &options) {
   // Elementwise arith and math on tensors become generics (fusable
   // epilogues, or kernels of their own); named ops that stand for several
   // (softmax, pack) become the ops they stand for, which the fusion front
@@ -68,16 +66,23 @@ void quilt::buildDispatchFrontEnd(OpPassManager &pm, const std::string &target,
   pm.addPass(createConvertElementwiseToLinalgPass());
   pm.addPass(createQuiltDecomposeAggregateOps());
   // Dispatches: target, candidates, cleanup.
-  if (!target.empty()) {
+  if (!options.target.empty()) {
     ukernel::UKernelAttachTargetOptions attach;
-    attach.targetName = target;
-    attach.targetFile = targetFile;
+    attach.targetName = options.target;
+    attach.targetFile = options.targetFile;
     pm.addPass(ukernel::createUKernelAttachTarget(attach));
   }
   ConvertLinalgToUKernelOptions toUKernel;
-  toUKernel.maxCandidates = maxCandidates;
-  toUKernel.policy = policy;
+  toUKernel.maxCandidates = options.maxCandidates;
+  toUKernel.policy = options.policy;
   pm.addPass(createConvertLinalgToUKernel(toUKernel));
+  if (!options.tuningDb.empty()) {
+    ukernel::UKernelApplyTuningDbOptions tuning;
+    tuning.databasePath = options.tuningDb;
+    tuning.targetFile = options.targetFile;
+    tuning.threads = options.threads;
+    pm.addPass(ukernel::createUKernelApplyTuningDb(tuning));
+  }
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
@@ -87,8 +92,7 @@ void quilt::buildLowerToHostPipeline(OpPassManager &pm,
   // A library's functions say what they take (before bufferization).
   if (options.cInterface)
     pm.addPass(createQuiltRecordSignatures());
-  buildDispatchFrontEnd(pm, options.target, options.targetFile, options.policy,
-                        options.maxCandidates);
+  buildDispatchFrontEnd(pm, frontEndOptions(options, options.threads));
   buildBufferizationPipeline(pm, options.bufferDeallocation);
 
   // Micro-kernels and the run-time selection; multi-threaded kernels'

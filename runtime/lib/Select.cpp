@@ -16,10 +16,13 @@
 #include "CostModel/SelectionSpec.h"
 #include "CostModel/Workload.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace {
 
@@ -41,44 +44,51 @@ bool applyCurrentDeviceFacts(quilt::TargetDesc &target) {
 /// its facts are known. A device on which some candidate does not fit
 /// (less shared memory than the spec's target) keeps the spec's target:
 /// selection still works, and launching that candidate reports the limit.
+/// Tuned regions apply either way: they name candidates, not resources.
 bool prepare(const quilt::SelectionSpec &spec, quilt::PreparedTable &table,
              std::string &error) {
   quilt::TargetDesc device = spec.target;
-  if (applyCurrentDeviceFacts(device) &&
-      quilt::prepareTable(spec.candidates, spec.elem, device,
-                          device.calibration, table, error))
-    return true;
-  return quilt::prepareTable(spec.candidates, spec.elem, spec.target,
-                             spec.target.calibration, table, error);
+  bool prepared =
+      (applyCurrentDeviceFacts(device) &&
+       quilt::prepareTable(spec.candidates, spec.elem, device,
+                           device.calibration, table, error)) ||
+      quilt::prepareTable(spec.candidates, spec.elem, spec.target,
+                          spec.target.calibration, table, error);
+  return prepared && quilt::addTunedRegions(spec.tuned, table, error);
 }
+
+/// A dispatch's spec as parsed (for the trace) and its prepared table.
+struct PreparedDispatch {
+  quilt::SelectionSpec spec;
+  quilt::PreparedTable table;
+};
 
 /// Stored in a dispatch's cache slot when its spec cannot be used, so that
 /// later calls fail fast instead of parsing it again.
-quilt::PreparedTable *const kUnusableSpec =
-    reinterpret_cast<quilt::PreparedTable *>(uintptr_t(1));
+PreparedDispatch *const kUnusableSpec =
+    reinterpret_cast<PreparedDispatch *>(uintptr_t(1));
 
-/// The table for a spec, prepared on first use. Concurrent first calls may
-/// both prepare one; the first to publish wins and the other is dropped.
-const quilt::PreparedTable *tableFor(const char *spec, void **cache) {
-  auto *slot = reinterpret_cast<quilt::PreparedTable **>(cache);
-  quilt::PreparedTable *table = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+/// The dispatch for a spec, prepared on first use. Concurrent first calls
+/// may both prepare one; the first to publish wins and the other is dropped.
+const PreparedDispatch *dispatchFor(const char *spec, void **cache) {
+  auto *slot = reinterpret_cast<PreparedDispatch **>(cache);
+  PreparedDispatch *table = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
   if (table)
     return table == kUnusableSpec ? nullptr : table;
 
-  auto prepared = std::make_unique<quilt::PreparedTable>();
-  quilt::SelectionSpec parsed;
+  auto prepared = std::make_unique<PreparedDispatch>();
   std::string error;
-  quilt::PreparedTable *published = kUnusableSpec;
-  if (!quilt::parseSelectionSpec(spec, parsed, error) ||
-      !prepare(parsed, *prepared, error)) {
+  PreparedDispatch *published = kUnusableSpec;
+  if (!quilt::parseSelectionSpec(spec, prepared->spec, error) ||
+      !prepare(prepared->spec, prepared->table, error)) {
     quilt::rt::setLastError("quilt_rt_select: unusable selection spec: " +
                              error);
   } else {
-    prepared->policy = parsed.policy;
-    prepared->fixedIndex = parsed.fixedIndex;
+    prepared->table.policy = prepared->spec.policy;
+    prepared->table.fixedIndex = prepared->spec.fixedIndex;
     published = prepared.get();
   }
-  quilt::PreparedTable *expected = nullptr;
+  PreparedDispatch *expected = nullptr;
   if (__atomic_compare_exchange_n(slot, &expected, published, false,
                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
     if (published != kUnusableSpec)
@@ -86,6 +96,34 @@ const quilt::PreparedTable *tableFor(const char *spec, void **cache) {
     return published == kUnusableSpec ? nullptr : published;
   }
   return expected == kUnusableSpec ? nullptr : expected;
+}
+
+/// Whether QUILT_TRACE_SELECTION is set (to anything but "" or "0"): then
+/// every selection is printed to stderr. Read once.
+bool tracing() {
+  static const bool enabled = [] {
+    const char *value = std::getenv("QUILT_TRACE_SELECTION");
+    return value && *value && std::string_view(value) != "0";
+  }();
+  return enabled;
+}
+
+/// One line per call: the shape, the kernel(s) and why.
+void trace(const PreparedDispatch &dispatch, const quilt::GemmShape &shape,
+           const quilt::Selection &selection) {
+  const std::vector<quilt::KernelConfig> &configs = dispatch.spec.candidates;
+  std::string choice = "#" + std::to_string(selection.candidate) + " " +
+                       configs[selection.candidate].str();
+  if (selection.remainder >= 0)
+    choice += " + #" + std::to_string(selection.remainder) + " " +
+              configs[selection.remainder].str() + " (patch)";
+  std::string why =
+      selection.tunedRegion >= 0
+          ? "tuned: " + dispatch.spec.tuned[selection.tunedRegion].source
+          : std::string(quilt::stringify(dispatch.spec.policy));
+  std::fprintf(stderr, "quilt: select b=%lld m=%lld n=%lld k=%lld: %s (%s)\n",
+               (long long)shape.b, (long long)shape.m, (long long)shape.n,
+               (long long)shape.k, choice.c_str(), why.c_str());
 }
 
 } // namespace
@@ -107,14 +145,21 @@ extern "C" QUILT_RT_EXPORT int32_t quilt_rt_select(const char *spec,
     quilt::rt::setLastError("quilt_rt_select: null spec or cache");
     return QUILT_STATUS_NULL_ARGUMENT;
   }
-  const quilt::PreparedTable *table = tableFor(spec, cache);
-  if (!table)
+  const PreparedDispatch *dispatch = dispatchFor(spec, cache);
+  if (!dispatch)
     return QUILT_RT_STATUS_BAD_SPEC;
+  const quilt::PreparedTable *table = &dispatch->table;
 
   int32_t forced = __atomic_load_n(&forcedKernel, __ATOMIC_RELAXED);
   if (forced >= 0 && forced < table->count) {
     out[0] = forced;
     out[1] = forced;
+    if (tracing())
+      std::fprintf(stderr,
+                   "quilt: select b=%lld m=%lld n=%lld k=%lld: #%d %s "
+                   "(forced)\n",
+                   (long long)b, (long long)m, (long long)n, (long long)k,
+                   int(forced), dispatch->spec.candidates[forced].str().c_str());
     return QUILT_STATUS_OK;
   }
 
@@ -126,6 +171,8 @@ extern "C" QUILT_RT_EXPORT int32_t quilt_rt_select(const char *spec,
                             quilt_status_string(static_cast<int>(status)));
     return static_cast<int32_t>(status);
   }
+  if (tracing())
+    trace(*dispatch, quilt::GemmShape{b, m, n, k}, selection);
   out[0] = selection.candidate;
   out[1] = selection.remainder >= 0 ? selection.remainder : selection.candidate;
   switch (selection.patchDim) {

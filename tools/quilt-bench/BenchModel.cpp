@@ -20,7 +20,16 @@ bool explainAsCompiled(const Workload &workload, const TargetDesc &generatedFor,
     error = "no candidates for " + workload.str() + " on " + generatedFor.name;
     return false;
   }
-  return explainCandidates(workload, pricedOn, candidates, options, report,
+  if (!options.tuning)
+    return explainCandidates(workload, pricedOn, candidates, options, report,
+                             error);
+  // As the compiler applies the database (ukernel-apply-tuning-db).
+  ExplainOptions tuned = options;
+  tuned.tuned.clear();
+  if (!addTunedCandidates(*options.tuning, workload.op, workload.elem,
+                          /*epilogue=*/"none", candidates, tuned.tuned, error))
+    return false;
+  return explainCandidates(workload, pricedOn, candidates, tuned, report,
                            error);
 }
 

@@ -23,6 +23,7 @@
 #include "CostModel/Explain.h"
 #include "CostModel/Json.h"
 #include "CostModel/TargetDatabase.h"
+#include "CostModel/TuningDatabase.h"
 
 #include <algorithm>
 #include <chrono>
@@ -54,6 +55,7 @@ constexpr const char *kUsage =
     "                   [--policy P] [--max-candidates N] [--model-sample N]\n"
     "                   [--upstream-max-gflop G] [--min-time S]\n"
     "                   [--measurements OUT.csv] [--calibrate OUT.db]\n"
+    "                   [--tuning-db FILE]\n"
     "       quilt-bench --list-baselines\n"
     "       quilt-bench --target GPU --workloads FILE --bundle DIR\n"
     "                   [--no-native-wgmma | --no-tma]\n"
@@ -89,11 +91,12 @@ constexpr const char *kUsage =
     "  calibrate` reads; --calibrate fits the model's coefficients to them\n"
     "  and writes a target file (pass it with --target-file). The upstream\n"
     "  baseline runs single-threaded; --upstream-max-gflop skips it on\n"
-    "  larger workloads (default 8).\n";
+    "  larger workloads (default 8). --tuning-db compiles with a tuning\n"
+    "  database (quiltc tune): its winners run where they were tuned.\n";
 
 struct Options {
   std::string target, workloads, targetFile, policy = "cost_model";
-  std::string measurementsPath, calibratePath, bundle;
+  std::string measurementsPath, calibratePath, bundle, tuningDb;
   /// --baselines as given; empty: every library built in, and upstream.
   std::string baselines;
   bool json = false, nativeWgmma = true, tmaLoads = true, emulate = false;
@@ -141,6 +144,7 @@ std::vector<ValueOption> valueOptions(Options &o) {
           {"--measurements", text(o.measurementsPath)},
           {"--calibrate", text(o.calibratePath)},
           {"--bundle", text(o.bundle)},
+          {"--tuning-db", text(o.tuningDb)},
           {"--threads", number(o.threads)},
           {"--max-candidates", number(o.maxCandidates)},
           {"--model-sample", number(o.modelSample)},
@@ -624,6 +628,7 @@ int main(int argc, char **argv) {
   base.targetFile = o.targetFile;
   base.policy = o.policy;
   base.maxCandidates = o.maxCandidates;
+  base.tuningDb = o.tuningDb;
   base.nativeWgmma = o.nativeWgmma;
   base.tmaLoads = o.tmaLoads;
   std::unique_ptr<EmulatedGpu> gpu;
@@ -638,6 +643,15 @@ int main(int argc, char **argv) {
 
   ExplainOptions explainOptions;
   explainOptions.candidates.maxCandidates = o.maxCandidates;
+  TuningDatabase tuning;
+  if (!o.tuningDb.empty()) {
+    if (!TuningDatabase::load(o.tuningDb, db, tuning, error) ||
+        !tuning.checkApplies(*found, o.threads, error)) {
+      std::cerr << "quilt-bench: error: " << error << "\n";
+      return 1;
+    }
+    explainOptions.tuning = &tuning;
+  }
   std::string policyText = o.policy;
   std::replace(policyText.begin(), policyText.end(), '_', '-');
   if (!parseSelectionPolicy(policyText, explainOptions.policy,

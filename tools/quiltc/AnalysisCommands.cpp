@@ -21,7 +21,8 @@ namespace {
 struct Options {
   std::string target;
   std::vector<std::string> targetFiles;
-  std::string workloadsFile, measurementsFile, policy = "cost-model";
+  std::string workloadsFile, measurementsFile, tuningDb,
+      policy = "cost-model";
   std::vector<std::string> workloads;
   bool json = false, tf32 = false, help = false;
   int top = 0, maxCandidates = 16;
@@ -88,6 +89,8 @@ bool parseOptions(const std::vector<std::string> &args,
       o.workloadsFile = value;
     else if (arg == "--measurements")
       o.measurementsFile = value;
+    else if (arg == "--tuning-db")
+      o.tuningDb = value;
     else if (arg == "--policy")
       o.policy = value;
     else if (arg == "--top" && !parseCount(value, 0, 1000000, o.top)) {
@@ -163,13 +166,14 @@ int runExplainCommand(const std::vector<std::string> &args, std::ostream &out,
   std::string error;
   if (!parseOptions(args,
                     {"--target", "--target-file", "--json", "--top",
-                     "--max-candidates", "--policy", "--tf32", "--workloads"},
+                     "--max-candidates", "--policy", "--tf32", "--workloads",
+                     "--tuning-db"},
                     true, o, error))
     return usageError(err, "explain", error);
   if (o.help) {
     out << "usage: quiltc explain --target T [--target-file F] [--json] "
            "[--top N] [--max-candidates N] [--policy P] [--tf32] "
-           "(WORKLOAD... | --workloads FILE)\n";
+           "[--tuning-db FILE] (WORKLOAD... | --workloads FILE)\n";
     return kExitOk;
   }
   ExplainOptions options;
@@ -186,6 +190,14 @@ int runExplainCommand(const std::vector<std::string> &args, std::ostream &out,
   const TargetDesc *target = findTarget(o, db, err);
   if (!target)
     return kExitError;
+  TuningDatabase tuning;
+  if (!o.tuningDb.empty()) {
+    if (!TuningDatabase::load(o.tuningDb, db, tuning, error)) {
+      err << "quiltc: error: " << error << "\n";
+      return kExitError;
+    }
+    options.tuning = &tuning;
+  }
 
   std::vector<Workload> workloads;
   if (!o.workloadsFile.empty() &&

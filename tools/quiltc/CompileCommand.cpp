@@ -20,7 +20,7 @@ namespace {
 
 constexpr const char *kUsage =
     "usage: quiltc [compile] IN.mlir [--target T] [--target-file F]\n"
-    "              [--policy P] [--max-candidates N]\n"
+    "              [--policy P] [--max-candidates N] [--tuning-db FILE]\n"
     "              [--emit=mlir|llvm|asm|obj|shared|ptx|cubin|isa|hsaco]\n"
     "              [--chip C] [--toolkit DIR] [--no-native-wgmma | --no-tma]\n"
     "              [--device-format=isa|bin|auto] [--threads N] [-o OUT]\n"
@@ -43,7 +43,10 @@ constexpr const char *kUsage =
     "  docs/gpu-emulator.md) or bin (cubin / hsaco); auto: bin when the\n"
     "  toolkit is found.\n"
     "  --threads N (CPU targets) runs the kernels on N threads (0: as many\n"
-    "  as OpenMP gives); the library then links LLVM's libomp.\n";
+    "  as OpenMP gives); the library then links LLVM's libomp.\n"
+    "  --tuning-db FILE adds the measured winners of a tuning database\n"
+    "  (quiltc tune, docs/tuning.md) to the candidates; they run for the\n"
+    "  shapes they were tuned for, the cost model picks elsewhere.\n";
 
 int usage(std::ostream &err, const std::string &message) {
   err << "quiltc: error: " << message << "\n" << kUsage;
@@ -96,6 +99,7 @@ int runCompileCommand(const std::vector<std::string> &args, std::ostream &out,
         takeValue(args, i, "--toolkit", options.toolkit) ||
         takeValue(args, i, "--device-format", options.deviceFormat) ||
         takeValue(args, i, "--max-candidates", maxCandidates) ||
+        takeValue(args, i, "--tuning-db", options.tuningDb) ||
         takeValue(args, i, "--threads", threads) ||
         takeValue(args, i, "-o", output))
       continue;

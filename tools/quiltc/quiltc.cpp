@@ -49,6 +49,7 @@ void printHelp(std::ostream &os) {
         "  quiltc targets [--target-file F]\n"
         "  quiltc explain --target T [--target-file F] [--json] [--top N]\n"
         "                 [--max-candidates N] [--policy P] [--tf32]\n"
+        "                 [--tuning-db FILE]\n"
         "                 (WORKLOAD... | --workloads FILE)\n"
         "      WORKLOAD is one line of a workload file, e.g.\n"
         "      \"matmul f16 M=1000 N=768 K=3072\"; P is cost-model (default),\n"

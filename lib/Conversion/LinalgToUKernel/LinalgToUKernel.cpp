@@ -255,7 +255,7 @@ private:
         c.transposeLhs ? rewriter.getUnitAttr() : UnitAttr(),
         c.transposeRhs ? rewriter.getUnitAttr() : UnitAttr(), c.strides,
         c.dilations, /*target=*/TargetAttr(),
-        rewriter.getArrayAttr(operandKinds), fillValue);
+        rewriter.getArrayAttr(operandKinds), fillValue, /*tuned=*/ArrayAttr());
     if (!chain.empty()) {
       dispatch.getEpilogueBody().push_back(chain.body.release());
       rewriter.replaceOp(chain.consumers.back(), dispatch->getResults());

@@ -275,7 +275,8 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
   auto select = SelectOp::create(
       b, loc, TypeRange{indexType, indexType, indexType, indexType}, batch, m,
       n, k, TypeAttr::get(op.getInputElementType()), op.getCandidates(),
-      op.getPolicyAttr(), op.getFixedCandidateAttr(), target);
+      op.getPolicyAttr(), op.getFixedCandidateAttr(), target,
+      op.getTunedAttr());
 
   // Launches the selected candidate on rows [r0, r0 + rows) x cols
   // [c0, c0 + cols); an empty region launches nothing.

@@ -135,7 +135,8 @@ void mlir::ukernel::host::expandDispatch(DispatchOp op, KernelCache &kernels,
   auto select = SelectOp::create(
       b, loc, TypeRange{indexType, indexType, indexType, indexType}, batch, m,
       n, k, TypeAttr::get(op.getInputElementType()), op.getCandidates(),
-      op.getPolicyAttr(), op.getFixedCandidateAttr(), target);
+      op.getPolicyAttr(), op.getFixedCandidateAttr(), target,
+      op.getTunedAttr());
 
   // One kernel function per candidate; all share the argument types.
   SmallVector<func::FuncOp> functions;

@@ -140,6 +140,7 @@ private:
     spec.fixedIndex = static_cast<int>(op.getFixedCandidate().value_or(0));
     for (Attribute attr : op.getCandidates())
       spec.candidates.push_back(toKernelConfig(cast<ConfigAttr>(attr)));
+    spec.tuned = toTunedRegions(op.getTunedAttr());
 
     Location loc = op.getLoc();
     LLVM::GlobalOp specData = specGlobal(loc, quilt::formatSelectionSpec(spec));

@@ -12,9 +12,11 @@
 #include "CostModel/CostModel.h"
 #include "CostModel/KernelConfig.h"
 #include "CostModel/Target.h"
+#include "CostModel/TunedRegion.h"
 #include "Dialect/UKernel/IR/UKernelAttrs.h"
 
 #include <optional>
+#include <vector>
 
 namespace mlir::ukernel {
 
@@ -32,6 +34,10 @@ std::optional<quilt::ElemType> toCostModelElemType(Type type);
 
 quilt::KernelConfig toKernelConfig(ConfigAttr config);
 ConfigAttr getConfigAttr(MLIRContext *context, const quilt::KernelConfig &cfg);
+
+/// A dispatch's or select's `tuned` attribute (null reads as none).
+std::vector<quilt::TunedRegion> toTunedRegions(ArrayAttr tuned);
+TunedAttr getTunedAttr(MLIRContext *context, const quilt::TunedRegion &region);
 
 quilt::TargetDesc toTargetDesc(TargetAttr target);
 TargetAttr getTargetAttr(MLIRContext *context, const quilt::TargetDesc &desc);

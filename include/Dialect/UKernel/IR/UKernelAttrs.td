@@ -107,6 +107,31 @@ def UKernel_ConfigAttr : UKernel_Attr<"Config", "config"> {
   }];
 }
 
+def UKernel_TunedAttr : UKernel_Attr<"Tuned", "tuned"> {
+  let summary = "Shapes whose kernel a tuning database chose";
+  let description = [{
+    One entry of a tuning database applied to a dispatch (see
+    docs/tuning.md): for (batched) GEMM shapes with `lower <= (b, m, n, k)
+    <= upper` in every dimension, the policy `cost_model` runs candidate
+    `candidate`, which measured fastest there, instead of the model's pick.
+    When several regions hold a shape, the one whose centre is nearest
+    wins. `source` says where the entry came from.
+
+    ```mlir
+    #ukernel.tuned<candidate = 16, lower = 1x100x768x768,
+                   upper = 1x140x768x768, source = "tuned.db:5">
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$candidate,
+    UKernel_ShapeParameter:$lower,
+    UKernel_ShapeParameter:$upper,
+    StringRefParameter<"where the entry came from">:$source
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 def UKernel_CalibrationAttr : UKernel_Attr<"Calibration", "calibration"> {
   let summary = "Per-target coefficients of the cost model";
   let description = [{

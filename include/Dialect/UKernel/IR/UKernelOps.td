@@ -16,6 +16,8 @@ include "mlir/IR/OpAsmInterface.td"
 
 def UKernel_ConfigArrayAttr
     : TypedArrayAttrBase<UKernel_ConfigAttr, "micro-kernel configurations">;
+def UKernel_TunedArrayAttr
+    : TypedArrayAttrBase<UKernel_TunedAttr, "tuned regions">;
 
 def UKernel_ContractionElementType : AnyTypeOf<[F32, F16, BF16]>;
 
@@ -89,6 +91,10 @@ def UKernel_DispatchOp : UKernel_Op<"dispatch", [
            candidates [...] -> tensor<?x?xf16>
     ```
 
+    `tuned` regions (#ukernel.tuned, from a tuning database) name the
+    candidate that measured fastest for a box of shapes; under `cost_model`
+    it runs there instead of the model's pick.
+
     Candidates are checked against the target they run on: the op's `target`
     attribute if present, else the `ukernel.target` attribute of the nearest
     enclosing op that has one.
@@ -121,7 +127,8 @@ def UKernel_DispatchOp : UKernel_Op<"dispatch", [
     OptionalAttr<UKernel_TargetAttr>:$target,
     DefaultValuedAttr<UKernel_EpilogueOperandKindArrayAttr, "{}">:
         $epilogue_operand_kinds,
-    OptionalAttr<TypedAttrInterface>:$fill
+    OptionalAttr<TypedAttrInterface>:$fill,
+    OptionalAttr<UKernel_TunedArrayAttr>:$tuned
   );
   let results = (outs Optional<AnyRankedTensor>:$result);
   let regions = (region AnyRegion:$epilogue_body);
@@ -136,6 +143,7 @@ def UKernel_DispatchOp : UKernel_Op<"dispatch", [
                           $epilogue_operand_kinds, $epilogue_body)
     (`strides` $strides^)? (`dilations` $dilations^)?
     `candidates` $candidates
+    (`tuned` $tuned^)?
     (`policy` custom<EnumKeyword>($policy)^)? (`=` $fixed_candidate^)?
     (`target` $target^)?
     attr-dict (`->` type($result)^)?
@@ -199,7 +207,8 @@ def UKernel_SelectOp : UKernel_Op<"select", [Pure]> {
   let description = [{
     Evaluates Quilt's analytic cost model for the GEMM-view sizes
     (`batch`, `m`, `n`, `k`) on every candidate, applies `policy`, and
-    returns:
+    returns (under `cost_model`, a shape inside a `tuned` region takes that
+    region's candidate, as on `ukernel.dispatch`):
 
     - `kernel`: the candidate to run, or a patch's main candidate;
     - `remainder`: a patch's remainder candidate (equal to `kernel` when
@@ -225,13 +234,15 @@ def UKernel_SelectOp : UKernel_Op<"select", [Pure]> {
     DefaultValuedAttr<UKernel_SelectionPolicyAttr,
                       "::mlir::ukernel::SelectionPolicy::cost_model">:$policy,
     OptionalAttr<I64Attr>:$fixed_candidate,
-    OptionalAttr<UKernel_TargetAttr>:$target
+    OptionalAttr<UKernel_TargetAttr>:$target,
+    OptionalAttr<UKernel_TunedArrayAttr>:$tuned
   );
   let results = (outs Index:$kernel, Index:$remainder, Index:$split_m,
                       Index:$split_n);
   let assemblyFormat = [{
     $batch `,` $m `,` $n `,` $k `for` $element_type
     `candidates` $candidates
+    (`tuned` $tuned^)?
     (`policy` custom<EnumKeyword>($policy)^)? (`=` $fixed_candidate^)?
     (`target` $target^)?
     attr-dict

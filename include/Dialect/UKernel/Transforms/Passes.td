@@ -31,6 +31,33 @@ def UKernelAttachTarget : Pass<"ukernel-attach-target", "ModuleOp"> {
   let dependentDialects = ["::mlir::ukernel::UKernelDialect"];
 }
 
+def UKernelApplyTuningDb : Pass<"ukernel-apply-tuning-db", "::mlir::ModuleOp"> {
+  let summary = "Add a tuning database's measured winners to the dispatches";
+  let description = [{
+    Reads a tuning database (`quiltc tune` writes one; docs/tuning.md) and,
+    for every `ukernel.dispatch` with entries for its kind, input element
+    type and epilogue, appends each entry's configuration to the candidates
+    (unless it is one already) and records the entry's shape region as a
+    `#ukernel.tuned` region selecting it. Under `cost_model` selection, a
+    call whose sizes fall in a region then runs the measured winner; the
+    model decides every other call. The database must have been tuned for
+    the dispatch's target (and, on CPUs, for `threads`): otherwise, and for
+    a malformed or stale file, the error names the file, line and field.
+
+    ```
+    quilt-opt --ukernel-apply-tuning-db="db=tuned.db threads=1" in.mlir
+    ```
+  }];
+  let options = [
+    Option<"databasePath", "db", "std::string", /*default=*/"",
+           "The tuning database file">,
+    Option<"targetFile", "target-file", "std::string", /*default=*/"",
+           "Extra target database file the tuning database's target is in">,
+    Option<"threads", "threads", "int64_t", /*default=*/"1",
+           "Threads the host kernels run on (must match the database's)">
+  ];
+}
+
 def UKernelCostReport : Pass<"ukernel-cost-report", "::mlir::ModuleOp"> {
   let summary = "Report the cost model's ranking of each dispatch's candidates";
   let description = [{

@@ -102,6 +102,28 @@ ConfigAttr mlir::ukernel::getConfigAttr(MLIRContext *context,
                          fromCostModel(cfg.boundary), cfg.splitK);
 }
 
+std::vector<quilt::TunedRegion> mlir::ukernel::toTunedRegions(ArrayAttr tuned) {
+  std::vector<quilt::TunedRegion> regions;
+  if (!tuned)
+    return regions;
+  for (Attribute attr : tuned) {
+    auto region = cast<TunedAttr>(attr);
+    quilt::TunedRegion r;
+    r.candidate = int32_t(region.getCandidate());
+    llvm::copy(region.getLower(), r.region.lower.begin());
+    llvm::copy(region.getUpper(), r.region.upper.begin());
+    r.source = region.getSource().str();
+    regions.push_back(std::move(r));
+  }
+  return regions;
+}
+
+TunedAttr mlir::ukernel::getTunedAttr(MLIRContext *context,
+                                     const quilt::TunedRegion &region) {
+  return TunedAttr::get(context, region.candidate, region.region.lower,
+                        region.region.upper, region.source);
+}
+
 quilt::TargetDesc mlir::ukernel::toTargetDesc(TargetAttr target) {
   quilt::TargetDesc desc;
   desc.name = target.getName().str();

@@ -108,6 +108,28 @@ void mlir::ukernel::printPeakTable(AsmPrinter &printer,
 }
 
 //===----------------------------------------------------------------------===//
+// TunedAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult TunedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                int64_t candidate, ArrayRef<int64_t> lower,
+                                ArrayRef<int64_t> upper, StringRef source) {
+  if (candidate < 0)
+    return emitError() << "candidate must be a non-negative index, got "
+                       << candidate;
+  if (lower.size() != 4 || upper.size() != 4)
+    return emitError() << "lower and upper must have 4 sizes (BxMxNxK), got "
+                       << lower.size() << " and " << upper.size();
+  static const char *const kDims[4] = {"b", "m", "n", "k"};
+  for (int d = 0; d < 4; ++d)
+    if (lower[d] < 0 || upper[d] < lower[d])
+      return emitError() << "bounds of " << kDims[d] << " must satisfy 0 <= "
+                         << "lower <= upper, got " << lower[d] << ".."
+                         << upper[d];
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // ConfigAttr
 //===----------------------------------------------------------------------===//
 

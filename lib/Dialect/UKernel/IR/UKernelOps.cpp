@@ -176,10 +176,29 @@ static TargetAttr lookUpTarget(Operation *op, TargetAttr own) {
 static LogicalResult verifyCandidates(Operation *op, ArrayAttr candidates,
                                       SelectionPolicy policy,
                                       std::optional<int64_t> fixedCandidate,
-                                      Type elemType, TargetAttr target) {
+                                      ArrayAttr tuned, Type elemType,
+                                      TargetAttr target) {
   if (candidates.empty())
     return op->emitOpError("expects at least one candidate configuration");
   int64_t count = candidates.size();
+  if (count > quilt::kMaxPreparedCandidates)
+    return op->emitOpError("has ")
+           << count << " candidates; run-time selection takes at most "
+           << quilt::kMaxPreparedCandidates;
+  if (tuned) {
+    if (int64_t(tuned.size()) > quilt::kMaxTunedRegions)
+      return op->emitOpError("has ")
+             << tuned.size() << " tuned regions; run-time selection takes at "
+             << "most " << quilt::kMaxTunedRegions;
+    for (auto [index, attr] : llvm::enumerate(tuned)) {
+      auto region = cast<TunedAttr>(attr);
+      if (region.getCandidate() >= count)
+        return op->emitOpError("tuned region #")
+               << index << " (" << region.getSource() << ") selects candidate "
+               << region.getCandidate() << ", but there are " << count
+               << " candidates";
+    }
+  }
   if (policy == SelectionPolicy::fixed) {
     if (!fixedCandidate)
       return op->emitOpError("policy 'fixed' needs a candidate index "
@@ -569,7 +588,8 @@ LogicalResult DispatchOp::verify() {
   }
 
   return verifyCandidates(*this, getCandidates(), getPolicy(),
-                          getFixedCandidate(), elemType, getEffectiveTarget());
+                          getFixedCandidate(), getTunedAttr(), elemType,
+                          getEffectiveTarget());
 }
 
 void DispatchOp::getEffects(
@@ -601,7 +621,7 @@ TargetAttr SelectOp::getEffectiveTarget() {
 
 LogicalResult SelectOp::verify() {
   return verifyCandidates(*this, getCandidates(), getPolicy(),
-                          getFixedCandidate(), getElementType(),
+                          getFixedCandidate(), getTunedAttr(), getElementType(),
                           getEffectiveTarget());
 }
 

@@ -67,7 +67,7 @@ struct DispatchOpInterface
         dispatch.getTransposeLhsAttr(), dispatch.getTransposeRhsAttr(),
         dispatch.getStridesAttr(), dispatch.getDilationsAttr(),
         dispatch.getTargetAttr(), dispatch.getEpilogueOperandKindsAttr(),
-        dispatch.getFillAttr());
+        dispatch.getFillAttr(), dispatch.getTunedAttr());
     onBuffers.getEpilogueBody().takeBody(dispatch.getEpilogueBody());
     replaceOpWithBufferizedValues(rewriter, op, *init);
     return success();

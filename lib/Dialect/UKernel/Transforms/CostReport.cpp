@@ -137,6 +137,7 @@ struct CostReportPass
     options.top = top;
     options.policy = toCostModel(op.getPolicy());
     options.fixedIndex = static_cast<int>(op.getFixedCandidate().value_or(0));
+    options.tuned = toTunedRegions(op.getTunedAttr());
 
     for (const quilt::GemmShape &shape : reportShapes) {
       quilt::Workload workload;
