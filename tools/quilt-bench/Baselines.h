@@ -9,7 +9,7 @@
 #ifndef QUILT_TOOLS_QUILTBENCH_BASELINES_H
 #define QUILT_TOOLS_QUILTBENCH_BASELINES_H
 
-#include "BenchKernels.h"
+#include "Measurement/BenchKernels.h"
 
 #include <memory>
 #include <optional>

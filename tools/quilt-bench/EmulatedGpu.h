@@ -7,7 +7,7 @@
 #ifndef QUILT_TOOLS_QUILTBENCH_EMULATEDGPU_H
 #define QUILT_TOOLS_QUILTBENCH_EMULATEDGPU_H
 
-#include "BenchKernels.h"
+#include "Measurement/BenchKernels.h"
 
 #include "QuiltEmulator.h"
 

@@ -12,7 +12,7 @@
 
 #include "GpuBundle.h"
 
-#include "BenchKernels.h"
+#include "Measurement/BenchKernels.h"
 #include "BenchModel.h"
 
 #include "CostModel/Json.h"

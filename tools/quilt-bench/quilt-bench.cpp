@@ -12,12 +12,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "Baselines.h"
-#include "BenchKernels.h"
+#include "Measurement/BenchKernels.h"
 #include "BenchModel.h"
 #include "EmulatedGpu.h"
 #include "GpuBundle.h"
 #include "QuiltRuntime.h"
-#include "Reference.h"
+#include "Measurement/Reference.h"
+#include "Measurement/Timing.h"
 
 #include "CostModel/CalibrationFit.h"
 #include "CostModel/Explain.h"
@@ -289,30 +290,6 @@ bool parseBaselines(const std::string &text, BaselineChoice &choice,
   return true;
 }
 
-/// Median time of `run` in microseconds: one warm-up, then repetitions until
-/// `minTime` seconds (at least 3, at most 50; a single repetition when one
-/// run alone takes over a second).
-template <typename Fn> double medianMicros(Fn run, double minTime) {
-  using Clock = std::chrono::steady_clock;
-  auto time = [&] {
-    auto start = Clock::now();
-    run();
-    return std::chrono::duration<double, std::micro>(Clock::now() - start)
-        .count();
-  };
-  double first = time();
-  std::vector<double> samples;
-  if (first > 1e6)
-    return first;
-  double total = 0;
-  while (samples.size() < 3 || (total < minTime * 1e6 && samples.size() < 50)) {
-    samples.push_back(time());
-    total += samples.back();
-  }
-  std::sort(samples.begin(), samples.end());
-  return samples[samples.size() / 2];
-}
-
 double gflop(const Workload &w) {
   return 2.0 * w.gemm.b * w.gemm.m * w.gemm.n * w.gemm.k * 1e-9;
 }
@@ -360,16 +337,6 @@ struct Result {
   double predictedUs = 0;
   std::string error;
 };
-
-/// The largest relative error (maxRelativeError) of a correct output, for
-/// Quilt and every baseline alike.
-constexpr double kTolerance = 1e-4;
-
-/// Fills an output with NaNs before a checked run: an element the run does
-/// not write fails the check.
-void poison(HostTensor &out) {
-  out.fill(std::numeric_limits<float>::quiet_NaN());
-}
 
 /// Runs `library` on `w` once into an output full of NaNs, checks what it
 /// wrote like Quilt's, and times it.

@@ -4,12 +4,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef QUILT_TOOLS_QUILTBENCH_BENCHKERNELS_H
-#define QUILT_TOOLS_QUILTBENCH_BENCHKERNELS_H
+#ifndef QUILT_MEASUREMENT_BENCHKERNELS_H
+#define QUILT_MEASUREMENT_BENCHKERNELS_H
 
 #include "Compiler/Compiler.h"
 #include "CostModel/Workload.h"
-#include "HostBuffers.h"
+#include "Measurement/HostBuffers.h"
 
 #include <memory>
 #include <string>
@@ -73,4 +73,4 @@ private:
 
 } // namespace quilt::bench
 
-#endif // QUILT_TOOLS_QUILTBENCH_BENCHKERNELS_H
+#endif // QUILT_MEASUREMENT_BENCHKERNELS_H

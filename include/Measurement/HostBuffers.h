@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef QUILT_TOOLS_QUILTBENCH_HOSTBUFFERS_H
-#define QUILT_TOOLS_QUILTBENCH_HOSTBUFFERS_H
+#ifndef QUILT_MEASUREMENT_HOSTBUFFERS_H
+#define QUILT_MEASUREMENT_HOSTBUFFERS_H
 
 #include "CostModel/Types.h"
 
@@ -81,4 +81,4 @@ private:
 
 } // namespace quilt::bench
 
-#endif // QUILT_TOOLS_QUILTBENCH_HOSTBUFFERS_H
+#endif // QUILT_MEASUREMENT_HOSTBUFFERS_H

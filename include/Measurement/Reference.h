@@ -4,10 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef QUILT_TOOLS_QUILTBENCH_REFERENCE_H
-#define QUILT_TOOLS_QUILTBENCH_REFERENCE_H
+#ifndef QUILT_MEASUREMENT_REFERENCE_H
+#define QUILT_MEASUREMENT_REFERENCE_H
 
-#include "BenchKernels.h"
+#include "Measurement/BenchKernels.h"
 
 namespace quilt::bench {
 
@@ -16,8 +16,18 @@ namespace quilt::bench {
 /// in double precision from the inputs. The error of an element is
 /// |got - exact| / sum_k |a_k * b_k|: rounding relative to the size of the
 /// terms, so cancellation does not inflate it.
+/// The largest relative error of an output against a double-precision
+/// reference, over every element (or `samples` of them, corners included).
 double maxRelativeError(const Workload &workload, const Operands &operands,
                         int samples = 2048);
+
+/// The largest maxRelativeError of a correct output, for Quilt and every
+/// baseline alike.
+constexpr double kTolerance = 1e-4;
+
+/// Fills an output with NaNs before a checked run: an element the run does
+/// not write fails the check.
+void poison(HostTensor &out);
 
 /// Whether LLVM's OpenMP runtime, which Quilt's multi-threaded kernels
 /// call, was found when quilt-bench was built (and is linked in).
@@ -25,4 +35,4 @@ bool haveOpenMP();
 
 } // namespace quilt::bench
 
-#endif // QUILT_TOOLS_QUILTBENCH_REFERENCE_H
+#endif // QUILT_MEASUREMENT_REFERENCE_H

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HostBuffers.h"
+#include "Measurement/HostBuffers.h"
 
 #include <cmath>
 #include <cstring>

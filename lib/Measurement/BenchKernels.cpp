@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "BenchKernels.h"
+#include "Measurement/BenchKernels.h"
 
 #include <dlfcn.h>
 

@@ -4,10 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Reference.h"
+#include "Measurement/Reference.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 
 namespace quilt::bench {
@@ -72,6 +73,10 @@ ExactElement exactAt(const Workload &w, const Operands &o, int64_t index) {
 }
 
 } // namespace
+
+void poison(HostTensor &out) {
+  out.fill(std::numeric_limits<float>::quiet_NaN());
+}
 
 double maxRelativeError(const Workload &w, const Operands &o, int samples) {
   int64_t count = o.out.numElements();
