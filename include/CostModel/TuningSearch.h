@@ -51,6 +51,10 @@ struct TuningSearchOptions {
   int maxMeasurements = 64;
   /// Checked before each batch: true stops the search (a time budget).
   std::function<bool()> outOfTime;
+  /// Told, when the search arrives at a configuration, every neighbour not
+  /// measured yet: the measurer may prepare them together (compile one
+  /// library for a round of moves). Not every one is measured.
+  std::function<void(const std::vector<KernelConfig> &)> prepare;
   /// A move is taken only when it is faster by this fraction: measurement
   /// noise must not walk the search around.
   double minGain = 0.02;

@@ -198,10 +198,28 @@ coordinateDescent(const std::vector<KernelConfig> &starts,
   if (!result.found)
     return result;
 
+  // Announces the neighbours of the current configuration once per
+  // position.
+  std::string prepared;
+  auto prepareRound = [&] {
+    if (!options.prepare || prepared == result.best.str())
+      return;
+    prepared = result.best.str();
+    std::vector<KernelConfig> next;
+    for (const TuningKnob &knob : knobs)
+      for (const KernelConfig &c : knob.neighbours(result.best))
+        if (!seen.count(c.str()) &&
+            std::find(next.begin(), next.end(), c) == next.end())
+          next.push_back(c);
+    if (!next.empty())
+      options.prepare(next);
+  };
+
   bool moved = true;
   while (moved && !budgetEnded) {
     moved = false;
     for (const TuningKnob &knob : knobs) {
+      prepareRound();
       int step = measureNew(knob.name, knob.neighbours(result.best));
       if (step >= 0 && *result.steps[step].us <
                            result.bestUs * (1.0 - options.minGain)) {

@@ -13,7 +13,7 @@
 #include "GpuBundle.h"
 
 #include "Measurement/BenchKernels.h"
-#include "BenchModel.h"
+#include "Measurement/BenchModel.h"
 
 #include "CostModel/Json.h"
 

@@ -13,7 +13,7 @@
 
 #include "Baselines.h"
 #include "Measurement/BenchKernels.h"
-#include "BenchModel.h"
+#include "Measurement/BenchModel.h"
 #include "EmulatedGpu.h"
 #include "GpuBundle.h"
 #include "QuiltRuntime.h"

@@ -8,6 +8,7 @@
 #include "AnalysisCommands.h"
 #ifdef QUILT_HAVE_COMPILER
 #include "CompileCommand.h"
+#include "TuneCommand.h"
 #endif
 
 #include <iostream>
@@ -34,6 +35,11 @@ const Subcommand kSubcommands[] = {
      runExplainCommand},
     {"calibrate", "fit a target's cost-model coefficients to measurements",
      runCalibrateCommand},
+#ifdef QUILT_HAVE_COMPILER
+    {"tune", "measure configurations around the model's picks into a tuning "
+             "database",
+     runTuneCommand},
+#endif
 };
 
 void printHelp(std::ostream &os) {
@@ -57,7 +63,14 @@ void printHelp(std::ostream &os) {
         "  quiltc calibrate --target T [--target-file F]\n"
         "                   --measurements FILE.csv [--json]\n"
         "      CSV header: op,dtype,b,m,n,k,config,measured_us (or\n"
-        "      workload,config,measured_us); see docs/cost-model.md.\n\n"
+        "      workload,config,measured_us); see docs/cost-model.md.\n"
+#ifdef QUILT_HAVE_COMPILER
+        "  quiltc tune --workloads FILE [--target T] [--op OP] [--types T]\n"
+        "              [--budget SECONDS] [--db FILE] [--threads N]\n"
+        "      writes the measured winners to a tuning database; compile\n"
+        "      with --tuning-db FILE to run them (docs/tuning.md).\n"
+#endif
+        "\n"
         "Run 'quiltc <subcommand> --help' for details.\n";
 }
 
@@ -88,7 +101,7 @@ int main(int argc, char **argv) {
       << "quiltc: error: unknown subcommand '" << command
       << "' (expected "
 #ifdef QUILT_HAVE_COMPILER
-      << "compile, "
+      << "compile, tune, "
 #endif
       << "targets, explain or calibrate; see quiltc --help)\n";
   return kExitUsage;

@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef QUILT_TOOLS_QUILTBENCH_BENCHMODEL_H
-#define QUILT_TOOLS_QUILTBENCH_BENCHMODEL_H
+#ifndef QUILT_MEASUREMENT_BENCHMODEL_H
+#define QUILT_MEASUREMENT_BENCHMODEL_H
 
 #include "CostModel/Explain.h"
 
@@ -28,4 +28,4 @@ std::string describeChoice(const ExplainReport &report);
 
 } // namespace quilt::bench
 
-#endif // QUILT_TOOLS_QUILTBENCH_BENCHMODEL_H
+#endif // QUILT_MEASUREMENT_BENCHMODEL_H

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "BenchModel.h"
+#include "Measurement/BenchModel.h"
 
 #include "CostModel/Candidates.h"
 
