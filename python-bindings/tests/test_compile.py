@@ -110,3 +110,41 @@ def test_emit_isa_for_an_amd_gpu():
     isa = quilt.compile(MATMUL_MEMREF, target="mi300x", emit="isa")
     assert 'amdgcn-amd-amdhsa--gfx942' in isa
     assert "global_load_dwordx4" in isa
+
+
+TUNING_DB = """quilt-tuning-db 1
+target = host
+threads = 1
+
+[matmul f32]
+m = 100..140
+n = 700..800
+k = 700..800
+config = 64x256x128 t1 w1x1 tt4x32 v8 s1 cpu_fma
+"""
+
+
+def test_tuning_db_adds_its_winner_where_it_was_tuned(tmp_path):
+    import numpy as np
+    db = tmp_path / "tuned.db"
+    db.write_text(TUNING_DB)
+    text = quilt.compile(MATMUL_TENSOR, emit="mlir", tuning_db=str(db))
+    assert "candidate 64x256x128 t1 w1x1 tt4x32 v8 s1 cpu_fma" in text
+    assert f"b=1 m=100..140 n=700..800 k=700..800 from {db}:5" in text
+    # The library runs it for a shape in the region, and computes right.
+    path = quilt.compile(MATMUL_TENSOR, emit="shared", tuning_db=str(db))
+    try:
+        matmul = quilt.load(path, "matmul", source=MATMUL_TENSOR)
+        rng = np.random.default_rng(7)
+        a = rng.standard_normal((131, 701), dtype=np.float32)
+        b = rng.standard_normal((701, 797), dtype=np.float32)
+        np.testing.assert_allclose(matmul(a, b), a @ b, rtol=1e-4, atol=1e-3)
+    finally:
+        os.remove(path)
+
+
+def test_bad_tuning_db_names_file_line_and_field(tmp_path):
+    db = tmp_path / "stale.db"
+    db.write_text(TUNING_DB.replace("quilt-tuning-db 1", "quilt-tuning-db 9"))
+    with pytest.raises(quilt.Error, match=r"stale\.db:1: field 'version'"):
+        quilt.compile(MATMUL_TENSOR, emit="mlir", tuning_db=str(db))

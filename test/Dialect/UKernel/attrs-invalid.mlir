@@ -187,3 +187,21 @@ func.func private @f() attributes {c = #ukernel.calibration<compute_efficiency =
 // Calibration overheads are times.
 // expected-error @below {{tile_overhead_us must not be negative, got -0.5}}
 func.func private @f() attributes {c = #ukernel.calibration<compute_efficiency = 0.5, memory_efficiency = 0.8, launch_overhead_us = 4.0, tile_overhead_us = -0.5>}
+
+// -----
+
+// A tuned region's candidate index is not negative.
+// expected-error @below {{candidate must be a non-negative index, got -1}}
+module attributes {test.tuned = #ukernel.tuned<candidate = -1, lower = 1x1x1x1, upper = 1x8x8x8, source = "t.db:5">} {}
+
+// -----
+
+// A tuned region bounds b, m, n and k.
+// expected-error @below {{lower and upper must have 4 sizes (BxMxNxK), got 3 and 4}}
+module attributes {test.tuned = #ukernel.tuned<candidate = 0, lower = 1x1x1, upper = 1x8x8x8, source = "t.db:5">} {}
+
+// -----
+
+// A tuned region's bounds are ordered.
+// expected-error @below {{bounds of n must satisfy 0 <= lower <= upper, got 9..8}}
+module attributes {test.tuned = #ukernel.tuned<candidate = 0, lower = 1x1x9x1, upper = 1x8x8x8, source = "t.db:5">} {}

@@ -819,3 +819,23 @@ func.func @f(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>) -> t
   %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) fill(0.0 : f16) candidates [#simt] -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
+
+// -----
+
+// A tuned region names a candidate the dispatch has.
+#simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+func.func @f(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  // expected-error @below {{tuned region #0 (t.db:5) selects candidate 1, but there are 1 candidates}}
+  %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) candidates [#simt] tuned [#ukernel.tuned<candidate = 1, lower = 1x1x1x1, upper = 1x8x8x8, source = "t.db:5">] -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// So does a select's.
+#simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+func.func @f(%i: index) {
+  // expected-error @below {{tuned region #1 (t.db:9) selects candidate 3, but there are 1 candidates}}
+  %0:4 = ukernel.select %i, %i, %i, %i for f32 candidates [#simt] tuned [#ukernel.tuned<candidate = 0, lower = 1x1x1x1, upper = 1x8x8x8, source = "t.db:5">, #ukernel.tuned<candidate = 3, lower = 1x1x1x1, upper = 1x8x8x8, source = "t.db:9">]
+  return
+}

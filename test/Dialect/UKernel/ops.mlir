@@ -89,6 +89,28 @@ func.func @select(%b: index, %m: index, %n: index, %k: index) -> (index, index, 
 // -----
 
 #simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+#wide = #ukernel.config<tile = 128x128x8, threads = 256, warps = 2x4, thread_tile = 8x8, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
+
+// Tuned regions (from a tuning database) on a dispatch and a select.
+// CHECK-LABEL: func.func @tuned
+// CHECK: ukernel.dispatch matmul
+// CHECK-SAME: tuned [#ukernel.tuned<candidate = 1, lower = 1x100x768x768, upper = 1x140x768x768, source = "tuned.db:7">]
+// CHECK: ukernel.select
+// CHECK-SAME: tuned [#ukernel.tuned<candidate = 0, lower = 2x0x1x1, upper = 4x8x8x8, source = "tuned.db:12">]
+// CHECK-SAME: policy patch
+func.func @tuned(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>, %i: index) -> (tensor<?x?xf32>, index) {
+  %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>)
+         candidates [#simt, #wide]
+         tuned [#ukernel.tuned<candidate = 1, lower = 1x100x768x768, upper = 1x140x768x768, source = "tuned.db:7">]
+         -> tensor<?x?xf32>
+  %kernel, %rem, %split_m, %split_n = ukernel.select %i, %i, %i, %i for f32 candidates [#simt]
+      tuned [#ukernel.tuned<candidate = 0, lower = 2x0x1x1, upper = 4x8x8x8, source = "tuned.db:12">] policy patch
+  return %r, %kernel : tensor<?x?xf32>, index
+}
+
+// -----
+
+#simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
 
 // CHECK-LABEL: func.func @invoke
 // CHECK: ukernel.invoke <tile = 64x64x8
