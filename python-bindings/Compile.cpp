@@ -124,8 +124,8 @@ void bindCompiler(py::module_ &m) {
         "--[no-]tma (both on by default). tuning_db: a tuning database "
         "(quiltc tune), as quiltc --tuning-db. Raises "
         "quilt.Error with every diagnostic.");
-  m.def("run_pipeline", &runPipeline, py::arg("mlir_text"),
-        py::arg("pipeline"), py::arg("source_name") = "<python>",
+  m.def("run_pipeline", &runPipeline, py::arg("mlir_text"), py::arg("pipeline"),
+        py::arg("source_name") = "<python>",
         "Runs a quilt-opt pass pipeline, anchored as for --pass-pipeline "
         "('builtin.module(ukernel-attach-target{target=h100}, "
         "convert-linalg-to-ukernel)'), with every upstream and Quilt dialect "

@@ -48,8 +48,7 @@ struct TunedRegion {
   int32_t candidate = 0;
   std::string source;
   bool operator==(const TunedRegion &o) const {
-    return region == o.region && candidate == o.candidate &&
-           source == o.source;
+    return region == o.region && candidate == o.candidate && source == o.source;
   }
 };
 

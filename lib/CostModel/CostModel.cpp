@@ -331,9 +331,8 @@ bool addTunedRegions(const std::vector<TunedRegion> &regions,
     for (int d = 0; d < 4; ++d)
       // A zero bound would make every ratio infinite; 0.5 keeps "0" as near
       // to "1" as 1 is to 2.
-      table.tunedCentre[r][d] =
-          std::sqrt(std::max(0.5, double(box.lower[d])) *
-                    std::max(0.5, double(box.upper[d])));
+      table.tunedCentre[r][d] = std::sqrt(std::max(0.5, double(box.lower[d])) *
+                                          std::max(0.5, double(box.upper[d])));
     table.tunedCandidate[r] = regions[r].candidate;
   }
   return true;

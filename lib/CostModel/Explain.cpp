@@ -116,16 +116,14 @@ std::string whyLine(const ExplainReport &r) {
   if (sel.tunedRegion >= 0) {
     const TunedRegion &region = r.tuned[sel.tunedRegion];
     int modelPick = r.ranking[0];
-    std::string line = "tuning database: #" + std::to_string(sel.candidate) +
-                       " " + r.candidates[sel.candidate].str() +
-                       " measured fastest for " +
-                       formatShapeRegion(region.region) + " (" +
-                       region.source + ")";
+    std::string line =
+        "tuning database: #" + std::to_string(sel.candidate) + " " +
+        r.candidates[sel.candidate].str() + " measured fastest for " +
+        formatShapeRegion(region.region) + " (" + region.source + ")";
     if (modelPick == sel.candidate)
       return line + "; the model agrees";
-    return line + "; the model alone would pick #" +
-           std::to_string(modelPick) + " " + r.candidates[modelPick].str() +
-           " (" +
+    return line + "; the model alone would pick #" + std::to_string(modelPick) +
+           " " + r.candidates[modelPick].str() + " (" +
            fixed(r.predictions[modelPick].totalUs, 2) + " us predicted vs " +
            fixed(sel.predictedUs, 2) + " us)";
   }
@@ -185,8 +183,7 @@ bool explainWorkload(const Workload &workload, const TargetDesc &target,
   tuned.tuned.clear();
   if (!options.tuning->checkApplies(target, options.tuning->threads, error) ||
       !addTunedCandidates(*options.tuning, workload.op, workload.elem,
-                          /*epilogue=*/"none", candidates, tuned.tuned,
-                          error))
+                          /*epilogue=*/"none", candidates, tuned.tuned, error))
     return false;
   return explainCandidates(workload, target, candidates, tuned, report, error);
 }

@@ -53,8 +53,8 @@ bool parseSelectionSpec(std::string_view text, SelectionSpec &spec,
     text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
     ++lineNumber;
     auto fail = [&](const std::string &message) {
-      error = "selection spec line " + std::to_string(lineNumber) + ": " +
-              message;
+      error =
+          "selection spec line " + std::to_string(lineNumber) + ": " + message;
       return false;
     };
     if (lineNumber == 1) {

@@ -145,8 +145,8 @@ private:
   bool startEntry(std::string_view line, int lineNo, TuningDatabase &db,
                   std::string &error) {
     if (line.back() != ']')
-      return fail(error, lineNo, "", "expected '[op type]', got '" +
-                                         std::string(line) + "'");
+      return fail(error, lineNo, "",
+                  "expected '[op type]', got '" + std::string(line) + "'");
     if (db.target.empty())
       return fail(error, lineNo, "target",
                   "missing before the first entry: the file names no target");
@@ -188,8 +188,7 @@ private:
                         std::string(value) + "'");
       if (lower < 0 || upper < lower)
         return fail(error, lineNo, key,
-                    "expected 0 <= LO <= HI, got '" + std::string(value) +
-                        "'");
+                    "expected 0 <= LO <= HI, got '" + std::string(value) + "'");
       entry.region.lower[d] = lower;
       entry.region.upper[d] = upper;
       return true;
@@ -365,16 +364,18 @@ bool TuningDatabase::checkApplies(const TargetDesc &compileTarget,
                                   int64_t compileThreads,
                                   std::string &error) const {
   if (compileTarget.name != target) {
-    error = where(targetLine) + ": field 'target': the database was tuned "
-            "for " + target + ", this compilation targets " +
-            compileTarget.name;
+    error = where(targetLine) +
+            ": field 'target': the database was tuned "
+            "for " +
+            target + ", this compilation targets " + compileTarget.name;
     return false;
   }
   if (!targetDescription.empty() &&
       compileTarget.description != targetDescription) {
-    error = where(descriptionLine) + ": field 'target_description': the "
-            "database was tuned on '" + targetDescription +
-            "', this compilation's " + target + " is '" +
+    error = where(descriptionLine) +
+            ": field 'target_description': the "
+            "database was tuned on '" +
+            targetDescription + "', this compilation's " + target + " is '" +
             compileTarget.description + "'";
     return false;
   }
@@ -414,15 +415,16 @@ void TuningDatabase::put(const TuningEntry &entry) {
 bool addTunedCandidates(const TuningDatabase &db, OpKind op, ElemType elem,
                         std::string_view epilogue,
                         std::vector<KernelConfig> &candidates,
-                        std::vector<TunedRegion> &regions,
-                        std::string &error) {
+                        std::vector<TunedRegion> &regions, std::string &error) {
   for (const TuningEntry *e : db.matching(op, elem, epilogue)) {
     auto found = std::find(candidates.begin(), candidates.end(), e->config);
     int32_t index = int32_t(found - candidates.begin());
     if (found == candidates.end()) {
       if (candidates.size() >= size_t(kMaxPreparedCandidates)) {
-        error = db.where(e->line) + ": field 'config': a dispatch holds at "
-                "most " + std::to_string(kMaxPreparedCandidates) +
+        error = db.where(e->line) +
+                ": field 'config': a dispatch holds at "
+                "most " +
+                std::to_string(kMaxPreparedCandidates) +
                 " candidates; this entry's would be one more (lower "
                 "--max-candidates or merge entries)";
         return false;

@@ -33,12 +33,12 @@ std::vector<int64_t> adjacent(const std::vector<int64_t> &ladder,
 /// block of A within L2 (fewer register blocks per cache block).
 KernelConfig repairCpu(KernelConfig cfg, const TargetDesc &t) {
   if (t.l1Bytes > 0 && cfg.tileK * cfg.threadTileN * 4 > t.l1Bytes / 2)
-    cfg.tileK = std::max<int64_t>(
-        16, t.l1Bytes / 2 / (cfg.threadTileN * 4) / 16 * 16);
+    cfg.tileK =
+        std::max<int64_t>(16, t.l1Bytes / 2 / (cfg.threadTileN * 4) / 16 * 16);
   if (t.l2Bytes > 0 && cfg.tileM * cfg.tileK * 4 > t.l2Bytes)
-    cfg.tileM = std::max(cfg.threadTileM, t.l2Bytes / (cfg.tileK * 4) /
-                                              cfg.threadTileM *
-                                              cfg.threadTileM);
+    cfg.tileM =
+        std::max(cfg.threadTileM, t.l2Bytes / (cfg.tileK * 4) /
+                                      cfg.threadTileM * cfg.threadTileM);
   return cfg;
 }
 
@@ -64,7 +64,7 @@ TuningKnob cpuKnob(std::string name, const TargetDesc &target, ElemType elem,
 
 std::vector<TuningKnob> cpuKnobs(const TargetDesc &target, ElemType elem) {
   int64_t lanes = target.cpuLanes();
-  const std::vector<int64_t> rowLadder = {1,  2,  3,  4,  5,  6,  7,  8,  9,
+  const std::vector<int64_t> rowLadder = {1,  2,  3,  4,  5,  6,  7,  8, 9,
                                           10, 11, 12, 14, 16, 20, 24, 28};
   const std::vector<int64_t> depthLadder = {16,  32,  48,  64,  96,  128, 192,
                                             256, 320, 384, 512, 768, 1024};
@@ -83,8 +83,8 @@ std::vector<TuningKnob> cpuKnobs(const TargetDesc &target, ElemType elem) {
   // of register blocks when the register block moves: every move changes
   // one thing.
   std::vector<TuningKnob> knobs;
-  knobs.push_back(cpuKnob(
-      "register block M", target, elem, [=](const KernelConfig &from) {
+  knobs.push_back(
+      cpuKnob("register block M", target, elem, [=](const KernelConfig &from) {
         return each(adjacent(rowLadder, from.threadTileM),
                     [blocks = from.tileM / from.threadTileM](KernelConfig &c,
                                                              int64_t v) {
@@ -92,8 +92,8 @@ std::vector<TuningKnob> cpuKnobs(const TargetDesc &target, ElemType elem) {
                       c.tileM = v * blocks;
                     })(from);
       }));
-  knobs.push_back(cpuKnob(
-      "register block N", target, elem, [=](const KernelConfig &from) {
+  knobs.push_back(
+      cpuKnob("register block N", target, elem, [=](const KernelConfig &from) {
         return each({from.threadTileN - lanes, from.threadTileN + lanes},
                     [blocks = from.tileN / from.threadTileN](KernelConfig &c,
                                                              int64_t v) {
@@ -109,18 +109,16 @@ std::vector<TuningKnob> cpuKnobs(const TargetDesc &target, ElemType elem) {
   knobs.push_back(
       cpuKnob("tile M", target, elem, [=](const KernelConfig &from) {
         int64_t blocks = from.tileM / from.threadTileM;
-        return each({blocks / 2, blocks * 2},
-                    [](KernelConfig &c, int64_t v) {
-                      c.tileM = c.threadTileM * std::max<int64_t>(v, 1);
-                    })(from);
+        return each({blocks / 2, blocks * 2}, [](KernelConfig &c, int64_t v) {
+          c.tileM = c.threadTileM * std::max<int64_t>(v, 1);
+        })(from);
       }));
   knobs.push_back(
       cpuKnob("tile N", target, elem, [=](const KernelConfig &from) {
         int64_t blocks = from.tileN / from.threadTileN;
-        return each({blocks / 2, blocks * 2},
-                    [](KernelConfig &c, int64_t v) {
-                      c.tileN = c.threadTileN * std::max<int64_t>(v, 1);
-                    })(from);
+        return each({blocks / 2, blocks * 2}, [](KernelConfig &c, int64_t v) {
+          c.tileN = c.threadTileN * std::max<int64_t>(v, 1);
+        })(from);
       }));
   return knobs;
 }
@@ -221,8 +219,8 @@ coordinateDescent(const std::vector<KernelConfig> &starts,
     for (const TuningKnob &knob : knobs) {
       prepareRound();
       int step = measureNew(knob.name, knob.neighbours(result.best));
-      if (step >= 0 && *result.steps[step].us <
-                           result.bestUs * (1.0 - options.minGain)) {
+      if (step >= 0 &&
+          *result.steps[step].us < result.bestUs * (1.0 - options.minGain)) {
         take(step);
         moved = true;
       }

@@ -25,9 +25,8 @@ namespace {
 constexpr int kProbeDefaults = 1;
 } // namespace
 
-ProbeKernels::ProbeKernels(const CompileOptions &base,
-                           const TargetDesc &target, int threads,
-                           std::string directory)
+ProbeKernels::ProbeKernels(const CompileOptions &base, const TargetDesc &target,
+                           int threads, std::string directory)
     : base(base), target(target), threads(threads),
       directory(std::move(directory)) {
   this->base.maxCandidates = kProbeDefaults;
@@ -73,9 +72,9 @@ ProbeKernels::compile(const Workload &workload,
                           regions, library.error))
     return library;
   for (const KernelConfig &cfg : configs)
-    library.indices.push_back(int32_t(
-        std::find(candidates.begin(), candidates.end(), cfg) -
-        candidates.begin()));
+    library.indices.push_back(
+        int32_t(std::find(candidates.begin(), candidates.end(), cfg) -
+                candidates.begin()));
 
   CompileOptions options = base;
   options.tuningDb = db.path;
@@ -85,8 +84,7 @@ ProbeKernels::compile(const Workload &workload,
 }
 
 void ProbeKernels::prepare(const Workload &workload,
-                           const std::vector<KernelConfig> &configs,
-                           int jobs) {
+                           const std::vector<KernelConfig> &configs, int jobs) {
   std::string key = BenchKernel::keyFor(workload) + " ";
   std::vector<KernelConfig> missing;
   for (const KernelConfig &cfg : configs)
@@ -104,18 +102,17 @@ void ProbeKernels::prepare(const Workload &workload,
   {
     std::vector<std::thread> workers;
     for (int j = 0; j < jobs; ++j) {
-      std::string dir = directory + "/probe-" +
-                        std::to_string(libraries.size() + j);
-      workers.emplace_back([&, j, dir] {
-        built[j] = compile(workload, parts[j], dir);
-      });
+      std::string dir =
+          directory + "/probe-" + std::to_string(libraries.size() + j);
+      workers.emplace_back(
+          [&, j, dir] { built[j] = compile(workload, parts[j], dir); });
     }
     for (std::thread &worker : workers)
       worker.join();
   }
-  compileTime += std::chrono::duration<double>(
-                     std::chrono::steady_clock::now() - start)
-                     .count();
+  compileTime +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   for (int j = 0; j < jobs; ++j) {
     for (size_t i = 0; i < parts[j].size(); ++i) {
       std::string name = key + parts[j][i].str();
@@ -131,8 +128,8 @@ void ProbeKernels::prepare(const Workload &workload,
 
 std::vector<std::optional<double>>
 ProbeKernels::measure(const Workload &workload, Operands &operands,
-                      const std::vector<KernelConfig> &configs,
-                      double minTime, std::vector<std::string> &problems) {
+                      const std::vector<KernelConfig> &configs, double minTime,
+                      std::vector<std::string> &problems) {
   prepare(workload, configs, /*jobs=*/1);
   std::string key = BenchKernel::keyFor(workload) + " ";
   std::vector<std::optional<double>> times;

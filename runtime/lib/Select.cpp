@@ -48,12 +48,11 @@ bool applyCurrentDeviceFacts(quilt::TargetDesc &target) {
 bool prepare(const quilt::SelectionSpec &spec, quilt::PreparedTable &table,
              std::string &error) {
   quilt::TargetDesc device = spec.target;
-  bool prepared =
-      (applyCurrentDeviceFacts(device) &&
-       quilt::prepareTable(spec.candidates, spec.elem, device,
-                           device.calibration, table, error)) ||
-      quilt::prepareTable(spec.candidates, spec.elem, spec.target,
-                          spec.target.calibration, table, error);
+  bool prepared = (applyCurrentDeviceFacts(device) &&
+                   quilt::prepareTable(spec.candidates, spec.elem, device,
+                                       device.calibration, table, error)) ||
+                  quilt::prepareTable(spec.candidates, spec.elem, spec.target,
+                                      spec.target.calibration, table, error);
   return prepared && quilt::addTunedRegions(spec.tuned, table, error);
 }
 
@@ -82,7 +81,7 @@ const PreparedDispatch *dispatchFor(const char *spec, void **cache) {
   if (!quilt::parseSelectionSpec(spec, prepared->spec, error) ||
       !prepare(prepared->spec, prepared->table, error)) {
     quilt::rt::setLastError("quilt_rt_select: unusable selection spec: " +
-                             error);
+                            error);
   } else {
     prepared->table.policy = prepared->spec.policy;
     prepared->table.fixedIndex = prepared->spec.fixedIndex;
@@ -159,7 +158,8 @@ extern "C" QUILT_RT_EXPORT int32_t quilt_rt_select(const char *spec,
                    "quilt: select b=%lld m=%lld n=%lld k=%lld: #%d %s "
                    "(forced)\n",
                    (long long)b, (long long)m, (long long)n, (long long)k,
-                   int(forced), dispatch->spec.candidates[forced].str().c_str());
+                   int(forced),
+                   dispatch->spec.candidates[forced].str().c_str());
     return QUILT_STATUS_OK;
   }
 

@@ -12,13 +12,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "Baselines.h"
-#include "Measurement/BenchKernels.h"
-#include "Measurement/BenchModel.h"
 #include "EmulatedGpu.h"
 #include "GpuBundle.h"
-#include "QuiltRuntime.h"
+#include "Measurement/BenchKernels.h"
+#include "Measurement/BenchModel.h"
 #include "Measurement/Reference.h"
 #include "Measurement/Timing.h"
+#include "QuiltRuntime.h"
 
 #include "CostModel/CalibrationFit.h"
 #include "CostModel/Explain.h"
@@ -51,7 +51,7 @@ namespace {
 
 constexpr const char *kUsage =
     "usage: quilt-bench --target T --workloads FILE [--json] [--threads N]\n"
-    "                   [--baselines openblas,onednn,blis,upstream|none]\n"
+    "                   [--baselines openblas,onednn,blis,upstream,untuned|none]\n"
     "                   [--target-file F]\n"
     "                   [--policy P] [--max-candidates N] [--model-sample N]\n"
     "                   [--upstream-max-gflop G] [--min-time S]\n"
@@ -93,7 +93,9 @@ constexpr const char *kUsage =
     "  and writes a target file (pass it with --target-file). The upstream\n"
     "  baseline runs single-threaded; --upstream-max-gflop skips it on\n"
     "  larger workloads (default 8). --tuning-db compiles with a tuning\n"
-    "  database (quiltc tune): its winners run where they were tuned.\n";
+    "  database (quiltc tune): its winners run where they were tuned; the\n"
+    "  baseline untuned is Quilt compiled without it, timed in the same\n"
+    "  process (ABBA, each side's time the mean of its two).\n";
 
 struct Options {
   std::string target, workloads, targetFile, policy = "cost_model";
@@ -252,6 +254,8 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
 struct BaselineChoice {
   std::vector<std::string> libraries;
   bool upstream = false;
+  /// Quilt compiled without --tuning-db: what the database buys.
+  bool untuned = false;
 };
 
 bool parseBaselines(const std::string &text, BaselineChoice &choice,
@@ -273,13 +277,14 @@ bool parseBaselines(const std::string &text, BaselineChoice &choice,
     start = comma + 1;
   }
   for (const std::string &name : names) {
-    if (name == "upstream") {
-      choice.upstream = true;
+    if (name == "upstream" || name == "untuned") {
+      (name == "upstream" ? choice.upstream : choice.untuned) = true;
       continue;
     }
     if (std::find(known.begin(), known.end(), name) == known.end()) {
       error = "unknown baseline '" + name +
-              "' in --baselines (openblas, onednn, blis, upstream or none)";
+              "' in --baselines (openblas, onednn, blis, upstream, untuned "
+              "or none)";
       return false;
     }
   }
@@ -332,7 +337,7 @@ struct Result {
     std::string error;
   };
   std::map<std::string, LibraryRun> libraries;
-  std::optional<double> upstreamUs;
+  std::optional<double> upstreamUs, untunedUs;
   std::string chosen;
   double predictedUs = 0;
   std::string error;
@@ -519,6 +524,12 @@ int main(int argc, char **argv) {
   // Emulated GPU runs and bundles measure no time here: no baselines.
   bool timesHere = !o.emulate && o.bundle.empty();
   bool wantUpstream = timesHere && baselineChoice.upstream;
+  bool wantUntuned = timesHere && baselineChoice.untuned;
+  if (baselineChoice.untuned && o.tuningDb.empty()) {
+    std::cerr << "quilt-bench: error: the untuned baseline is Quilt without "
+                 "--tuning-db: give one\n";
+    return 2;
+  }
   std::vector<std::unique_ptr<LibraryBaseline>> libraries;
   for (const std::string &name : baselineChoice.libraries) {
     if (!timesHere)
@@ -642,7 +653,7 @@ int main(int argc, char **argv) {
   }
 
   std::map<std::string, std::unique_ptr<BenchKernel>> quiltKernels,
-      upstreamKernels;
+      upstreamKernels, untunedKernels;
   std::vector<Result> results;
   std::vector<ModelCheck> modelChecks;
   std::mt19937 rng(42);
@@ -735,6 +746,40 @@ int main(int argc, char **argv) {
     r.maxRelError = maxRelativeError(w, operands);
     r.ok = r.maxRelError <= kTolerance;
     r.quiltUs = medianMicros([&] { quilt->run(operands); }, o.minTime);
+    if (wantUntuned) {
+      if (!untunedKernels.count(key)) {
+        CompileOptions untunedOptions = base;
+        untunedOptions.tuningDb.clear();
+        std::string compileError,
+            untunedDirectory = directory + "/untuned";
+        std::filesystem::create_directories(untunedDirectory);
+        untunedKernels[key] =
+            BenchKernel::compile(w, true, o.threads, untunedOptions,
+                                 untunedDirectory, compileError);
+        if (!untunedKernels[key])
+          std::cerr << "quilt-bench: cannot compile the untuned baseline "
+                    << key << ":\n"
+                    << compileError << "\n";
+      }
+      if (BenchKernel *untuned = untunedKernels[key].get()) {
+        poison(operands.out);
+        untuned->run(operands);
+        if (maxRelativeError(w, operands) <= kTolerance) {
+          // ABBA with the time above: neither side gains from its place.
+          double untunedFirst =
+              medianMicros([&] { untuned->run(operands); }, o.minTime);
+          double untunedSecond =
+              medianMicros([&] { untuned->run(operands); }, o.minTime);
+          double quiltSecond =
+              medianMicros([&] { quilt->run(operands); }, o.minTime);
+          r.untunedUs = (untunedFirst + untunedSecond) / 2;
+          r.quiltUs = (r.quiltUs + quiltSecond) / 2;
+        } else {
+          std::cerr << "quilt-bench: the untuned library's output on "
+                    << w.str() << " is wrong; it is not timed\n";
+        }
+      }
+    }
     for (const std::unique_ptr<LibraryBaseline> &library : libraries)
       r.libraries[library->name()] =
           runLibrary(*library, w, operands, o.minTime);
@@ -786,7 +831,7 @@ int main(int argc, char **argv) {
   // each library, over the fastest library on each workload, and over the
   // upstream lowering.
   std::map<std::string, std::vector<double>> vsLibrary;
-  std::vector<double> vsBest, vsUpstream, regrets;
+  std::vector<double> vsBest, vsUpstream, vsUntuned, regrets;
   int failures = 0;
   for (const Result &r : results) {
     failures += !r.ok;
@@ -799,6 +844,8 @@ int main(int argc, char **argv) {
       vsBest.push_back(*best / r.quiltUs);
     if (r.upstreamUs)
       vsUpstream.push_back(*r.upstreamUs / r.quiltUs);
+    if (r.untunedUs)
+      vsUntuned.push_back(*r.untunedUs / r.quiltUs);
   }
   // Emulated checks have no times to score, only results.
   for (const ModelCheck &c : modelChecks) {
@@ -905,6 +952,10 @@ int main(int argc, char **argv) {
       }
       json.key("upstream_us");
       r.upstreamUs ? json.value(*r.upstreamUs) : json.null();
+      if (wantUntuned) {
+        json.key("untuned_us");
+        r.untunedUs ? json.value(*r.untunedUs) : json.null();
+      }
       json.key("chosen");
       json.value(r.chosen);
       json.key("predicted_us");
@@ -933,6 +984,10 @@ int main(int argc, char **argv) {
     vsBest.empty() ? json.null() : json.value(geomean(vsBest));
     json.key("geomean_speedup_vs_upstream");
     vsUpstream.empty() ? json.null() : json.value(geomean(vsUpstream));
+    if (wantUntuned) {
+      json.key("geomean_speedup_vs_untuned");
+      vsUntuned.empty() ? json.null() : json.value(geomean(vsUntuned));
+    }
     json.key("model_check");
     json.beginArray();
     for (const ModelCheck &c : modelChecks) {
@@ -999,6 +1054,8 @@ int main(int argc, char **argv) {
       std::printf(" %8s", "vs_best");
     if (wantUpstream)
       std::printf(" %11s %8s", "upstream_us", "vs_up");
+    if (wantUntuned)
+      std::printf(" %11s %10s", "untuned_us", "vs_untuned");
     std::printf(" %10s  %s\n", "pred_us", "chosen");
     for (const Result &r : results) {
       std::printf("%-48s %3s %9.1e %11.1f", r.workload.str().c_str(),
@@ -1016,6 +1073,9 @@ int main(int argc, char **argv) {
       if (wantUpstream)
         std::printf(" %11s %8s", num(r.upstreamUs, "%.1f").c_str(),
                     num(ratio(r.upstreamUs, r.quiltUs), "%.1fx").c_str());
+      if (wantUntuned)
+        std::printf(" %11s %10s", num(r.untunedUs, "%.1f").c_str(),
+                    num(ratio(r.untunedUs, r.quiltUs), "%.2fx").c_str());
       std::printf(" %10.1f  %s\n", r.predictedUs, r.chosen.c_str());
     }
     for (const Result &r : results)
@@ -1040,6 +1100,8 @@ int main(int argc, char **argv) {
       summary("the best library per workload", vsBest);
     if (wantUpstream)
       summary("upstream MLIR", vsUpstream);
+    if (wantUntuned)
+      summary("Quilt without the tuning database", vsUntuned);
     for (const ModelCheck &c : modelChecks)
       std::printf("model check %-40s spearman %.2f  regret %.1f%%\n",
                   c.workload.str().c_str(), c.spearman, 100 * c.regret);

@@ -21,8 +21,7 @@ namespace {
 struct Options {
   std::string target;
   std::vector<std::string> targetFiles;
-  std::string workloadsFile, measurementsFile, tuningDb,
-      policy = "cost-model";
+  std::string workloadsFile, measurementsFile, tuningDb, policy = "cost-model";
   std::vector<std::string> workloads;
   bool json = false, tf32 = false, help = false;
   int top = 0, maxCandidates = 16;

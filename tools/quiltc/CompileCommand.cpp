@@ -106,8 +106,8 @@ int runCompileCommand(const std::vector<std::string> &args, std::ostream &out,
     if (!arg.empty() && arg[0] == '-' && arg != "-")
       return usage(err, "unknown option '" + arg + "'");
     if (!input.empty())
-      return usage(err, "more than one input file ('" + input + "', '" + arg +
-                            "')");
+      return usage(err,
+                   "more than one input file ('" + input + "', '" + arg + "')");
     input = arg;
   }
   if (input.empty())

@@ -90,8 +90,8 @@ std::string parseTuneOptions(const std::vector<std::string> &args,
       help = true;
       continue;
     }
-    if (size_t eq = arg.find('='); arg.rfind("--", 0) == 0 &&
-                                   eq != std::string::npos) {
+    if (size_t eq = arg.find('=');
+        arg.rfind("--", 0) == 0 && eq != std::string::npos) {
       value = arg.substr(eq + 1);
       arg = arg.substr(0, eq);
     } else if (arg.rfind("--", 0) == 0) {
@@ -105,8 +105,8 @@ std::string parseTuneOptions(const std::vector<std::string> &args,
       return parseNumber(value, field, decltype(field)(low),
                          decltype(field)(high))
                  ? std::string()
-                 : arg + " expects a number in [" + std::to_string(low) +
-                       ", " + std::to_string(high) + "], got '" + value + "'";
+                 : arg + " expects a number in [" + std::to_string(low) + ", " +
+                       std::to_string(high) + "], got '" + value + "'";
     };
     std::string problem;
     if (arg == "--target")
@@ -231,10 +231,9 @@ int runTuneCommand(const std::vector<std::string> &args, std::ostream &out,
         (o.types.empty() || stringify(w.elem) == o.types))
       workloads.push_back(w);
   if (workloads.empty())
-    return fail(o.workloads + " has no " +
-                (o.op.empty() ? std::string() : o.op + " ") +
-                (o.types.empty() ? std::string() : o.types + " ") +
-                "workload to tune");
+    return fail(
+        o.workloads + " has no " + (o.op.empty() ? std::string() : o.op + " ") +
+        (o.types.empty() ? std::string() : o.types + " ") + "workload to tune");
 
   // The database to add to: an existing one must be for this target.
   TuningDatabase db;
@@ -285,8 +284,8 @@ int runTuneCommand(const std::vector<std::string> &args, std::ostream &out,
       continue;
     }
     ExplainReport report;
-    if (!bench::explainAsCompiled(w, *target, pricedOn, explainOptions,
-                                  report, error))
+    if (!bench::explainAsCompiled(w, *target, pricedOn, explainOptions, report,
+                                  error))
       return fail(w.str() + ": " + error);
     outcome.model = report.candidates[report.selection.candidate];
     std::vector<KernelConfig> starts = {outcome.model};
@@ -355,9 +354,9 @@ int runTuneCommand(const std::vector<std::string> &args, std::ostream &out,
     }
     outcome.modelUs = median(modelTimes);
     outcome.tunedUs = median(tunedTimes);
-    outcome.entry = !(outcome.tuned == outcome.model) &&
-                    outcome.tunedUs < outcome.modelUs *
-                                          (1.0 - searchOptions.minGain);
+    outcome.entry =
+        !(outcome.tuned == outcome.model) &&
+        outcome.tunedUs < outcome.modelUs * (1.0 - searchOptions.minGain);
     if (!outcome.entry) {
       outcome.tuned = outcome.model;
       outcome.tunedUs = outcome.modelUs;
@@ -403,11 +402,10 @@ int runTuneCommand(const std::vector<std::string> &args, std::ostream &out,
     out << pad(r.model.str(), 46) << pad(fixed(r.modelUs, 1), 12) << "  "
         << pad(r.entry ? r.tuned.str() : "(the model's pick)", 46)
         << pad(fixed(r.tunedUs, 1), 12) << "  "
-        << pad(fixed(speedup, 2) + "x", 9) << pad(std::to_string(r.measured), 10)
-        << r.stop << "\n";
+        << pad(fixed(speedup, 2) + "x", 9)
+        << pad(std::to_string(r.measured), 10) << r.stop << "\n";
   }
-  double seconds =
-      std::chrono::duration<double>(Clock::now() - start).count();
+  double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   out << "\ngeomean speed-up over the model's pick: "
       << fixed(tuned ? std::exp(logSum / tuned) : 1.0, 3) << "x on " << tuned
       << " workload(s); " << entries << " entr" << (entries == 1 ? "y" : "ies")

@@ -36,8 +36,9 @@ const Subcommand kSubcommands[] = {
     {"calibrate", "fit a target's cost-model coefficients to measurements",
      runCalibrateCommand},
 #ifdef QUILT_HAVE_COMPILER
-    {"tune", "measure configurations around the model's picks into a tuning "
-             "database",
+    {"tune",
+     "measure configurations around the model's picks into a tuning "
+     "database",
      runTuneCommand},
 #endif
 };
@@ -97,12 +98,11 @@ int main(int argc, char **argv) {
       command.rfind("--", 0) == 0)
     return runCompileCommand(args, std::cout, std::cerr);
 #endif
-  std::cerr
-      << "quiltc: error: unknown subcommand '" << command
-      << "' (expected "
+  std::cerr << "quiltc: error: unknown subcommand '" << command
+            << "' (expected "
 #ifdef QUILT_HAVE_COMPILER
-      << "compile, tune, "
+            << "compile, tune, "
 #endif
-      << "targets, explain or calibrate; see quiltc --help)\n";
+            << "targets, explain or calibrate; see quiltc --help)\n";
   return kExitUsage;
 }

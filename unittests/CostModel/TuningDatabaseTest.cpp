@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CostModel/TuningDatabase.h"
 #include "CostModel/Candidates.h"
 #include "CostModel/CostModel.h"
 #include "CostModel/SelectionSpec.h"
-#include "CostModel/TuningDatabase.h"
 #include "TestUtil.h"
 
 #include <gtest/gtest.h>
@@ -186,8 +186,7 @@ TEST(TuningDatabase, MatchesOpTypeAndEpilogue) {
   EXPECT_EQ(
       db.matching(OpKind::BatchMatmul, ElemType::F16, "bias_add+gelu").size(),
       1u);
-  EXPECT_EQ(db.matching(OpKind::BatchMatmul, ElemType::F16, "none").size(),
-            0u);
+  EXPECT_EQ(db.matching(OpKind::BatchMatmul, ElemType::F16, "none").size(), 0u);
 }
 
 TEST(TuningDatabase, PutReplacesTheSameRegion) {
@@ -326,9 +325,9 @@ TEST(TunedSelection, BadRegionsAreRefused) {
   EXPECT_FALSE(addTunedRegions({TunedRegion{box, 0, "x.db:3"}}, table, error));
   EXPECT_EQ(error, "tuned region 0 (x.db:3): dimension n has bounds 8..4; "
                    "expected 0 <= lower <= upper");
-  std::vector<TunedRegion> many(kMaxTunedRegions + 1,
-                                TunedRegion{ShapeRegion::exactly({1, 8, 8, 8}),
-                                            0, "x.db:3"});
+  std::vector<TunedRegion> many(
+      kMaxTunedRegions + 1,
+      TunedRegion{ShapeRegion::exactly({1, 8, 8, 8}), 0, "x.db:3"});
   EXPECT_FALSE(addTunedRegions(many, table, error));
 }
 

@@ -21,8 +21,9 @@ namespace {
 /// A bowl in log space around `target`'s register block and cache blocks.
 double bowl(const KernelConfig &c, const KernelConfig &target) {
   auto d = [](double a, double b) { return std::log2(a) - std::log2(b); };
-  return 100.0 * (1.0 + 10 * d(c.threadTileM, target.threadTileM) *
-                            d(c.threadTileM, target.threadTileM) +
+  return 100.0 * (1.0 +
+                  10 * d(c.threadTileM, target.threadTileM) *
+                      d(c.threadTileM, target.threadTileM) +
                   10 * d(c.threadTileN, target.threadTileN) *
                       d(c.threadTileN, target.threadTileN) +
                   10 * d(c.tileK, target.tileK) * d(c.tileK, target.tileK) +
@@ -36,9 +37,9 @@ struct Counter {
   bool duplicate = false;
 };
 
-MeasureBatch measureWith(Counter &counter,
-                         std::function<std::optional<double>(
-                             const KernelConfig &)> cost) {
+MeasureBatch
+measureWith(Counter &counter,
+            std::function<std::optional<double>(const KernelConfig &)> cost) {
   return [&counter, cost](const std::vector<KernelConfig> &configs) {
     std::vector<std::optional<double>> times;
     for (const KernelConfig &c : configs) {
@@ -209,11 +210,13 @@ TEST(TuningSearch, StopsAtALocalOptimum) {
   // Every move is slower than the start: one round of neighbours, then stop.
   Counter counter;
   TuningSearchOptions options;
-  TuningSearchResult r = coordinateDescent(
-      {start}, tuningKnobs(target, ElemType::F32),
-      measureWith(counter,
-                  [&](const KernelConfig &c) { return c == start ? 1.0 : 2.0; }),
-      options);
+  TuningSearchResult r =
+      coordinateDescent({start}, tuningKnobs(target, ElemType::F32),
+                        measureWith(counter,
+                                    [&](const KernelConfig &c) {
+                                      return c == start ? 1.0 : 2.0;
+                                    }),
+                        options);
   EXPECT_TRUE(r.localOptimum);
   EXPECT_EQ(r.best, start);
   size_t neighbours = 0;

@@ -119,7 +119,7 @@ std::vector<quilt::TunedRegion> mlir::ukernel::toTunedRegions(ArrayAttr tuned) {
 }
 
 TunedAttr mlir::ukernel::getTunedAttr(MLIRContext *context,
-                                     const quilt::TunedRegion &region) {
+                                      const quilt::TunedRegion &region) {
   return TunedAttr::get(context, region.candidate, region.region.lower,
                         region.region.upper, region.source);
 }
@@ -172,8 +172,7 @@ TargetAttr mlir::ukernel::getTargetAttr(MLIRContext *context,
       peaks.push_back({static_cast<InstructionKind>(i), desc.peakTflops[i]});
   return TargetAttr::get(
       context, desc.name, fromCostModel(desc.vendor), desc.chip,
-      desc.description,
-      desc.computeUnits, desc.warpSize, desc.subPartitions,
+      desc.description, desc.computeUnits, desc.warpSize, desc.subPartitions,
       desc.maxThreadsPerBlock, desc.maxThreadsPerCU, desc.maxBlocksPerCU,
       desc.registersPerBlock, desc.registersPerCU, desc.maxRegistersPerThread,
       desc.sharedMemPerBlock, desc.sharedMemPerCU, desc.l1Bytes, desc.l2Bytes,

@@ -82,7 +82,8 @@ FailureOr<SmallVector<InstructionPeak>>
 mlir::ukernel::parsePeakTable(AsmParser &parser) {
   SmallVector<InstructionPeak> peaks;
   auto parseEntry = [&]() -> ParseResult {
-    FailureOr<InstructionKind> kind = FieldParser<InstructionKind>::parse(parser);
+    FailureOr<InstructionKind> kind =
+        FieldParser<InstructionKind>::parse(parser);
     if (failed(kind) || parser.parseEqual())
       return failure();
     double tflops;
@@ -133,22 +134,20 @@ LogicalResult TunedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // ConfigAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                   ArrayRef<int64_t> tile, int64_t threads,
-                   ArrayRef<int64_t> warps, ArrayRef<int64_t> threadTile,
-                   int64_t vectorWidth, int64_t stages,
-                   InstructionKind instruction, BoundaryPolicy boundary,
-                   int64_t splitK) {
+LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<int64_t> tile, int64_t threads,
+                                 ArrayRef<int64_t> warps,
+                                 ArrayRef<int64_t> threadTile,
+                                 int64_t vectorWidth, int64_t stages,
+                                 InstructionKind instruction,
+                                 BoundaryPolicy boundary, int64_t splitK) {
   // Arity is the dialect's business (the library's struct has fixed fields);
   // everything else is the library's, so the verifier, the candidate
   // generator and the cost model agree on what a valid configuration is.
   if (tile.size() != 3)
-    return emitError() << "tile must have 3 sizes (MxNxK), got "
-                       << tile.size();
+    return emitError() << "tile must have 3 sizes (MxNxK), got " << tile.size();
   if (warps.size() != 2)
-    return emitError() << "warps must have 2 sizes (MxN), got "
-                       << warps.size();
+    return emitError() << "warps must have 2 sizes (MxN), got " << warps.size();
   if (threadTile.size() != 2)
     return emitError() << "thread_tile must have 2 sizes (MxN), got "
                        << threadTile.size();
@@ -210,15 +209,15 @@ CalibrationAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 //===----------------------------------------------------------------------===//
 
 LogicalResult TargetAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError, StringRef name,
-    Vendor vendor, StringRef chip, StringRef description, int64_t computeUnits, int64_t warpSize,
-    int64_t subPartitions, int64_t maxThreadsPerBlock, int64_t maxThreadsPerCu,
-    int64_t maxBlocksPerCu, int64_t registersPerBlock, int64_t registersPerCu,
-    int64_t maxRegistersPerThread, int64_t sharedMemPerBlock,
-    int64_t sharedMemPerCu, int64_t l1Bytes, int64_t l2Bytes, int64_t l3Bytes,
-    APFloat memBandwidth, APFloat clock, APFloat onChipBytesPerClock,
-    ArrayRef<InstructionPeak> peaks, CalibrationAttr calibration,
-    int64_t vectorBits, int64_t fmaUnitsPerCore) {
+    function_ref<InFlightDiagnostic()> emitError, StringRef name, Vendor vendor,
+    StringRef chip, StringRef description, int64_t computeUnits,
+    int64_t warpSize, int64_t subPartitions, int64_t maxThreadsPerBlock,
+    int64_t maxThreadsPerCu, int64_t maxBlocksPerCu, int64_t registersPerBlock,
+    int64_t registersPerCu, int64_t maxRegistersPerThread,
+    int64_t sharedMemPerBlock, int64_t sharedMemPerCu, int64_t l1Bytes,
+    int64_t l2Bytes, int64_t l3Bytes, APFloat memBandwidth, APFloat clock,
+    APFloat onChipBytesPerClock, ArrayRef<InstructionPeak> peaks,
+    CalibrationAttr calibration, int64_t vectorBits, int64_t fmaUnitsPerCore) {
   if (name.empty())
     return emitError() << "target name must not be empty";
   if (computeUnits <= 0)

@@ -83,12 +83,10 @@ struct ApplyTuningDbPass
     std::vector<quilt::KernelConfig> candidates;
     for (Attribute attr : op.getCandidates())
       candidates.push_back(toKernelConfig(cast<ConfigAttr>(attr)));
-    std::vector<quilt::TunedRegion> regions =
-        toTunedRegions(op.getTunedAttr());
+    std::vector<quilt::TunedRegion> regions = toTunedRegions(op.getTunedAttr());
     size_t before = regions.size();
     if (!quilt::addTunedCandidates(db, toCostModel(op.getKind()), *elem,
-                                   epilogueKey(op), candidates, regions,
-                                   error))
+                                   epilogueKey(op), candidates, regions, error))
       return op.emitError() << "cannot use the tuning database: " << error;
     if (regions.size() == before)
       return success(); // No entry for this dispatch.
