@@ -17,6 +17,7 @@
 #include "Measurement/BenchKernels.h"
 #include "Measurement/BenchModel.h"
 #include "Measurement/Reference.h"
+#include "Measurement/ScratchDirectory.h"
 #include "Measurement/Timing.h"
 #include "QuiltRuntime.h"
 
@@ -51,7 +52,8 @@ namespace {
 
 constexpr const char *kUsage =
     "usage: quilt-bench --target T --workloads FILE [--json] [--threads N]\n"
-    "                   [--baselines openblas,onednn,blis,upstream,untuned|none]\n"
+    "                   [--baselines "
+    "openblas,onednn,blis,upstream,untuned|none]\n"
     "                   [--target-file F]\n"
     "                   [--policy P] [--max-candidates N] [--model-sample N]\n"
     "                   [--upstream-max-gflop G] [--min-time S]\n"
@@ -586,21 +588,14 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  char dirTemplate[] = "/tmp/quilt-bench-XXXXXX";
-  if (!mkdtemp(dirTemplate)) {
+  // The compiled libraries go with the directory at exit (declared before
+  // the kernels, so that they are unloaded first).
+  ScratchDirectory scratch("quilt-bench");
+  if (scratch.path().empty()) {
     std::cerr << "quilt-bench: error: cannot create a temporary directory\n";
     return 1;
   }
-  std::string directory = dirTemplate;
-  // The compiled libraries go with the directory at exit (declared before
-  // the kernels, so that they are unloaded first).
-  struct RemoveOnExit {
-    std::string path;
-    ~RemoveOnExit() {
-      std::error_code ignored;
-      std::filesystem::remove_all(path, ignored);
-    }
-  } removeDirectory{directory};
+  const std::string &directory = scratch.path();
   CompileOptions base;
   base.target = o.target;
   base.targetFile = o.targetFile;
@@ -750,12 +745,10 @@ int main(int argc, char **argv) {
       if (!untunedKernels.count(key)) {
         CompileOptions untunedOptions = base;
         untunedOptions.tuningDb.clear();
-        std::string compileError,
-            untunedDirectory = directory + "/untuned";
+        std::string compileError, untunedDirectory = directory + "/untuned";
         std::filesystem::create_directories(untunedDirectory);
-        untunedKernels[key] =
-            BenchKernel::compile(w, true, o.threads, untunedOptions,
-                                 untunedDirectory, compileError);
+        untunedKernels[key] = BenchKernel::compile(
+            w, true, o.threads, untunedOptions, untunedDirectory, compileError);
         if (!untunedKernels[key])
           std::cerr << "quilt-bench: cannot compile the untuned baseline "
                     << key << ":\n"

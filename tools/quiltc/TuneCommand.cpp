@@ -16,6 +16,7 @@
 #include "Measurement/BenchModel.h"
 #include "Measurement/ProbeKernels.h"
 #include "Measurement/Reference.h"
+#include "Measurement/ScratchDirectory.h"
 
 #include <algorithm>
 #include <chrono>
@@ -221,7 +222,6 @@ int runTuneCommand(const std::vector<std::string> &args, std::ostream &out,
     return fail("--threads " + std::to_string(o.threads) +
                 " needs LLVM's OpenMP runtime, which this quiltc was built "
                 "without");
-  std::vector<TuningKnob> knobs = tuningKnobs(*target, ElemType::F32);
 
   std::vector<Workload> all, workloads;
   if (!parseWorkloadFile(o.workloads, all, error))
@@ -248,20 +248,13 @@ int runTuneCommand(const std::vector<std::string> &args, std::ostream &out,
     db.threads = o.threads;
   }
 
-  char dirTemplate[] = "/tmp/quilt-tune-XXXXXX";
-  if (!mkdtemp(dirTemplate))
+  bench::ScratchDirectory scratch("quilt-tune");
+  if (scratch.path().empty())
     return fail("cannot create a temporary directory");
-  struct RemoveOnExit {
-    std::string path;
-    ~RemoveOnExit() {
-      std::error_code ignored;
-      std::filesystem::remove_all(path, ignored);
-    }
-  } removeDirectory{dirTemplate};
   CompileOptions base;
   base.target = o.target;
   base.targetFile = o.targetFile;
-  bench::ProbeKernels probes(base, *target, o.threads, dirTemplate);
+  bench::ProbeKernels probes(base, *target, o.threads, scratch.path());
   // The model prices the cores the kernels run on, as compiled code does.
   const TargetDesc pricedOn = restrictToCores(*target, o.threads);
   ExplainOptions explainOptions;
@@ -317,7 +310,8 @@ int runTuneCommand(const std::vector<std::string> &args, std::ostream &out,
       probes.prepare(w, configs, kCompileJobs);
     };
     TuningSearchResult result = coordinateDescent(
-        starts, knobs, measure, searchOptions, [&](const TuningStep &step) {
+        starts, tuningKnobs(*target, w.elem), measure, searchOptions,
+        [&](const TuningStep &step) {
           err << "  " << pad(step.knob, 17) << pad(step.config.str(), 46)
               << (step.us ? fixed(*step.us, 1) + " us" : "failed")
               << (step.taken ? "  <- best" : "") << "\n";
