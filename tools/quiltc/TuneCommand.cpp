@@ -235,6 +235,10 @@ int runTuneCommand(const std::vector<std::string> &args, std::ostream &out,
         o.workloads + " has no " + (o.op.empty() ? std::string() : o.op + " ") +
         (o.types.empty() ? std::string() : o.types + " ") + "workload to tune");
 
+  // Where the result goes is checked before minutes of measuring.
+  std::filesystem::path parent = std::filesystem::path(o.db).parent_path();
+  if (!parent.empty() && !std::filesystem::is_directory(parent))
+    return fail("cannot write " + o.db + ": no directory " + parent.string());
   // The database to add to: an existing one must be for this target.
   TuningDatabase db;
   if (std::filesystem::exists(o.db)) {
