@@ -11,6 +11,7 @@
 #include "CostModel/Explain.h"
 #include "CostModel/Json.h"
 #include "CostModel/TargetDatabase.h"
+#include "CostModel/TuningDatabase.h"
 #include "CostModel/Workload.h"
 
 #include <optional>
@@ -82,7 +83,8 @@ py::list targets(const std::optional<std::string> &targetFile) {
 py::object explain(const std::string &workloadText, const std::string &target,
                    int top, std::string policy,
                    const std::optional<std::string> &targetFile,
-                   int maxCandidates, bool tf32) {
+                   int maxCandidates, bool tf32,
+                   const std::optional<std::string> &tuningDb) {
   if (top < 0)
     throw Error("top must be >= 0, got " + std::to_string(top));
   if (maxCandidates < 1 || maxCandidates > kMaxPreparedCandidates)
@@ -111,6 +113,12 @@ py::object explain(const std::string &workloadText, const std::string &target,
   }
   Workload workload;
   std::string error;
+  TuningDatabase tuning;
+  if (tuningDb) {
+    if (!TuningDatabase::load(*tuningDb, db, tuning, error))
+      throw Error(error);
+    options.tuning = &tuning;
+  }
   if (!parseWorkload(workloadText, workload, error))
     throw Error("workload '" + workloadText + "': " + error);
   ExplainReport report;
@@ -134,12 +142,14 @@ void bindAnalysis(py::module_ &m) {
   m.def("explain", &explain, py::arg("workload"), py::arg("target"),
         py::arg("top") = 0, py::arg("policy") = "cost-model",
         py::arg("target_file") = py::none(), py::arg("max_candidates") = 16,
-        py::arg("tf32") = false,
+        py::arg("tf32") = false, py::arg("tuning_db") = py::none(),
         "Why the cost model picks a micro-kernel for `workload` (a workload "
         "line such as 'matmul f16 M=1000 N=768 K=3072') on `target`: the "
         "dict `quiltc explain --json` prints, with workload, target, policy, "
         "chosen, why and candidates (config, predicted_us, terms). `top` "
-        "keeps the N best candidates (0: all).");
+        "keeps the N best candidates (0: all). `tuning_db` adds a tuning "
+        "database's winners, as compiling with it does (chosen.tuned says "
+        "when one was chosen).");
 }
 
 } // namespace quilt::python

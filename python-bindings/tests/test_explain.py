@@ -69,3 +69,23 @@ def test_explain_errors():
         quilt.explain(WORKLOAD, "h100", policy="fastest")
     with pytest.raises(quilt.Error, match="top"):
         quilt.explain(WORKLOAD, "h100", top=-1)
+
+
+def test_explain_with_a_tuning_db(tmp_path):
+    db = tmp_path / "tuned.db"
+    db.write_text("quilt-tuning-db 1\ntarget = host-avx512\n\n"
+                  "[matmul f32]\nm = 100..140\nn = 768\nk = 768\n"
+                  "config = 48x256x128 t1 w1x1 tt12x32 v16 s1 cpu_fma\n")
+    inside = quilt.explain("matmul f32 M=128 N=768 K=768", "host-avx512",
+                           tuning_db=str(db))
+    assert inside["chosen"]["config"]["str"] == \
+        "48x256x128 t1 w1x1 tt12x32 v16 s1 cpu_fma"
+    assert inside["chosen"]["tuned"] == {
+        "source": f"{db}:4", "region": "b=1 m=100..140 n=768 k=768"}
+    assert inside["why"].startswith("tuning database: ")
+    outside = quilt.explain("matmul f32 M=200 N=768 K=768", "host-avx512",
+                            tuning_db=str(db))
+    assert "tuned" not in outside["chosen"]
+    with pytest.raises(quilt.Error, match=r"tuned\.db:2: field 'target'"):
+        quilt.explain("matmul f32 M=128 N=768 K=768", "host-avx2",
+                      tuning_db=str(db))
