@@ -29,11 +29,11 @@ struct ExplainOptions {
   int fixedIndex = 0;
   /// Rows shown (ranked best first); 0 shows every candidate.
   int top = 0;
-  /// explainWorkload: adds the database's entries for the workload (no
-  /// epilogue) to the generated candidates, as compiling with it does.
-  const TuningDatabase *tuning = nullptr;
-  /// explainCandidates: the dispatch's tuned regions.
+  /// The dispatch's tuned regions (a dispatch's `tuned` attribute).
   std::vector<TunedRegion> tuned;
+  /// A tuning database whose entries for the workload (no epilogue) join
+  /// the candidates and `tuned`, as compiling with it does.
+  const TuningDatabase *tuning = nullptr;
 };
 
 struct ExplainReport {
@@ -60,8 +60,8 @@ bool explainWorkload(const Workload &workload, const TargetDesc &target,
                      std::string &error);
 
 /// The same for a given candidate list (a dispatch's, in IR): false with
-/// `error` when a candidate does not fit the target, the list is empty or
-/// the fixed index is out of range.
+/// `error` when a candidate does not fit the target, the list is empty, the
+/// fixed index is out of range or the tuning database does not apply.
 bool explainCandidates(const Workload &workload, const TargetDesc &target,
                        const std::vector<KernelConfig> &candidates,
                        const ExplainOptions &options, ExplainReport &report,

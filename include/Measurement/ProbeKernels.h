@@ -73,7 +73,7 @@ private:
   TargetDesc target;
   int threads;
   std::string directory;
-  /// Keyed by BenchKernel::keyFor(workload) + " " + config.str().
+  /// Keyed by the workload's kind and the configuration (probeKey).
   std::map<std::string, Probe> probes;
   std::map<std::string, std::string> failures;
   /// "<config> on <workload>" whose output was checked.

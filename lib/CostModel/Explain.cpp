@@ -176,16 +176,8 @@ bool explainWorkload(const Workload &workload, const TargetDesc &target,
             std::string(stringify(workload.elem));
     return false;
   }
-  if (!options.tuning)
-    return explainCandidates(workload, target, candidates, options, report,
-                             error);
-  ExplainOptions tuned = options;
-  tuned.tuned.clear();
-  if (!options.tuning->checkApplies(target, options.tuning->threads, error) ||
-      !addTunedCandidates(*options.tuning, workload.op, workload.elem,
-                          /*epilogue=*/"none", candidates, tuned.tuned, error))
-    return false;
-  return explainCandidates(workload, target, candidates, tuned, report, error);
+  return explainCandidates(workload, target, candidates, options, report,
+                           error);
 }
 
 bool explainCandidates(const Workload &workload, const TargetDesc &target,
@@ -201,6 +193,12 @@ bool explainCandidates(const Workload &workload, const TargetDesc &target,
   table.policy = options.policy;
   table.fixedIndex = options.fixedIndex;
   r.tuned = options.tuned;
+  // As compiling with the database does (ukernel-apply-tuning-db).
+  if (options.tuning &&
+      (!options.tuning->checkApplies(target, options.tuning->threads, error) ||
+       !addTunedCandidates(*options.tuning, workload.op, workload.elem,
+                           /*epilogue=*/"none", r.candidates, r.tuned, error)))
+    return false;
   if (!prepareTable(r.candidates, workload.elem, target, target.calibration,
                     table, error) ||
       !addTunedRegions(r.tuned, table, error))

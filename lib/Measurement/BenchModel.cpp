@@ -20,16 +20,7 @@ bool explainAsCompiled(const Workload &workload, const TargetDesc &generatedFor,
     error = "no candidates for " + workload.str() + " on " + generatedFor.name;
     return false;
   }
-  if (!options.tuning)
-    return explainCandidates(workload, pricedOn, candidates, options, report,
-                             error);
-  // As the compiler applies the database (ukernel-apply-tuning-db).
-  ExplainOptions tuned = options;
-  tuned.tuned.clear();
-  if (!addTunedCandidates(*options.tuning, workload.op, workload.elem,
-                          /*epilogue=*/"none", candidates, tuned.tuned, error))
-    return false;
-  return explainCandidates(workload, pricedOn, candidates, tuned, report,
+  return explainCandidates(workload, pricedOn, candidates, options, report,
                            error);
 }
 

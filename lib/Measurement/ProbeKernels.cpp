@@ -23,6 +23,12 @@ namespace {
 /// The fewest default candidates a probe library can have: the dispatch
 /// needs one; the probes are what is measured.
 constexpr int kProbeDefaults = 1;
+
+/// Probes and failures are kept per kind of workload (one library serves
+/// every shape of a kind) and configuration.
+std::string probeKey(const Workload &workload, const KernelConfig &cfg) {
+  return BenchKernel::keyFor(workload) + " " + cfg.str();
+}
 } // namespace
 
 ProbeKernels::ProbeKernels(const CompileOptions &base, const TargetDesc &target,
@@ -85,10 +91,10 @@ ProbeKernels::compile(const Workload &workload,
 
 void ProbeKernels::prepare(const Workload &workload,
                            const std::vector<KernelConfig> &configs, int jobs) {
-  std::string key = BenchKernel::keyFor(workload) + " ";
   std::vector<KernelConfig> missing;
   for (const KernelConfig &cfg : configs)
-    if (!probes.count(key + cfg.str()) && !failures.count(key + cfg.str()) &&
+    if (!probes.count(probeKey(workload, cfg)) &&
+        !failures.count(probeKey(workload, cfg)) &&
         std::find(missing.begin(), missing.end(), cfg) == missing.end())
       missing.push_back(cfg);
   if (missing.empty())
@@ -115,7 +121,7 @@ void ProbeKernels::prepare(const Workload &workload,
           .count();
   for (int j = 0; j < jobs; ++j) {
     for (size_t i = 0; i < parts[j].size(); ++i) {
-      std::string name = key + parts[j][i].str();
+      std::string name = probeKey(workload, parts[j][i]);
       if (built[j].kernel)
         probes[name] = Probe{built[j].kernel.get(), built[j].indices[i]};
       else
@@ -131,16 +137,16 @@ ProbeKernels::measure(const Workload &workload, Operands &operands,
                       const std::vector<KernelConfig> &configs, double minTime,
                       std::vector<std::string> &problems) {
   prepare(workload, configs, /*jobs=*/1);
-  std::string key = BenchKernel::keyFor(workload) + " ";
   std::vector<std::optional<double>> times;
   for (const KernelConfig &cfg : configs) {
-    auto failed = failures.find(key + cfg.str());
+    std::string key = probeKey(workload, cfg);
+    auto failed = failures.find(key);
     if (failed != failures.end()) {
       problems.push_back(cfg.str() + ": " + failed->second);
       times.push_back(std::nullopt);
       continue;
     }
-    const Probe &probe = probes.at(key + cfg.str());
+    const Probe &probe = probes.at(key);
     quilt_rt_force_kernel(probe.index);
     // Checked on the first run for a shape only: a check between timings
     // would leave the caches cold for the next.
@@ -149,10 +155,9 @@ ProbeKernels::measure(const Workload &workload, Operands &operands,
       probe.kernel->run(operands);
       double error = maxRelativeError(workload, operands);
       if (!(error <= kTolerance)) {
-        failures[key + cfg.str()] = "wrong result on " + workload.str() +
-                                    " (relative error " +
-                                    std::to_string(error) + ")";
-        problems.push_back(cfg.str() + ": " + failures[key + cfg.str()]);
+        failures[key] = "wrong result on " + workload.str() +
+                        " (relative error " + std::to_string(error) + ")";
+        problems.push_back(cfg.str() + ": " + failures[key]);
         times.push_back(std::nullopt);
         continue;
       }

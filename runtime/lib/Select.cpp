@@ -107,9 +107,10 @@ bool tracing() {
   return enabled;
 }
 
-/// One line per call: the shape, the kernel(s) and why.
+/// One line per call: the shape, the kernel(s) and why (`forced` by
+/// quilt_rt_force_kernel, a tuned region, or the policy).
 void trace(const PreparedDispatch &dispatch, const quilt::GemmShape &shape,
-           const quilt::Selection &selection) {
+           const quilt::Selection &selection, bool forced) {
   const std::vector<quilt::KernelConfig> &configs = dispatch.spec.candidates;
   std::string choice = "#" + std::to_string(selection.candidate) + " " +
                        configs[selection.candidate].str();
@@ -117,7 +118,8 @@ void trace(const PreparedDispatch &dispatch, const quilt::GemmShape &shape,
     choice += " + #" + std::to_string(selection.remainder) + " " +
               configs[selection.remainder].str() + " (patch)";
   std::string why =
-      selection.tunedRegion >= 0
+      forced ? std::string("forced")
+      : selection.tunedRegion >= 0
           ? "tuned: " + dispatch.spec.tuned[selection.tunedRegion].source
           : std::string(quilt::stringify(dispatch.spec.policy));
   std::fprintf(stderr, "quilt: select b=%lld m=%lld n=%lld k=%lld: %s (%s)\n",
@@ -153,13 +155,11 @@ extern "C" QUILT_RT_EXPORT int32_t quilt_rt_select(const char *spec,
   if (forced >= 0 && forced < table->count) {
     out[0] = forced;
     out[1] = forced;
-    if (tracing())
-      std::fprintf(stderr,
-                   "quilt: select b=%lld m=%lld n=%lld k=%lld: #%d %s "
-                   "(forced)\n",
-                   (long long)b, (long long)m, (long long)n, (long long)k,
-                   int(forced),
-                   dispatch->spec.candidates[forced].str().c_str());
+    if (tracing()) {
+      quilt::Selection chosen;
+      chosen.candidate = forced;
+      trace(*dispatch, quilt::GemmShape{b, m, n, k}, chosen, /*forced=*/true);
+    }
     return QUILT_STATUS_OK;
   }
 
@@ -172,7 +172,8 @@ extern "C" QUILT_RT_EXPORT int32_t quilt_rt_select(const char *spec,
     return static_cast<int32_t>(status);
   }
   if (tracing())
-    trace(*dispatch, quilt::GemmShape{b, m, n, k}, selection);
+    trace(*dispatch, quilt::GemmShape{b, m, n, k}, selection,
+          /*forced=*/false);
   out[0] = selection.candidate;
   out[1] = selection.remainder >= 0 ? selection.remainder : selection.candidate;
   switch (selection.patchDim) {

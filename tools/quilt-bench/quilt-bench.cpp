@@ -647,8 +647,22 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  std::map<std::string, std::unique_ptr<BenchKernel>> quiltKernels,
-      upstreamKernels, untunedKernels;
+  using Kernels = std::map<std::string, std::unique_ptr<BenchKernel>>;
+  Kernels quiltKernels, upstreamKernels, untunedKernels;
+  // The library for a kind of workload (`key`), compiled on its first
+  // workload; null, and the error said once, when it does not compile.
+  auto kernelFor = [](Kernels &kernels, const std::string &key,
+                      const std::string &what, auto compile) {
+    auto it = kernels.find(key);
+    if (it == kernels.end()) {
+      std::string compileError;
+      it = kernels.emplace(key, compile(compileError)).first;
+      if (!it->second)
+        std::cerr << "quilt-bench: cannot compile " << what << key << ":\n"
+                  << compileError << "\n";
+    }
+    return it->second.get();
+  };
   std::vector<Result> results;
   std::vector<ModelCheck> modelChecks;
   std::mt19937 rng(42);
@@ -661,15 +675,11 @@ int main(int argc, char **argv) {
     Result r;
     r.workload = w;
     std::string key = BenchKernel::keyFor(w);
-    if (!quiltKernels.count(key)) {
-      std::string compileError;
-      quiltKernels[key] = BenchKernel::compile(w, true, o.threads, base,
-                                               directory, compileError);
-      if (!quiltKernels[key])
-        std::cerr << "quilt-bench: cannot compile " << key << ":\n"
-                  << compileError << "\n";
-    }
-    BenchKernel *quilt = quiltKernels[key].get();
+    BenchKernel *quilt =
+        kernelFor(quiltKernels, key, "", [&](std::string &compileError) {
+          return BenchKernel::compile(w, true, o.threads, base, directory,
+                                      compileError);
+        });
     if (!quilt) {
       r.error = "compilation failed";
       results.push_back(r);
@@ -741,23 +751,26 @@ int main(int argc, char **argv) {
     r.maxRelError = maxRelativeError(w, operands);
     r.ok = r.maxRelError <= kTolerance;
     r.quiltUs = medianMicros([&] { quilt->run(operands); }, o.minTime);
+    // A baseline is timed only when it computes the right result.
+    auto correct = [&](const BenchKernel &kernel) {
+      poison(operands.out);
+      kernel.run(operands);
+      return maxRelativeError(w, operands) <= kTolerance;
+    };
     if (wantUntuned) {
-      if (!untunedKernels.count(key)) {
-        CompileOptions untunedOptions = base;
-        untunedOptions.tuningDb.clear();
-        std::string compileError, untunedDirectory = directory + "/untuned";
-        std::filesystem::create_directories(untunedDirectory);
-        untunedKernels[key] = BenchKernel::compile(
-            w, true, o.threads, untunedOptions, untunedDirectory, compileError);
-        if (!untunedKernels[key])
-          std::cerr << "quilt-bench: cannot compile the untuned baseline "
-                    << key << ":\n"
-                    << compileError << "\n";
-      }
-      if (BenchKernel *untuned = untunedKernels[key].get()) {
-        poison(operands.out);
-        untuned->run(operands);
-        if (maxRelativeError(w, operands) <= kTolerance) {
+      BenchKernel *untuned = kernelFor(
+          untunedKernels, key, "the untuned baseline ",
+          [&](std::string &compileError) {
+            CompileOptions untunedOptions = base;
+            untunedOptions.tuningDb.clear();
+            // Beside Quilt's library of the same name.
+            std::string untunedDirectory = directory + "/untuned";
+            std::filesystem::create_directories(untunedDirectory);
+            return BenchKernel::compile(w, true, o.threads, untunedOptions,
+                                        untunedDirectory, compileError);
+          });
+      if (untuned) {
+        if (correct(*untuned)) {
           // ABBA with the time above: neither side gains from its place.
           double untunedFirst =
               medianMicros([&] { untuned->run(operands); }, o.minTime);
@@ -777,19 +790,14 @@ int main(int argc, char **argv) {
       r.libraries[library->name()] =
           runLibrary(*library, w, operands, o.minTime);
     if (wantUpstream && gflop(w) <= o.upstreamMaxGflop) {
-      if (!upstreamKernels.count(key)) {
-        std::string compileError;
-        upstreamKernels[key] =
-            BenchKernel::compile(w, false, 1, base, directory, compileError);
-        if (!upstreamKernels[key])
-          std::cerr << "quilt-bench: cannot compile the upstream baseline "
-                    << key << ":\n"
-                    << compileError << "\n";
-      }
-      if (BenchKernel *upstream = upstreamKernels[key].get()) {
-        poison(operands.out);
-        upstream->run(operands);
-        if (maxRelativeError(w, operands) <= kTolerance)
+      BenchKernel *upstream =
+          kernelFor(upstreamKernels, key, "the upstream baseline ",
+                    [&](std::string &compileError) {
+                      return BenchKernel::compile(w, false, 1, base, directory,
+                                                  compileError);
+                    });
+      if (upstream) {
+        if (correct(*upstream))
           r.upstreamUs = medianMicros([&] { upstream->run(operands); }, 0.0);
         else
           std::cerr << "quilt-bench: the upstream lowering's output on "
