@@ -84,7 +84,8 @@ py::object explain(const std::string &workloadText, const std::string &target,
                    int top, std::string policy,
                    const std::optional<std::string> &targetFile,
                    int maxCandidates, bool tf32,
-                   const std::optional<std::string> &tuningDb) {
+                   const std::optional<std::string> &tuningDb,
+                   const std::optional<std::string> &residualModel) {
   if (top < 0)
     throw Error("top must be >= 0, got " + std::to_string(top));
   if (maxCandidates < 1 || maxCandidates > kMaxPreparedCandidates)
@@ -119,6 +120,13 @@ py::object explain(const std::string &workloadText, const std::string &target,
       throw Error(error);
     options.tuning = &tuning;
   }
+  ResidualModel residual;
+  if (residualModel) {
+    if (!residual.load(*residualModel, error))
+      throw Error(error);
+    options.residual = &residual;
+    options.candidates.residual = &residual;
+  }
   if (!parseWorkload(workloadText, workload, error))
     throw Error("workload '" + workloadText + "': " + error);
   ExplainReport report;
@@ -143,13 +151,16 @@ void bindAnalysis(py::module_ &m) {
         py::arg("top") = 0, py::arg("policy") = "cost-model",
         py::arg("target_file") = py::none(), py::arg("max_candidates") = 16,
         py::arg("tf32") = false, py::arg("tuning_db") = py::none(),
+        py::arg("residual_model") = py::none(),
         "Why the cost model picks a micro-kernel for `workload` (a workload "
         "line such as 'matmul f16 M=1000 N=768 K=3072') on `target`: the "
         "dict `quiltc explain --json` prints, with workload, target, policy, "
         "chosen, why and candidates (config, predicted_us, terms). `top` "
         "keeps the N best candidates (0: all). `tuning_db` adds a tuning "
         "database's winners, as compiling with it does (chosen.tuned says "
-        "when one was chosen).");
+        "when one was chosen). `residual_model` adds a learned residual's "
+        "corrected prediction of every candidate (learned_us) and its pick "
+        "(learned), as quiltc explain --residual-model.");
 }
 
 } // namespace quilt::python

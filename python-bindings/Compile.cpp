@@ -28,7 +28,8 @@ py::object compile(const std::string &source, const std::string &target,
                    int maxCandidates, const std::string &sourceName,
                    int threads, const std::string &deviceFormat,
                    bool nativeWgmma, bool tma,
-                   const std::optional<std::string> &tuningDb) {
+                   const std::optional<std::string> &tuningDb,
+                   const std::optional<std::string> &residualModel) {
   std::optional<EmitKind> kind = parseEmitKind(emit);
   if (!kind)
     throw Error("unknown emit kind '" + emit +
@@ -44,6 +45,7 @@ py::object compile(const std::string &source, const std::string &target,
   options.policy = policy;
   options.maxCandidates = maxCandidates;
   options.tuningDb = tuningDb.value_or("");
+  options.residualModel = residualModel.value_or("");
   options.threads = threads;
   options.deviceFormat = deviceFormat;
   options.nativeWgmma = nativeWgmma;
@@ -113,6 +115,7 @@ void bindCompiler(py::module_ &m) {
         py::arg("threads") = 1, py::arg("device_format") = "auto",
         py::arg("native_wgmma") = true, py::arg("tma") = true,
         py::arg("tuning_db") = py::none(),
+        py::arg("residual_model") = py::none(),
         "Compiles linalg (or ukernel) IR for a target, as quiltc does. "
         "emit: 'mlir', 'llvm', 'asm' (str; also written to `output` when "
         "given), 'obj' (bytes), 'shared' (writes a library linked against "
@@ -122,7 +125,9 @@ void bindCompiler(py::module_ &m) {
         "tma: GPU targets, as quiltc --device-format (device_format='isa' "
         "builds what the PTX emulator runs), --[no-]native-wgmma, "
         "--[no-]tma (both on by default). tuning_db: a tuning database "
-        "(quiltc tune), as quiltc --tuning-db. Raises "
+        "(quiltc tune), as quiltc --tuning-db. residual_model: a learned "
+        "residual model that prunes the candidates, as quiltc "
+        "--residual-model. Raises "
         "quilt.Error with every diagnostic.");
   m.def("run_pipeline", &runPipeline, py::arg("mlir_text"), py::arg("pipeline"),
         py::arg("source_name") = "<python>",

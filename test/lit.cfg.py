@@ -71,6 +71,13 @@ if os.path.exists(quilt_bench):
         if status == "built in":
             config.available_features.add("baseline-" + name)
 
+# scikit-learn, which bench/host/train_residual.py trains the residual
+# model with (Debian's python3-sklearn; scripts/quilt.sh installs it).
+if subprocess.run([sys.executable, "-c", "import sklearn"],
+                  stdout=subprocess.DEVNULL,
+                  stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("sklearn")
+
 # Features for tests that need tools or hardware CI does not have.
 if os.path.isdir(config.shared_workloads_dir):
     config.available_features.add("shared-workloads")

@@ -48,6 +48,9 @@ struct CompileOptions {
   /// A tuning database (quiltc tune) whose winners join the candidates and
   /// run for the shapes they were tuned for; empty for none.
   std::string tuningDb;
+  /// A learned residual model (docs/tuning.md) whose corrected predictions
+  /// decide which candidates are compiled; empty for none.
+  std::string residualModel;
   EmitKind emit = EmitKind::Object;
   /// Where EmitKind::Shared writes the library (required for it).
   std::string outputPath;

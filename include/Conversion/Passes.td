@@ -43,6 +43,10 @@ def ConvertLinalgToUKernel : Pass<"convert-linalg-to-ukernel", "::mlir::ModuleOp
     contractions whose accumulator is not f32 or the input type, several M,
     N or K loops, a shared operand on buffers that needs a broadcast) are
     left untouched, for the upstream lowering.
+
+    With `residual-model=FILE`, candidate pruning compares the analytic
+    predictions corrected by that learned residual (docs/tuning.md); the
+    run-time selection among the kept candidates stays analytic.
   }];
   let options = [
     Option<"maxCandidates", "max-candidates", "int64_t", /*default=*/"16",
@@ -50,7 +54,11 @@ def ConvertLinalgToUKernel : Pass<"convert-linalg-to-ukernel", "::mlir::ModuleOp
     Option<"policy", "policy", "std::string", /*default=*/"\"cost_model\"",
            "Run-time selection policy: cost_model, pad, patch or fixed=<i>">,
     Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
-           "Fuse the chain of elementwise consumers into the dispatch">
+           "Fuse the chain of elementwise consumers into the dispatch">,
+    Option<"residualModel", "residual-model", "std::string",
+           /*default=*/"\"\"",
+           "Learned residual model (bench/host/train_residual.py) whose "
+           "corrected predictions decide which candidates are kept">
   ];
   let dependentDialects = [
     "::mlir::ukernel::UKernelDialect",

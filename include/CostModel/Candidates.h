@@ -22,12 +22,17 @@
 
 namespace quilt {
 
+class ResidualModel;
+
 struct CandidateOptions {
   /// Most candidates kept after pruning (clamped to [1, 64]).
   int maxCandidates = 16;
   /// f32 on NVIDIA through mma.sync tf32 (10-bit mantissa inputs). Off by
   /// default: default f32 candidates compute in exact f32.
   bool allowTf32 = false;
+  /// A learned residual (ResidualModel.h) that corrects the predictions
+  /// pruning compares; null prunes on the analytic model alone.
+  const ResidualModel *residual = nullptr;
 };
 
 /// Every configuration the generator considers valid for the target, in a
@@ -43,12 +48,12 @@ std::vector<GemmShape> representativeShapes(OpKind op);
 /// Greedy regret cover: first the candidate within 1% of the best on the
 /// most shapes, then repeatedly the one that most reduces the worst ratio to
 /// the per-shape best (the geometric-mean ratio once the worst is within
-/// 5%). Stops at `maxCandidates` or when every shape has its best.
-std::vector<KernelConfig> pruneCandidates(const std::vector<KernelConfig> &all,
-                                          ElemType elem,
-                                          const TargetDesc &target,
-                                          const std::vector<GemmShape> &shapes,
-                                          int maxCandidates);
+/// 5%). Stops at `maxCandidates` or when every shape has its best. With a
+/// residual model, the costs compared are the corrected predictions.
+std::vector<KernelConfig>
+pruneCandidates(const std::vector<KernelConfig> &all, ElemType elem,
+                const TargetDesc &target, const std::vector<GemmShape> &shapes,
+                int maxCandidates, const ResidualModel *residual = nullptr);
 
 /// enumerateCandidates + pruneCandidates over representativeShapes(op).
 std::vector<KernelConfig>

@@ -14,6 +14,7 @@
 #include "CostModel/Candidates.h"
 #include "CostModel/CostModel.h"
 #include "CostModel/Json.h"
+#include "CostModel/ResidualModel.h"
 #include "CostModel/TargetDatabase.h"
 #include "CostModel/TuningDatabase.h"
 #include "CostModel/Workload.h"
@@ -34,6 +35,10 @@ struct ExplainOptions {
   /// A tuning database whose entries for the workload (no epilogue) join
   /// the candidates and `tuned`, as compiling with it does.
   const TuningDatabase *tuning = nullptr;
+  /// A learned residual: the report adds its corrected prediction of every
+  /// candidate and the candidate it ranks first. Selection (what compiled
+  /// code runs) stays the analytic model's.
+  const ResidualModel *residual = nullptr;
 };
 
 struct ExplainReport {
@@ -50,6 +55,13 @@ struct ExplainReport {
   Selection selection;
   /// One line: why the chosen kernel (or patch) beats the runner-up.
   std::string why;
+  /// With a residual model: per candidate, the corrected prediction, and
+  /// the candidate with the lowest (-1 without a model).
+  std::vector<double> learnedUs;
+  /// The features the residual read, per candidate (JSON shows them).
+  std::vector<ResidualFeatures> residualFeatures;
+  int learnedPick = -1;
+  std::string residualSource;
 };
 
 /// Builds the report; false with `error` when the target has no candidate

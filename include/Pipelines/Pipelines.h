@@ -50,6 +50,11 @@ struct CommonPipelineOptions : public mlir::PassPipelineOptions<Derived> {
                      "join the dispatches' candidates and are selected for "
                      "the shapes they were tuned for"),
       llvm::cl::init("")};
+  Option<std::string> residualModel{
+      *this, "residual-model",
+      llvm::cl::desc("Learned residual model whose corrected predictions "
+                     "decide which candidates are kept"),
+      llvm::cl::init("")};
   Option<bool> bufferDeallocation{
       *this, "buffer-deallocation",
       llvm::cl::desc("Insert deallocations after bufferization (ownership-"
@@ -136,9 +141,12 @@ void buildLowerToHostPipeline(mlir::OpPassManager &pm,
 void buildLowerToLLVMPipeline(mlir::OpPassManager &pm, bool cInterface);
 
 /// What the front end shared by every pipeline needs: the target, how
-/// candidates are generated and selected, and the tuning database.
+/// candidates are generated and selected, the tuning database and the
+/// residual model.
 struct DispatchFrontEndOptions {
   std::string target, targetFile, policy = "cost_model", tuningDb;
+  /// A learned residual model for candidate pruning; empty for none.
+  std::string residualModel;
   int64_t maxCandidates = 16;
   /// The host kernels' threads, which a tuning database must match.
   int64_t threads = 1;
@@ -161,6 +169,7 @@ frontEndOptions(const CommonPipelineOptions<Derived> &options,
   result.targetFile = options.targetFile;
   result.policy = options.policy;
   result.tuningDb = options.tuningDb;
+  result.residualModel = options.residualModel;
   result.maxCandidates = options.maxCandidates;
   result.threads = threads;
   return result;

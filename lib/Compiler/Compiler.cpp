@@ -375,6 +375,7 @@ CompileResult compileSource(std::string_view source,
     pipeline.policy = options.policy;
     pipeline.maxCandidates = options.maxCandidates;
     pipeline.tuningDb = options.tuningDb;
+    pipeline.residualModel = options.residualModel;
     pipeline.chip = options.chip;
     pipeline.toolkit = options.toolkit;
     pipeline.nativeWgmma = options.nativeWgmma;
@@ -392,6 +393,7 @@ CompileResult compileSource(std::string_view source,
     pipeline.policy = options.policy;
     pipeline.maxCandidates = options.maxCandidates;
     pipeline.tuningDb = options.tuningDb;
+    pipeline.residualModel = options.residualModel;
     pipeline.threads = options.threads;
     buildLowerToHostPipeline(pm, pipeline);
   } else {

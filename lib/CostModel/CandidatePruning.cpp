@@ -10,6 +10,7 @@
 
 #include "CostModel/Candidates.h"
 #include "CostModel/CostModel.h"
+#include "CostModel/ResidualModel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -24,10 +25,12 @@ constexpr double kNearBest = 1.01;
 /// Below this worst-case ratio, pick for the geometric mean instead.
 constexpr double kWorstGoodEnough = 1.05;
 
-/// cost[c * shapes + s]: predicted time of candidate c on shape s.
+/// cost[c * shapes + s]: predicted time of candidate c on shape s,
+/// corrected by `residual` when there is one.
 std::vector<double> costMatrix(const std::vector<KernelConfig> &all,
                                ElemType elem, const TargetDesc &target,
-                               const std::vector<GemmShape> &shapes) {
+                               const std::vector<GemmShape> &shapes,
+                               const ResidualModel *residual) {
   std::vector<double> cost(all.size() * shapes.size(), 0.0);
   for (size_t begin = 0; begin < all.size(); begin += kMaxPreparedCandidates) {
     size_t end = std::min(all.size(), begin + size_t(kMaxPreparedCandidates));
@@ -37,9 +40,14 @@ std::vector<double> costMatrix(const std::vector<KernelConfig> &all,
     if (!prepareTable(chunk, elem, target, target.calibration, table, error))
       continue; // Cannot happen for enumerated candidates; cost stays 0.
     for (size_t c = begin; c < end; ++c)
-      for (size_t s = 0; s < shapes.size(); ++s)
+      for (size_t s = 0; s < shapes.size(); ++s) {
+        Prediction p;
+        p.totalUs = evaluateCandidate(table, int(c - begin), shapes[s],
+                                      residual ? &p.terms : nullptr);
         cost[c * shapes.size() + s] =
-            evaluateCandidate(table, int(c - begin), shapes[s]);
+            residual ? residual->correctedUs(shapes[s], elem, all[c], target, p)
+                     : p.totalUs;
+      }
   }
   return cost;
 }
@@ -77,18 +85,17 @@ std::vector<GemmShape> representativeShapes(OpKind op) {
   return shapes;
 }
 
-std::vector<KernelConfig> pruneCandidates(const std::vector<KernelConfig> &all,
-                                          ElemType elem,
-                                          const TargetDesc &target,
-                                          const std::vector<GemmShape> &shapes,
-                                          int maxCandidates) {
+std::vector<KernelConfig>
+pruneCandidates(const std::vector<KernelConfig> &all, ElemType elem,
+                const TargetDesc &target, const std::vector<GemmShape> &shapes,
+                int maxCandidates, const ResidualModel *residual) {
   int limit = std::clamp(maxCandidates, 1, kMaxPreparedCandidates);
   if (all.size() <= size_t(limit) || shapes.empty())
     return std::vector<KernelConfig>(
         all.begin(), all.begin() + std::min(all.size(), size_t(limit)));
 
   const size_t numShapes = shapes.size();
-  std::vector<double> cost = costMatrix(all, elem, target, shapes);
+  std::vector<double> cost = costMatrix(all, elem, target, shapes, residual);
   std::vector<double> best(numShapes, std::numeric_limits<double>::infinity());
   for (size_t c = 0; c < all.size(); ++c)
     for (size_t s = 0; s < numShapes; ++s)

@@ -242,7 +242,7 @@ std::vector<KernelConfig> generateCandidates(OpKind op, ElemType elem,
                                              const CandidateOptions &options) {
   return pruneCandidates(enumerateCandidates(op, elem, target, options), elem,
                          target, representativeShapes(op),
-                         options.maxCandidates);
+                         options.maxCandidates, options.residual);
 }
 
 } // namespace quilt

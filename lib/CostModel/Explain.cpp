@@ -223,6 +223,20 @@ bool explainCandidates(const Workload &workload, const TargetDesc &target,
   std::stable_sort(r.ranking.begin(), r.ranking.end(), [&](int a, int b) {
     return r.predictions[a].totalUs < r.predictions[b].totalUs;
   });
+  if (options.residual) {
+    r.residualSource = options.residual->source();
+    for (int i = 0; i < table.count; ++i) {
+      r.residualFeatures.push_back(
+          residualFeatures(workload.gemm, workload.elem, r.candidates[i],
+                           target, r.predictions[i]));
+      r.learnedUs.push_back(
+          r.predictions[i].totalUs *
+          std::exp(options.residual->logResidual(r.residualFeatures.back(),
+                                                 target.name)));
+      if (r.learnedPick < 0 || r.learnedUs[i] < r.learnedUs[r.learnedPick])
+        r.learnedPick = i;
+    }
+  }
   r.why = whyLine(r);
   report = std::move(r);
   return true;
@@ -246,8 +260,10 @@ std::string renderExplainText(const ExplainReport &r, int top) {
   size_t configWidth = 6;
   for (const KernelConfig &c : r.candidates)
     configWidth = std::max(configWidth, c.str().size());
+  bool learned = !r.learnedUs.empty();
   std::string header = "  rank  idx  " + padRight("config", configWidth) +
-                       "  " + padLeft("total_us", 10);
+                       "  " + padLeft("total_us", 10) +
+                       (learned ? "  " + padLeft("learned_us", 10) : "");
   for (int t = 0; t < kNumTerms - 1; ++t) {
     std::string name = termName(t);
     header += "  " + padLeft(name, std::max<size_t>(name.size(), 8));
@@ -268,6 +284,8 @@ std::string renderExplainText(const ExplainReport &r, int top) {
                       padLeft(std::to_string(i), 3) + "  " +
                       padRight(r.candidates[i].str(), configWidth) + "  " +
                       padLeft(fixed(r.predictions[i].totalUs, 2), 10);
+    if (learned)
+      row += "  " + padLeft(fixed(r.learnedUs[i], 2), 10);
     for (int t = 0; t < kNumTerms - 1; ++t) {
       std::string name = termName(t);
       row += "  " + padLeft(formatNumber(r.predictions[i].terms[t], 3),
@@ -292,6 +310,16 @@ std::string renderExplainText(const ExplainReport &r, int top) {
                 : std::string()) +
            ", " + fixed(sel.predictedUs, 2) + " us\n";
   out += "why:    " + r.why + "\n";
+  if (learned) {
+    int pick = r.learnedPick;
+    out += "learned: #" + std::to_string(pick) + " " +
+           r.candidates[pick].str() + ", " + fixed(r.learnedUs[pick], 2) +
+           " us corrected (residual model " + r.residualSource + ")";
+    out += pick == sel.candidate
+               ? ": agrees with the selection\n"
+               : "; the selection, which compiled code runs, stays the "
+                 "analytic model's\n";
+  }
   return out;
 }
 
@@ -371,6 +399,15 @@ void writeExplainJson(JsonWriter &json, const ExplainReport &r, int top) {
   json.field("best_single_us", sel.bestSingleUs);
   json.endObject();
   json.field("why", r.why);
+  if (r.learnedPick >= 0) {
+    json.key("learned");
+    json.beginObject();
+    json.field("index", r.learnedPick);
+    json.field("config", r.candidates[r.learnedPick].str());
+    json.field("learned_us", r.learnedUs[r.learnedPick]);
+    json.field("source", r.residualSource);
+    json.endObject();
+  }
 
   json.key("candidates");
   json.beginArray();
@@ -380,6 +417,14 @@ void writeExplainJson(JsonWriter &json, const ExplainReport &r, int top) {
     json.key("config");
     writeConfigJson(json, r.candidates[i]);
     json.field("predicted_us", r.predictions[i].totalUs);
+    if (!r.learnedUs.empty()) {
+      json.field("learned_us", r.learnedUs[i]);
+      json.key("residual_features");
+      json.beginObject();
+      for (int f = 0; f < kNumResidualFeatures; ++f)
+        json.field(residualFeatureName(f), r.residualFeatures[i][f]);
+      json.endObject();
+    }
     // The per-candidate resources behind the occupancy term, so that the
     // register estimate can be checked against ptxas (check_ptxas.py).
     ResourceUsage usage =

@@ -75,6 +75,7 @@ void quilt::buildDispatchFrontEnd(OpPassManager &pm,
   ConvertLinalgToUKernelOptions toUKernel;
   toUKernel.maxCandidates = options.maxCandidates;
   toUKernel.policy = options.policy;
+  toUKernel.residualModel = options.residualModel;
   pm.addPass(createConvertLinalgToUKernel(toUKernel));
   if (!options.tuningDb.empty()) {
     ukernel::UKernelApplyTuningDbOptions tuning;

@@ -24,6 +24,7 @@
 #include "CostModel/CalibrationFit.h"
 #include "CostModel/Explain.h"
 #include "CostModel/Json.h"
+#include "CostModel/ResidualModel.h"
 #include "CostModel/TargetDatabase.h"
 #include "CostModel/TuningDatabase.h"
 
@@ -382,6 +383,8 @@ struct ModelCheck {
   std::vector<bool> ok;
   std::vector<quilt_emulator_counters> emulated;
   std::vector<double> predictedUs, measuredUs;
+  /// Per candidate, with every term: the residual model's features.
+  std::vector<Prediction> predictions;
   double spearman = 0, regret = 0;
 };
 
@@ -395,6 +398,7 @@ bool scoreModel(ModelCheck &check, const TargetDesc &target,
                          error))
     return false;
   check.predictedUs.clear();
+  check.predictions = report.predictions;
   for (const Prediction &p : report.predictions)
     check.predictedUs.push_back(p.totalUs);
   check.spearman = rankCorrelation(check.predictedUs, check.measuredUs);
@@ -405,7 +409,9 @@ bool scoreModel(ModelCheck &check, const TargetDesc &target,
   return true;
 }
 
-/// The model checks' times as the CSV `quiltc calibrate` reads.
+/// The model checks' times as the CSV `quiltc calibrate` reads, with the
+/// analytic prediction and the residual model's features of every row
+/// (bench/host/train_residual.py learns from those).
 std::string measurementsCsv(const std::vector<ModelCheck> &checks,
                             const TargetDesc &target, int threads) {
   std::string csv = "# quilt-bench --model-sample on " + target.name + " (" +
@@ -413,7 +419,15 @@ std::string measurementsCsv(const std::vector<ModelCheck> &checks,
                     " thread(s): the cost model sees " +
                     std::to_string(target.computeUnits) +
                     " core(s); quilt-bench --calibrate fits against that\n"
-                    "op,dtype,b,m,n,k,config,measured_us\n";
+                    "op,dtype,b,m,n,k,config,measured_us,target,predicted_us";
+  for (int f = 0; f < kNumResidualFeatures; ++f)
+    csv += std::string(",") + residualFeatureName(f);
+  csv += "\n";
+  auto number = [](double v) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.9g", v);
+    return std::string(text);
+  };
   for (const ModelCheck &c : checks)
     for (size_t i = 0; i < c.configs.size(); ++i) {
       const GemmShape &g = c.workload.gemm;
@@ -423,7 +437,12 @@ std::string measurementsCsv(const std::vector<ModelCheck> &checks,
              std::string(stringify(c.workload.elem)) + "," +
              std::to_string(g.b) + "," + std::to_string(g.m) + "," +
              std::to_string(g.n) + "," + std::to_string(g.k) + "," +
-             c.configs[i].str() + "," + time + "\n";
+             c.configs[i].str() + "," + time + "," + target.name + "," +
+             number(c.predictions[i].totalUs);
+      for (double f : residualFeatures(g, c.workload.elem, c.configs[i],
+                                       target, c.predictions[i]))
+        csv += "," + number(f);
+      csv += "\n";
     }
   return csv;
 }

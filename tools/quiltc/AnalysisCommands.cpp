@@ -21,7 +21,8 @@ namespace {
 struct Options {
   std::string target;
   std::vector<std::string> targetFiles;
-  std::string workloadsFile, measurementsFile, tuningDb, policy = "cost-model";
+  std::string workloadsFile, measurementsFile, tuningDb, residualModel,
+      policy = "cost-model";
   std::vector<std::string> workloads;
   bool json = false, tf32 = false, help = false;
   int top = 0, maxCandidates = 16;
@@ -90,6 +91,8 @@ bool parseOptions(const std::vector<std::string> &args,
       o.measurementsFile = value;
     else if (arg == "--tuning-db")
       o.tuningDb = value;
+    else if (arg == "--residual-model")
+      o.residualModel = value;
     else if (arg == "--policy")
       o.policy = value;
     else if (arg == "--top" && !parseCount(value, 0, 1000000, o.top)) {
@@ -166,13 +169,18 @@ int runExplainCommand(const std::vector<std::string> &args, std::ostream &out,
   if (!parseOptions(args,
                     {"--target", "--target-file", "--json", "--top",
                      "--max-candidates", "--policy", "--tf32", "--workloads",
-                     "--tuning-db"},
+                     "--tuning-db", "--residual-model"},
                     true, o, error))
     return usageError(err, "explain", error);
   if (o.help) {
     out << "usage: quiltc explain --target T [--target-file F] [--json] "
            "[--top N] [--max-candidates N] [--policy P] [--tf32] "
-           "[--tuning-db FILE] (WORKLOAD... | --workloads FILE)\n";
+           "[--tuning-db FILE] [--residual-model FILE] "
+           "(WORKLOAD... | --workloads FILE)\n"
+           "  --residual-model adds the learned residual's corrected\n"
+           "  prediction of every candidate (learned_us) and its pick, and\n"
+           "  prunes the candidates with it as compiling with it does\n"
+           "  (docs/tuning.md).\n";
     return kExitOk;
   }
   ExplainOptions options;
@@ -196,6 +204,15 @@ int runExplainCommand(const std::vector<std::string> &args, std::ostream &out,
       return kExitError;
     }
     options.tuning = &tuning;
+  }
+  ResidualModel residual;
+  if (!o.residualModel.empty()) {
+    if (!residual.load(o.residualModel, error)) {
+      err << "quiltc: error: " << error << "\n";
+      return kExitError;
+    }
+    options.residual = &residual;
+    options.candidates.residual = &residual;
   }
 
   std::vector<Workload> workloads;

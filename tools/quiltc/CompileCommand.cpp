@@ -21,6 +21,7 @@ namespace {
 constexpr const char *kUsage =
     "usage: quiltc [compile] IN.mlir [--target T] [--target-file F]\n"
     "              [--policy P] [--max-candidates N] [--tuning-db FILE]\n"
+    "              [--residual-model FILE]\n"
     "              [--emit=mlir|llvm|asm|obj|shared|ptx|cubin|isa|hsaco]\n"
     "              [--chip C] [--toolkit DIR] [--no-native-wgmma | --no-tma]\n"
     "              [--device-format=isa|bin|auto] [--threads N] [-o OUT]\n"
@@ -46,7 +47,10 @@ constexpr const char *kUsage =
     "  as OpenMP gives); the library then links LLVM's libomp.\n"
     "  --tuning-db FILE adds the measured winners of a tuning database\n"
     "  (quiltc tune, docs/tuning.md) to the candidates; they run for the\n"
-    "  shapes they were tuned for, the cost model picks elsewhere.\n";
+    "  shapes they were tuned for, the cost model picks elsewhere.\n"
+    "  --residual-model FILE prunes the candidates with the predictions of a\n"
+    "  learned residual model (bench/host/train_residual.py, docs/tuning.md);\n"
+    "  selection at run time stays the analytic model's.\n";
 
 int usage(std::ostream &err, const std::string &message) {
   err << "quiltc: error: " << message << "\n" << kUsage;
@@ -100,6 +104,7 @@ int runCompileCommand(const std::vector<std::string> &args, std::ostream &out,
         takeValue(args, i, "--device-format", options.deviceFormat) ||
         takeValue(args, i, "--max-candidates", maxCandidates) ||
         takeValue(args, i, "--tuning-db", options.tuningDb) ||
+        takeValue(args, i, "--residual-model", options.residualModel) ||
         takeValue(args, i, "--threads", threads) ||
         takeValue(args, i, "-o", output))
       continue;

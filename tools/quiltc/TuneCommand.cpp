@@ -36,7 +36,7 @@ constexpr const char *kUsage =
     "                   [--op OP] [--types T] [--budget SECONDS]\n"
     "                   [--db FILE] [--threads N] [--starts N]\n"
     "                   [--max-measurements N] [--region-scale F]\n"
-    "                   [--min-time S]\n"
+    "                   [--min-time S] [--residual-model FILE]\n"
     "  Measures kernel configurations around the cost model's picks for\n"
     "  each workload (of op OP and element type T when given) on this\n"
     "  machine: the model's best --starts candidates (default 3), then one\n"
@@ -49,7 +49,10 @@ constexpr const char *kUsage =
     "  n and k are within a factor --region-scale (default 1.5) of the\n"
     "  workload's. Compile with --tuning-db FILE to run the winners there;\n"
     "  see docs/tuning.md. Targets: CPU targets that run here (default\n"
-    "  host); the kernels run on --threads N threads (default 1).\n";
+    "  host); the kernels run on --threads N threads (default 1).\n"
+    "  --residual-model FILE ranks the starting points after the model's\n"
+    "  pick by a learned residual's corrected predictions (and prunes the\n"
+    "  candidates with it, as compiling with it does).\n";
 
 /// Probe libraries compiled at once.
 constexpr int kCompileJobs = 2;
@@ -58,7 +61,7 @@ constexpr int kConfirmRounds = 4;
 
 struct TuneOptions {
   std::string target = "host", targetFile, workloads, db = "quilt-tuning.db";
-  std::string op, types;
+  std::string op, types, residualModel;
   double budget = 120, regionScale = 1.5, minTime = 0.05;
   int threads = 1, starts = 3, maxMeasurements = 48;
 };
@@ -120,6 +123,8 @@ std::string parseTuneOptions(const std::vector<std::string> &args,
       o.db = value;
     else if (arg == "--op")
       o.op = value;
+    else if (arg == "--residual-model")
+      o.residualModel = value;
     else if (arg == "--types")
       o.types = value;
     else if (arg == "--budget")
@@ -262,6 +267,13 @@ int runTuneCommand(const std::vector<std::string> &args, std::ostream &out,
   // The model prices the cores the kernels run on, as compiled code does.
   const TargetDesc pricedOn = restrictToCores(*target, o.threads);
   ExplainOptions explainOptions;
+  ResidualModel residual;
+  if (!o.residualModel.empty()) {
+    if (!residual.load(o.residualModel, error))
+      return fail(error);
+    explainOptions.residual = &residual;
+    explainOptions.candidates.residual = &residual;
+  }
 
   using Clock = std::chrono::steady_clock;
   Clock::time_point start = Clock::now(),
@@ -285,8 +297,16 @@ int runTuneCommand(const std::vector<std::string> &args, std::ostream &out,
                                   error))
       return fail(w.str() + ": " + error);
     outcome.model = report.candidates[report.selection.candidate];
+    // The model's pick first (what the tuned winner must beat), then the
+    // next best by the learned residual when there is one, else by the
+    // analytic model.
+    std::vector<int> order = report.ranking;
+    if (!report.learnedUs.empty())
+      std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        return report.learnedUs[a] < report.learnedUs[b];
+      });
     std::vector<KernelConfig> starts = {outcome.model};
-    for (int index : report.ranking)
+    for (int index : order)
       if (int(starts.size()) < o.starts &&
           !(report.candidates[index] == outcome.model))
         starts.push_back(report.candidates[index]);

@@ -56,7 +56,7 @@ void printHelp(std::ostream &os) {
         "  quiltc targets [--target-file F]\n"
         "  quiltc explain --target T [--target-file F] [--json] [--top N]\n"
         "                 [--max-candidates N] [--policy P] [--tf32]\n"
-        "                 [--tuning-db FILE]\n"
+        "                 [--tuning-db FILE] [--residual-model FILE]\n"
         "                 (WORKLOAD... | --workloads FILE)\n"
         "      WORKLOAD is one line of a workload file, e.g.\n"
         "      \"matmul f16 M=1000 N=768 K=3072\"; P is cost-model (default),\n"
@@ -68,6 +68,7 @@ void printHelp(std::ostream &os) {
 #ifdef QUILT_HAVE_COMPILER
         "  quiltc tune --workloads FILE [--target T] [--op OP] [--types T]\n"
         "              [--budget SECONDS] [--db FILE] [--threads N]\n"
+        "              [--residual-model FILE]\n"
         "      writes the measured winners to a tuning database; compile\n"
         "      with --tuning-db FILE to run them (docs/tuning.md).\n"
 #endif

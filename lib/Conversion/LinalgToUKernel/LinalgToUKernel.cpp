@@ -7,6 +7,7 @@
 #include "ContractionMatch.h"
 #include "Conversion/Passes.h"
 #include "CostModel/Candidates.h"
+#include "CostModel/ResidualModel.h"
 #include "Dialect/UKernel/IR/CostModelBridge.h"
 #include "Dialect/UKernel/IR/UKernelOps.h"
 #include "EpilogueFusion.h"
@@ -90,6 +91,13 @@ struct ConvertLinalgToUKernelPass
     ModuleOp module = getOperation();
     if (failed(parsePolicy(module)))
       return signalPassFailure();
+    if (!residualModel.empty()) {
+      std::string error;
+      if (!residual.load(residualModel, error)) {
+        module.emitError() << "residual-model: " << error;
+        return signalPassFailure();
+      }
+    }
 
     // Match each op again when converting it: fusing an epilogue replaces
     // values that later contractions may read. Only contractions are
@@ -150,6 +158,8 @@ private:
 
     quilt::CandidateOptions options;
     options.maxCandidates = static_cast<int>(maxCandidates);
+    if (!residualModel.empty())
+      options.residual = &residual;
     std::vector<quilt::KernelConfig> configs = quilt::generateCandidates(
         toCostModel(c.kind), elem, toTargetDesc(target), options);
     SmallVector<Attribute> attrs;
@@ -280,6 +290,7 @@ private:
   SelectionPolicy selectionPolicy = SelectionPolicy::cost_model;
   int64_t fixedIndex = 0;
   std::map<std::tuple<const void *, int, int>, ArrayAttr> cache;
+  quilt::ResidualModel residual;
 };
 
 } // namespace
