@@ -156,8 +156,9 @@ std::vector<int> shownRows(const ExplainReport &r, int top) {
   std::vector<int> rows = r.ranking;
   if (top > 0 && rows.size() > size_t(top))
     rows.resize(top);
-  // The chosen kernels are always shown.
-  for (int chosen : {r.selection.candidate, r.selection.remainder})
+  // The chosen kernels, and the learned model's pick, are always shown.
+  for (int chosen :
+       {r.selection.candidate, r.selection.remainder, r.learnedPick})
     if (chosen >= 0 &&
         std::find(rows.begin(), rows.end(), chosen) == rows.end())
       rows.push_back(chosen);
@@ -229,10 +230,9 @@ bool explainCandidates(const Workload &workload, const TargetDesc &target,
       r.residualFeatures.push_back(
           residualFeatures(workload.gemm, workload.elem, r.candidates[i],
                            target, r.predictions[i]));
-      r.learnedUs.push_back(
-          r.predictions[i].totalUs *
-          std::exp(options.residual->logResidual(r.residualFeatures.back(),
-                                                 target.name)));
+      r.learnedUs.push_back(r.predictions[i].totalUs *
+                            std::exp(options.residual->logResidual(
+                                r.residualFeatures.back(), target.name)));
       if (r.learnedPick < 0 || r.learnedUs[i] < r.learnedUs[r.learnedPick])
         r.learnedPick = i;
     }

@@ -70,9 +70,9 @@ ResidualFeatures residualFeatures(const GemmShape &shape, ElemType elem,
   double accumulators = double(config.threadTileM) *
                         double(config.threadTileN) /
                         (target.isGpu() ? 1.0 : vector);
-  double loadsPerStep = double(config.threadTileM) +
-                        double(config.threadTileN) /
-                            (target.isGpu() ? 1.0 : vector);
+  double loadsPerStep =
+      double(config.threadTileM) +
+      double(config.threadTileN) / (target.isGpu() ? 1.0 : vector);
   double total = std::max(prediction.totalUs, 1e-9);
   auto share = [&](Term term) { return prediction[term] / total; };
   double flops = 2.0 * double(std::max<int64_t>(shape.b, 0)) *
@@ -183,8 +183,8 @@ bool ResidualModel::parse(std::string_view text, const std::string &source,
   int lineNo = 0;
   std::string_view line;
   auto fail = [&](const std::string &what) {
-    error = source + (lineNo > 0 ? ":" + std::to_string(lineNo) : "") + ": " +
-            what;
+    error =
+        source + (lineNo > 0 ? ":" + std::to_string(lineNo) : "") + ": " + what;
     return false;
   };
   auto next = [&]() { return nextContentLine(text, line, lineNo); };
@@ -205,8 +205,7 @@ bool ResidualModel::parse(std::string_view text, const std::string &source,
                 std::to_string(kVersion) + "'");
   std::vector<std::string_view> words = splitWords(line);
   int64_t version = 0;
-  if (words.size() != 2 || words[0] != kMagic ||
-      !parseInt64(words[1], version))
+  if (words.size() != 2 || words[0] != kMagic || !parseInt64(words[1], version))
     return fail("expected '" + std::string(kMagic) + " " +
                 std::to_string(kVersion) + "'");
   if (version != kVersion)
@@ -292,9 +291,9 @@ bool ResidualModel::parse(std::string_view text, const std::string &source,
       if (!next() || (words = splitWords(line)).size() != 2 ||
           words[0] != "tree" || !parseInt64(words[1], nodes) || nodes < 1 ||
           nodes > kMaxNodes)
-        return fail("expected 'tree N' with 1 to " +
-                    std::to_string(kMaxNodes) + " nodes (tree " +
-                    std::to_string(t) + " of " + std::to_string(trees) + ")");
+        return fail("expected 'tree N' with 1 to " + std::to_string(kMaxNodes) +
+                    " nodes (tree " + std::to_string(t) + " of " +
+                    std::to_string(trees) + ")");
       RegressionTree tree;
       tree.nodes.resize(size_t(nodes));
       for (int64_t n = 0; n < nodes; ++n) {

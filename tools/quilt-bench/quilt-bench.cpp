@@ -439,8 +439,8 @@ std::string measurementsCsv(const std::vector<ModelCheck> &checks,
              std::to_string(g.n) + "," + std::to_string(g.k) + "," +
              c.configs[i].str() + "," + time + "," + target.name + "," +
              number(c.predictions[i].totalUs);
-      for (double f : residualFeatures(g, c.workload.elem, c.configs[i],
-                                       target, c.predictions[i]))
+      for (double f : residualFeatures(g, c.workload.elem, c.configs[i], target,
+                                       c.predictions[i]))
         csv += "," + number(f);
       csv += "\n";
     }

@@ -161,7 +161,8 @@ TEST(ResidualModelTest, FeaturesMeanWhatTheyAreNamed) {
   GemmShape shape{1, 13, 100, 300};
   KernelConfig config = cpuConfig(4, 32); // 4 rows x 2 vectors of 16
   Prediction p = predict(shape, ElemType::F32, config, target);
-  ResidualFeatures x = residualFeatures(shape, ElemType::F32, config, target, p);
+  ResidualFeatures x =
+      residualFeatures(shape, ElemType::F32, config, target, p);
   auto at = [&](const char *name) { return x[featureIndex(name)]; };
   EXPECT_DOUBLE_EQ(at("log2_m"), std::log2(14.0));
   EXPECT_DOUBLE_EQ(at("elem_bytes"), 4);
