@@ -156,6 +156,30 @@ TEST(ResidualModelTest, EveryMalformedFileIsAnErrorWithItsLine) {
   EXPECT_NE(error.find("/nonexistent/m.qrm: cannot read"), std::string::npos);
 }
 
+TEST(ResidualModelTest, EveryTruncationOrCorruptedWordIsAnErrorNotACrash) {
+  // Cut the file after every character, and replace every word in turn by
+  // a number out of range: each either parses or names the file.
+  std::string text = twoTreeModel();
+  for (size_t cut = 0; cut < text.size(); ++cut) {
+    std::optional<std::string> error = parseError(text.substr(0, cut));
+    if (error)
+      EXPECT_EQ(error->rfind("m.qrm", 0), 0u) << *error;
+  }
+  for (size_t begin = 0; begin < text.size();) {
+    size_t end = text.find_first_of(" \n", begin);
+    if (end == std::string::npos)
+      break;
+    for (const char *word : {"-7", "99999999999999999999", "1e308", "x"}) {
+      std::string corrupted = text;
+      corrupted.replace(begin, end - begin, word);
+      std::optional<std::string> error = parseError(corrupted);
+      if (error)
+        EXPECT_EQ(error->rfind("m.qrm", 0), 0u) << *error;
+    }
+    begin = end + 1;
+  }
+}
+
 TEST(ResidualModelTest, FeaturesMeanWhatTheyAreNamed) {
   const TargetDesc &target = builtinTarget("host-avx512");
   GemmShape shape{1, 13, 100, 300};
