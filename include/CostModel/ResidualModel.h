@@ -10,7 +10,7 @@
 //
 //   learned_us = predicted_us x exp(body(features) + head[target](features))
 //
-// The body is shared by every target; a head is a few small trees fitted to
+// The body is shared by every target; a head is an ensemble fitted to
 // one target's measurements on top of the body, so that a new target needs
 // few of them. Both are gradient-boosted regression trees, trained offline
 // (bench/host/train_residual.py, with scikit-learn) and kept as a versioned
