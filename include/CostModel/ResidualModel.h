@@ -84,6 +84,9 @@ public:
   /// plus the target's head when the file has one.
   double logResidual(const ResidualFeatures &features,
                      std::string_view target) const;
+  /// `predictedUs` corrected by the residual at `features` on `target`.
+  double correct(double predictedUs, const ResidualFeatures &features,
+                 std::string_view target) const;
   /// The analytic prediction corrected by the residual.
   double correctedUs(const GemmShape &shape, ElemType elem,
                      const KernelConfig &config, const TargetDesc &target,
@@ -92,7 +95,7 @@ public:
   bool hasHead(std::string_view target) const;
   /// "file" as given to load (or parse's source).
   const std::string &source() const { return source_; }
-  /// The file's `trained_on` line: what it learned from, for explain.
+  /// The file's `trained_on` line: what it learned from, for people.
   const std::string &provenance() const { return provenance_; }
 
 private:

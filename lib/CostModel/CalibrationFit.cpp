@@ -11,8 +11,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 namespace quilt {
 
@@ -343,14 +341,12 @@ bool parseMeasurementsCsv(std::string_view text, std::string_view fileName,
 
 bool readMeasurementsCsv(const std::string &path, std::vector<Measurement> &out,
                          std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::string text;
+  if (!readFile(path, text)) {
     error = path + ":0: file: cannot open for reading";
     return false;
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return parseMeasurementsCsv(buffer.str(), path, out, error);
+  return parseMeasurementsCsv(text, path, out, error);
 }
 
 std::string renderCalibrationSection(const Calibration &c,

@@ -230,9 +230,8 @@ bool explainCandidates(const Workload &workload, const TargetDesc &target,
       r.residualFeatures.push_back(
           residualFeatures(workload.gemm, workload.elem, r.candidates[i],
                            target, r.predictions[i]));
-      r.learnedUs.push_back(r.predictions[i].totalUs *
-                            std::exp(options.residual->logResidual(
-                                r.residualFeatures.back(), target.name)));
+      r.learnedUs.push_back(options.residual->correct(
+          r.predictions[i].totalUs, r.residualFeatures.back(), target.name));
       if (r.learnedPick < 0 || r.learnedUs[i] < r.learnedUs[r.learnedPick])
         r.learnedPick = i;
     }

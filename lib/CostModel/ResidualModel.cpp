@@ -9,8 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 namespace quilt {
 
@@ -158,9 +156,15 @@ double ResidualModel::correctedUs(const GemmShape &shape, ElemType elem,
                                   const KernelConfig &config,
                                   const TargetDesc &target,
                                   const Prediction &prediction) const {
-  ResidualFeatures features =
-      residualFeatures(shape, elem, config, target, prediction);
-  return prediction.totalUs * std::exp(logResidual(features, target.name));
+  return correct(prediction.totalUs,
+                 residualFeatures(shape, elem, config, target, prediction),
+                 target.name);
+}
+
+double ResidualModel::correct(double predictedUs,
+                              const ResidualFeatures &features,
+                              std::string_view target) const {
+  return predictedUs * std::exp(logResidual(features, target));
 }
 
 bool ResidualModel::hasHead(std::string_view target) const {
@@ -168,14 +172,12 @@ bool ResidualModel::hasHead(std::string_view target) const {
 }
 
 bool ResidualModel::load(const std::string &path, std::string &error) {
-  std::ifstream in(path);
-  if (!in) {
+  std::string text;
+  if (!readFile(path, text)) {
     error = path + ": cannot read the residual model";
     return false;
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse(text.str(), path, error);
+  return parse(text, path, error);
 }
 
 bool ResidualModel::parse(std::string_view text, const std::string &source,

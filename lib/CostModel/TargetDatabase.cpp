@@ -15,8 +15,6 @@
 #include "TextUtil.h"
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 namespace quilt {
 
@@ -446,14 +444,12 @@ const TargetDatabase &TargetDatabase::builtin() {
 TargetDatabase TargetDatabase::withBuiltins() { return builtin(); }
 
 bool TargetDatabase::addFromFile(const std::string &path, std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::string text;
+  if (!readFile(path, text)) {
     error = path + ":0: file: cannot open for reading";
     return false;
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return addFromText(buffer.str(), path, error);
+  return addFromText(text, path, error);
 }
 
 bool TargetDatabase::addFromText(std::string_view text,

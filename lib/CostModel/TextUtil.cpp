@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 namespace quilt {
 
@@ -119,6 +121,16 @@ std::string formatNumber(double v, int digits) {
   else
     std::snprintf(buf, sizeof(buf), "%.*e", digits - 1, v);
   return buf;
+}
+
+bool readFile(const std::string &path, std::string &text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return false;
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  text = buffer.str();
+  return true;
 }
 
 } // namespace quilt

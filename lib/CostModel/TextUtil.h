@@ -39,6 +39,10 @@ bool parseDouble(std::string_view s, double &out);
 /// significant digits, no exponent for ordinary magnitudes.
 std::string formatNumber(double v, int digits = 4);
 
+/// The whole file at `path` into `text`; false when it cannot be opened
+/// (each caller words that error for its own file kind).
+bool readFile(const std::string &path, std::string &text);
+
 } // namespace quilt
 
 #endif // QUILT_LIB_COSTMODEL_TEXTUTIL_H

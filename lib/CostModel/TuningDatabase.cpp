@@ -9,7 +9,6 @@
 #include "TextUtil.h"
 
 #include <algorithm>
-#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -321,14 +320,12 @@ bool TuningDatabase::parse(std::string_view text, std::string_view fileName,
 bool TuningDatabase::load(const std::string &path,
                           const TargetDatabase &targets, TuningDatabase &out,
                           std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::string text;
+  if (!readFile(path, text)) {
     error = path + ":0: cannot open the tuning database for reading";
     return false;
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return parse(buffer.str(), path, targets, out, error);
+  return parse(text, path, targets, out, error);
 }
 
 std::string TuningDatabase::render() const {

@@ -8,8 +8,6 @@
 #include "TextUtil.h"
 
 #include <array>
-#include <fstream>
-#include <sstream>
 
 namespace quilt {
 
@@ -233,14 +231,12 @@ bool parseWorkloads(std::string_view text, std::vector<Workload> &out,
 
 bool parseWorkloadFile(const std::string &path, std::vector<Workload> &out,
                        std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::string text;
+  if (!readFile(path, text)) {
     error = path + ": cannot open for reading";
     return false;
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  if (!parseWorkloads(buffer.str(), out, error)) {
+  if (!parseWorkloads(text, out, error)) {
     error = path + ": " + error;
     return false;
   }
