@@ -162,8 +162,9 @@ TEST(ResidualModelTest, EveryTruncationOrCorruptedWordIsAnErrorNotACrash) {
   std::string text = twoTreeModel();
   for (size_t cut = 0; cut < text.size(); ++cut) {
     std::optional<std::string> error = parseError(text.substr(0, cut));
-    if (error)
+    if (error) {
       EXPECT_EQ(error->rfind("m.qrm", 0), 0u) << *error;
+    }
   }
   for (size_t begin = 0; begin < text.size();) {
     size_t end = text.find_first_of(" \n", begin);
@@ -173,8 +174,9 @@ TEST(ResidualModelTest, EveryTruncationOrCorruptedWordIsAnErrorNotACrash) {
       std::string corrupted = text;
       corrupted.replace(begin, end - begin, word);
       std::optional<std::string> error = parseError(corrupted);
-      if (error)
+      if (error) {
         EXPECT_EQ(error->rfind("m.qrm", 0), 0u) << *error;
+      }
     }
     begin = end + 1;
   }
