@@ -28,16 +28,22 @@ def ConvertLinalgToUKernel : Pass<"convert-linalg-to-ukernel", "::mlir::ModuleOp
     A^T), and a batched product's operand without the batch dimension (a
     shared B folds the batch into M; a shared A is broadcast first, on
     tensors). Recognition reads the IR's structure; nothing is evaluated.
-    Operands are tensors or memrefs with f32, f16 or bf16 inputs. When the
-    contraction's init is a fill (and no operand is shared), the chain of
-    elementwise consumers of its result (`linalg.generic` with
+    Operands are tensors or memrefs with f32, f16 or bf16 inputs. A fill of
+    the output with a float constant folds into the dispatch (on memrefs,
+    when it is the last op before the contraction that touches memory).
+    When the contraction's init is a fill (and no operand is shared), the
+    chain of elementwise consumers of its result (`linalg.generic` with
     parallel loops and identity maps on the result and output, or
     elementwise named ops such as `linalg.add`, generalized) is fused as
     the dispatch's epilogue body, op by op, whatever it computes: other
     inputs become `scalar` (rank 0, or scalars defined above), `per_column`
     (1-D along N), `per_row` (1-D along M) or `per_element` (the output's
     shape) operands, constants defined above are copied in, and the output
-    may be f32 or the input element type. See `ukernel.dispatch`.
+    may be f32 or the input element type. On memrefs the dispatch takes the
+    last consumer's place, so each consumer must follow its writer with
+    nothing that touches memory in between, and update the buffer in place
+    or read a temporary allocation nothing else uses. See
+    `ukernel.dispatch`.
 
     Ops it does not handle (other linalg ops, f64 and integer types,
     contractions whose accumulator is not f32 or the input type, several M,

@@ -59,3 +59,41 @@ def padded_reference(a, b):
 def tanh_residual_reference(a, b, r, s):
     """tensor-arith: tanh(A x B + R) * S."""
     return np.tanh(a.astype(np.float64) @ b.astype(np.float64) + r) * s
+
+
+def dense_relu_reference(x, w, bias):
+    """memref-epilogues @dense_relu: relu(X x W + bias)."""
+    return np.maximum(x.astype(np.float64) @ w.astype(np.float64) + bias, 0)
+
+
+def scaled_residual_reference(x, w, r, scale):
+    """memref-epilogues @scaled_residual: (X x W) * scale + R."""
+    return (x.astype(np.float64) @ w.astype(np.float64)) * scale + r
+
+
+def tanh_f16_reference(x, w, bias):
+    """memref-epilogues @tanh_f16: tanh(X x W + bias), X and W f16."""
+    return np.tanh(x.astype(np.float64) @ w.astype(np.float64) + bias)
+
+
+def run_memref_epilogues(functions, rng, m, n, k):
+    """Runs memref-epilogues' three functions, as `functions` (name ->
+    callable) gives them, into outputs filled with 7s (which they must
+    overwrite) and checks each against its reference."""
+    uniform = lambda *shape: rng.uniform(-1, 1, size=shape).astype(np.float32)
+    x, w, bias, r = uniform(m, k), uniform(k, n), uniform(n), uniform(m, n)
+    out = np.full((m, n), 7, np.float32)
+    functions["dense_relu"](x, w, bias, out)
+    np.testing.assert_allclose(out, dense_relu_reference(x, w, bias),
+                               rtol=1e-4, atol=1e-5)
+    out = np.full((m, n), 7, np.float32)
+    scale = np.array(0.75, np.float32)
+    functions["scaled_residual"](x, w, r, scale, out)
+    np.testing.assert_allclose(out, scaled_residual_reference(x, w, r, 0.75),
+                               rtol=1e-4, atol=1e-5)
+    x16, w16 = x.astype(np.float16), w.astype(np.float16)
+    out16 = np.full((m, n), 7, np.float16)
+    functions["tanh_f16"](x16, w16, bias, out16)
+    np.testing.assert_allclose(out16.astype(np.float64),
+                               tanh_f16_reference(x16, w16, bias), rtol=2e-3,
+                               atol=2e-3)

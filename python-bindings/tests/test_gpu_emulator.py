@@ -10,7 +10,8 @@ import pytest
 import quilt
 from conftest import SHAPES, random_matrix
 from programs import (layernorm_reference, padded_reference, power_reference,
-                      program, scaled_matmul_reference, softmax_reference)
+                      program, run_memref_epilogues, scaled_matmul_reference,
+                      softmax_reference)
 
 MIXED_MEMREF = """
 func.func @mm_f16(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
@@ -138,6 +139,18 @@ def test_loop_and_own_buffers_programs(emulator, rng):
         expected = scaled_matmul_reference(a, b, c)
         scaled(a, b, c)
         np.testing.assert_allclose(c, expected, rtol=1e-4, atol=1e-5)
+
+
+def test_epilogues_fused_on_buffers(emulator, rng):
+    """memref-epilogues' fused epilogues (in place, through a temporary the
+    dispatch never writes, rounded to f16) as h100 kernels."""
+    library = quilt.compile(program("memref-epilogues"), target="h100",
+                            emit="shared", device_format="isa")
+    functions = {name: quilt.load(library, name,
+                                  source=program("memref-epilogues"))
+                 for name in ("dense_relu", "scaled_residual", "tanh_f16")}
+    for m, n, k in WHOLE_PROGRAM_SHAPES:
+        run_memref_epilogues(functions, rng, m, n, k)
 
 
 def test_products_written_every_way(emulator, rng):

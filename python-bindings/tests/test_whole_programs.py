@@ -8,6 +8,7 @@ import pytest
 import quilt
 from conftest import random_matrix
 from programs import (layernorm_reference, padded_reference, power_reference,
+                      run_memref_epilogues,
                       program, scaled_matmul_reference, softmax_reference,
                       tanh_residual_reference)
 
@@ -78,3 +79,15 @@ def test_arith_on_tensors_fused(tanh_residual, rng, m, n, k):
     np.testing.assert_allclose(tanh_residual(a, b, r, s),
                                tanh_residual_reference(a, b, r, s), rtol=1e-4,
                                atol=1e-5)
+
+
+@pytest.fixture(scope="module")
+def memref_epilogues():
+    source = program("memref-epilogues")
+    return {name: quilt.load(source, name)
+            for name in ("dense_relu", "scaled_residual", "tanh_f16")}
+
+
+@pytest.mark.parametrize("m,n,k", SHAPES + [(200, 300, 129), (16, 600, 301)])
+def test_epilogues_fused_on_buffers(memref_epilogues, rng, m, n, k):
+    run_memref_epilogues(memref_epilogues, rng, m, n, k)

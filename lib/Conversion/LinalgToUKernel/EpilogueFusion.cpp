@@ -10,8 +10,11 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::ukernel;
@@ -23,20 +26,47 @@ bool isScalarType(Type type) {
   return isa<FloatType, IntegerType, IndexType>(type);
 }
 
+/// The buffer a memref value is a view of (itself if it is none).
+Value viewRoot(Value buffer) {
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
+  return buffer;
+}
+
+bool isAllocation(Value buffer) {
+  return buffer.getDefiningOp<memref::AllocOp>() ||
+         buffer.getDefiningOp<memref::AllocaOp>();
+}
+
+} // namespace
+
+bool quilt::touchesNoMemory(Operation *op) {
+  if (isMemoryEffectFree(op))
+    return true;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  return effects && effects.onlyHasEffect<MemoryEffects::Allocate>();
+}
+
+namespace {
+
 /// Builds the chain's body consumer by consumer. Each consumer is checked
 /// whole before any of it is copied, so a chain stops cleanly at the first
 /// consumer that cannot be fused.
 class ChainBuilder {
 public:
-  ChainBuilder(linalg::LinalgOp contraction, unsigned outputNDim,
-               Type inputElemType)
-      : ctx(contraction->getContext()), inputElemType(inputElemType) {
-    Value result = contraction->getResult(0);
-    rank = cast<RankedTensorType>(result.getType()).getRank();
+  ChainBuilder(linalg::LinalgOp contraction, Operation *bufferFill,
+               unsigned outputNDim, Type inputElemType)
+      : ctx(contraction->getContext()), inputElemType(inputElemType),
+        onBuffers(contraction.hasPureBufferSemantics()),
+        contraction(contraction), bufferFill(bufferFill) {
+    Value result = onBuffers ? contraction.getDpsInitOperand(0)->get()
+                             : contraction->getResult(0);
+    rank = cast<ShapedType>(result.getType()).getRank();
     isConv = rank == 4;
     nDim = outputNDim;
     chain.body = std::make_unique<Block>();
     current = result;
+    lastWriter = contraction;
     currentInBody = chain.body->addArgument(
         getElementTypeOrSelf(result.getType()), result.getLoc());
   }
@@ -45,14 +75,12 @@ public:
   /// (canFuse), generalized if it is a named elementwise op; null when
   /// there is none.
   linalg::GenericOp nextFusableConsumer(RewriterBase &rewriter) {
-    if (current.use_empty())
-      return {};
-    Operation *user = *current.getUsers().begin();
-    if (llvm::any_of(current.getUsers(),
-                     [&](Operation *other) { return other != user; }))
+    Operation *user = onBuffers ? nextBufferAccess() : onlyTensorUser();
+    if (!user)
       return {};
     auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
-    if (!linalgOp || !linalgOp.hasPureTensorSemantics())
+    if (!linalgOp || (onBuffers ? !linalgOp.hasPureBufferSemantics()
+                                : !linalgOp.hasPureTensorSemantics()))
       return {};
     if (auto generic = dyn_cast<linalg::GenericOp>(user))
       return canFuse(generic) ? generic : linalg::GenericOp();
@@ -79,17 +107,22 @@ public:
 
   /// Whether `generic` can join the chain.
   bool canFuse(linalg::GenericOp generic) {
-    if (generic.getNumDpsInits() != 1 || generic->getNumResults() != 1 ||
+    if (generic.getNumDpsInits() != 1 ||
+        generic->getNumResults() != (onBuffers ? 0 : 1) ||
         generic.getNumLoops() != rank ||
         generic.getNumParallelLoops() != generic.getNumLoops())
       return false;
     OpOperand *init = generic.getDpsInitOperand(0);
-    // The init only gives the output's shape and type (its value is not
-    // read); it may be the value the consumer reads.
-    if (!generic.getMatchingIndexingMap(init).isIdentity() ||
-        !generic.getMatchingBlockArgument(init).use_empty())
+    // The init gives the output's shape and type. Its value is not read,
+    // except that an update of a buffer in place may read the current value
+    // through it.
+    if (!generic.getMatchingIndexingMap(init).isIdentity())
       return false;
-    Type outElem = getElementTypeOrSelf(init->get().getType());
+    bool readsCurrent = readsCurrentThroughInit(generic);
+    if (!readsCurrent && !generic.getMatchingBlockArgument(init).use_empty())
+      return false;
+    Value destination = init->get();
+    Type outElem = getElementTypeOrSelf(destination.getType());
     if (!outElem.isF32() && outElem != inputElemType)
       return false;
     for (OpOperand *input : generic.getDpsInputOperands()) {
@@ -97,11 +130,15 @@ public:
       if (input->get() == current) {
         if (!map.isIdentity())
           return false;
+        readsCurrent = true;
         continue;
       }
-      if (!classify(input->get(), map))
+      if (!classify(input->get(), map) ||
+          (onBuffers && overlaps(input->get(), destination)))
         return false;
     }
+    if (onBuffers && !canWriteBuffer(generic, destination, readsCurrent))
+      return false;
     Block &body = *generic.getBlock();
     for (Operation &op : body.without_terminator()) {
       if (!isFusableEpilogueOp(&op))
@@ -117,6 +154,10 @@ public:
   /// Copies `generic`'s body after the chain's.
   void append(linalg::GenericOp generic) {
     IRMapping mapping;
+    if (readsCurrentThroughInit(generic))
+      mapping.map(
+          generic.getMatchingBlockArgument(generic.getDpsInitOperand(0)),
+          currentInBody);
     for (OpOperand *input : generic.getDpsInputOperands()) {
       BlockArgument arg = generic.getMatchingBlockArgument(input);
       if (input->get() == current) {
@@ -151,9 +192,11 @@ public:
     Value yielded = body.getTerminator()->getOperand(0);
     capture(yielded);
     currentInBody = mapping.lookup(yielded);
-    if (Value init = generic.getDpsInitOperand(0)->get(); init != current)
+    Value init = generic.getDpsInitOperand(0)->get();
+    if (init != current)
       chain.destination = init;
-    current = generic->getResult(0);
+    current = onBuffers ? init : generic->getResult(0);
+    lastWriter = generic;
     chain.consumers.push_back(generic);
   }
 
@@ -182,10 +225,70 @@ public:
   EpilogueChain abandon() { return EpilogueChain(); }
 
 private:
+  /// On tensors: the current value's one user, if it has exactly one.
+  Operation *onlyTensorUser() const {
+    if (current.use_empty())
+      return nullptr;
+    Operation *user = *current.getUsers().begin();
+    if (llvm::any_of(current.getUsers(),
+                     [&](Operation *other) { return other != user; }))
+      return nullptr;
+    return user;
+  }
+
+  /// On buffers: the first op after the last writer of the current value
+  /// that touches memory, in the same block. Everything in between neither
+  /// reads nor writes memory (it may allocate), so the dispatch can take the
+  /// last consumer's place: nothing sees the buffers in between.
+  Operation *nextBufferAccess() const {
+    for (Operation *op = lastWriter->getNextNode(); op; op = op->getNextNode())
+      if (!quilt::touchesNoMemory(op))
+        return op;
+    return nullptr;
+  }
+
+  /// Whether `generic` updates the current buffer in place and reads its
+  /// value through its init.
+  bool readsCurrentThroughInit(linalg::GenericOp generic) const {
+    OpOperand *init = generic.getDpsInitOperand(0);
+    return onBuffers && init->get() == current &&
+           !generic.getMatchingBlockArgument(init).use_empty();
+  }
+
+  /// Whether two buffers may share memory: views of one allocation or
+  /// argument do; distinct allocations and distinct arguments do not (the
+  /// same assumption the dispatch makes of its A, B and C).
+  static bool overlaps(Value lhs, Value rhs) {
+    return viewRoot(lhs) == viewRoot(rhs);
+  }
+
+  /// On buffers, whether the chain may write `destination` in the
+  /// consumer's place, as the dispatch will: the consumer must read the
+  /// current buffer, `destination` must not be one the product reads, and
+  /// a current buffer that is not updated in place must be a temporary
+  /// nothing else uses (the dispatch never writes it).
+  bool canWriteBuffer(linalg::GenericOp generic, Value destination,
+                      bool readsCurrent) {
+    if (!readsCurrent)
+      return false;
+    for (Value operand : contraction.getDpsInputs())
+      if (overlaps(operand, destination))
+        return false;
+    if (destination == current)
+      return true;
+    if (!isAllocation(current))
+      return false;
+    return llvm::all_of(current.getUsers(), [&](Operation *user) {
+      return user == contraction || user == bufferFill || user == generic ||
+             isa<memref::DeallocOp>(user) ||
+             llvm::is_contained(chain.consumers, user);
+    });
+  }
+
   /// How an input other than the chain's value is indexed, if it can be.
   std::optional<EpilogueOperandKind> classify(Value value, AffineMap map) {
-    auto type = dyn_cast<RankedTensorType>(value.getType());
-    if (!type || !isScalarType(type.getElementType()))
+    auto type = dyn_cast<ShapedType>(value.getType());
+    if (!type || !type.hasRank() || !isScalarType(type.getElementType()))
       return std::nullopt;
     if (map.getNumResults() == 0 && type.getRank() == 0)
       return EpilogueOperandKind::scalar;
@@ -219,23 +322,38 @@ private:
 
   MLIRContext *ctx;
   Type inputElemType;
+  /// Whether the contraction and its consumers write buffers (memrefs).
+  bool onBuffers;
+  linalg::LinalgOp contraction;
+  /// On buffers, the fill the dispatch folds, if any.
+  Operation *bufferFill;
   int64_t rank = 0;
   bool isConv = false;
   unsigned nDim = 0;
   EpilogueChain chain;
-  Value current, currentInBody;
+  /// The chain's value so far (on buffers, the buffer holding it), the op
+  /// that last wrote it, and the value in the body.
+  Value current;
+  Operation *lastWriter;
+  Value currentInBody;
 };
 
 } // namespace
 
 EpilogueChain quilt::collectEpilogueChain(RewriterBase &rewriter,
                                           linalg::LinalgOp contraction,
+                                          Operation *bufferFill,
                                           unsigned outputNDim,
                                           Type inputElemType) {
-  if (contraction->getNumResults() != 1 ||
-      !isa<RankedTensorType>(contraction->getResult(0).getType()))
+  bool onTensors = contraction->getNumResults() == 1 &&
+                   isa<RankedTensorType>(contraction->getResult(0).getType());
+  bool onBuffers =
+      contraction.hasPureBufferSemantics() &&
+      contraction.getNumDpsInits() == 1 &&
+      isa<MemRefType>(contraction.getDpsInitOperand(0)->get().getType());
+  if (!onTensors && !onBuffers)
     return EpilogueChain();
-  ChainBuilder builder(contraction, outputNDim, inputElemType);
+  ChainBuilder builder(contraction, bufferFill, outputNDim, inputElemType);
   bool any = false;
   while (linalg::GenericOp consumer = builder.nextFusableConsumer(rewriter)) {
     builder.append(consumer);

@@ -20,16 +20,27 @@ namespace quilt {
 /// dispatch absorbs as its fused epilogue, and that epilogue's body.
 ///
 /// A consumer is a `linalg.generic` (or an elementwise named op, which is
-/// generalized) on tensors whose loops are all parallel, that reads the
-/// chain's current value with the identity map, writes one result with
-/// the identity map, and whose body holds only ops a fused body may (see
+/// generalized) whose loops are all parallel, that reads the chain's
+/// current value with the identity map, writes one output with the
+/// identity map, and whose body holds only ops a fused body may (see
 /// `mlir::ukernel::isFusableEpilogueOp`). Its other inputs become operands
 /// of the body: rank-0 tensors and scalars defined above the consumer as
 /// `scalar`, 1-D tensors along the output's N dimension as `per_column`,
 /// along M as `per_row`, and tensors of the output's shape as
 /// `per_element` (not on convolutions); constants defined above are
-/// cloned into the body. Each consumer's result must be its only use of
-/// the previous value, which has no other use.
+/// cloned into the body.
+///
+/// On tensors, each consumer must be the only user of the previous value.
+/// On buffers (memrefs), a consumer is the first op after the previous
+/// writer that touches memory (what lies between only computes values or
+/// allocates), so the dispatch may run in the last consumer's place; it
+/// either updates the current buffer in place (reading it as an input or
+/// through its init) or writes another buffer, in which case the current
+/// one must be a `memref.alloc`/`alloca` that nothing but the chain, the
+/// folded fill and deallocations uses, since the dispatch never writes it.
+/// Epilogue operands and the product's inputs must not be views of the
+/// buffer written; distinct allocations and distinct function arguments
+/// are taken not to overlap, as for the product's own operands.
 ///
 /// Nothing is evaluated: what a consumer computes is copied, op by op.
 struct EpilogueChain {
@@ -59,11 +70,18 @@ struct EpilogueChain {
 /// `outputNDim`), generalizing elementwise named ops on the way; an empty
 /// chain when the first consumer cannot be fused. `inputElemType` is the
 /// contraction's input element type: each consumer's output must be f32 or
-/// that type.
+/// that type. On buffers, `bufferFill` is the fill of the contraction's
+/// output that the dispatch folds.
 EpilogueChain collectEpilogueChain(mlir::RewriterBase &rewriter,
                                    mlir::linalg::LinalgOp contraction,
+                                   mlir::Operation *bufferFill,
                                    unsigned outputNDim,
                                    mlir::Type inputElemType);
+
+/// Whether `op` neither reads nor writes memory (it may allocate): ops
+/// like it may lie between a buffer's writer and its reader without
+/// seeing or changing what the reader reads.
+bool touchesNoMemory(mlir::Operation *op);
 
 } // namespace quilt
 

@@ -33,17 +33,49 @@ using quilt::Contraction;
 
 namespace {
 
-/// The float constant a contraction's init (a tensor) is filled with, as
-/// the init's element type, if it is such a fill.
-std::optional<FloatAttr> fillConstant(Value init) {
-  auto fill = init.getDefiningOp<linalg::FillOp>();
+/// A fill of a contraction's output with a float constant, which the
+/// dispatch folds (it starts from `value` and never reads its init).
+struct FoldableFill {
+  linalg::FillOp op;
+  /// The constant, as the output's element type.
+  FloatAttr value;
+};
+
+/// The fill a dispatch for `c` folds, if any: on tensors, the producer of
+/// its init; on buffers, the last op before it that touches memory, if
+/// that op fills exactly its output (in between, nothing reads or writes
+/// memory, so nothing sees the filled buffer).
+std::optional<FoldableFill> foldableFill(const Contraction &c) {
+  linalg::FillOp fill;
+  if (isa<RankedTensorType>(c.init.getType())) {
+    fill = c.init.getDefiningOp<linalg::FillOp>();
+  } else {
+    Operation *previous = c.op->getPrevNode();
+    while (previous && quilt::touchesNoMemory(previous))
+      previous = previous->getPrevNode();
+    fill = dyn_cast_or_null<linalg::FillOp>(previous);
+    if (fill && (!fill.hasPureBufferSemantics() ||
+                 fill.getDpsInitOperand(0)->get() != c.init))
+      fill = {};
+  }
   FloatAttr value;
   if (!fill || !matchPattern(fill.value(), m_Constant(&value)))
     return std::nullopt;
-  Type elem = getElementTypeOrSelf(init.getType());
-  if (value.getType() == elem)
-    return value;
-  return FloatAttr::get(elem, value.getValueAsDouble());
+  Type elem = getElementTypeOrSelf(c.init.getType());
+  if (value.getType() != elem)
+    value = FloatAttr::get(elem, value.getValueAsDouble());
+  return FoldableFill{fill, value};
+}
+
+/// Erases a temporary buffer that only its deallocations still use.
+void eraseIfOnlyDeallocated(RewriterBase &rewriter, Value buffer) {
+  Operation *alloc = buffer.getDefiningOp();
+  if (!isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(alloc) ||
+      !llvm::all_of(buffer.getUsers(), llvm::IsaPred<memref::DeallocOp>))
+    return;
+  for (Operation *dealloc : llvm::make_early_inc_range(buffer.getUsers()))
+    rewriter.eraseOp(dealloc);
+  rewriter.eraseOp(alloc);
 }
 
 /// (batch, rows, cols) as (batch * rows, cols); the batch is outermost, so
@@ -191,12 +223,18 @@ private:
 
     IRRewriter rewriter(&getContext());
     quilt::EpilogueChain chain;
-    std::optional<FloatAttr> fill = fillConstant(c.init);
+    std::optional<FoldableFill> foldable = foldableFill(c);
+    std::optional<FloatAttr> fill;
+    if (foldable)
+      fill = foldable->value;
+    bool onBuffers = !isa<RankedTensorType>(c.init.getType());
     // A product with a shared operand runs reshaped or broadcast, without
     // an epilogue (its consumers see a batched result).
     if (fuseEpilogues && fill && c.broadcast == Contraction::Broadcast::None)
       chain = quilt::collectEpilogueChain(
-          rewriter, cast<linalg::LinalgOp>(c.op), c.outputNDim, elemType);
+          rewriter, cast<linalg::LinalgOp>(c.op),
+          onBuffers ? foldable->op.getOperation() : nullptr, c.outputNDim,
+          elemType);
     if (!chain.empty() && chain.destination &&
         !canRefill(*fill, getElementTypeOrSelf(chain.destination.getType())))
       chain = quilt::EpilogueChain();
@@ -210,7 +248,8 @@ private:
     Value init = c.init;
     TypedAttr fillValue;
     if (fill) {
-      init = c.init.getDefiningOp<linalg::FillOp>().getDpsInitOperand(0)->get();
+      if (!onBuffers)
+        init = foldable->op.getDpsInitOperand(0)->get();
       fillValue = *fill;
     }
     SmallVector<Value> epilogueOperands;
@@ -225,11 +264,15 @@ private:
       if (fill->getType() != outElem)
         fillValue = cast<TypedAttr>(rewriter.getZeroAttr(outElem));
       for (auto [operand, kind] : llvm::zip(chain.operands, chain.kinds)) {
-        // A rank-0 tensor is read once, as the scalar it holds.
+        // A rank-0 tensor or buffer is read once, as the scalar it holds.
         if (auto tensor = dyn_cast<RankedTensorType>(operand.getType());
             tensor && tensor.getRank() == 0)
           operand =
               tensor::ExtractOp::create(rewriter, loc, operand, ValueRange{});
+        if (auto buffer = dyn_cast<MemRefType>(operand.getType());
+            buffer && buffer.getRank() == 0)
+          operand =
+              memref::LoadOp::create(rewriter, loc, operand, ValueRange{});
         epilogueOperands.push_back(operand);
         operandKinds.push_back(
             EpilogueOperandKindAttr::get(&getContext(), kind));
@@ -280,10 +323,13 @@ private:
     } else {
       rewriter.replaceOp(c.op, dispatch->getResults());
     }
-    // The folded fill, unless something else reads it.
-    if (Operation *oldFill = c.init.getDefiningOp();
-        fill && oldFill && oldFill->use_empty())
-      rewriter.eraseOp(oldFill);
+    // The folded fill: on buffers the dispatch overwrites what it wrote; on
+    // tensors it goes unless something else reads it. A temporary buffer
+    // that the chain wrote past is left with its deallocations only.
+    if (foldable && (onBuffers || foldable->op->use_empty()))
+      rewriter.eraseOp(foldable->op);
+    if (onBuffers && chain.destination)
+      eraseIfOnlyDeallocated(rewriter, c.init);
     return success();
   }
 
