@@ -28,7 +28,8 @@ def ConvertLinalgToUKernel : Pass<"convert-linalg-to-ukernel", "::mlir::ModuleOp
     A^T), and a batched product's operand without the batch dimension (a
     shared B folds the batch into M; a shared A is broadcast first, on
     tensors). Recognition reads the IR's structure; nothing is evaluated.
-    Operands are tensors or memrefs with f32, f16 or bf16 inputs. A fill of
+    Operands are tensors or memrefs with f32, f16 or bf16 inputs, or f64
+    inputs into an f64 output (SIMT and CPU FMA candidates). A fill of
     the output with a float constant folds into the dispatch (on memrefs,
     when it is the last op before the contraction that touches memory).
     When the contraction's init is a fill (and no operand is shared), the
@@ -45,7 +46,8 @@ def ConvertLinalgToUKernel : Pass<"convert-linalg-to-ukernel", "::mlir::ModuleOp
     or read a temporary allocation nothing else uses. See
     `ukernel.dispatch`.
 
-    Ops it does not handle (other linalg ops, f64 and integer types,
+    Ops it does not handle (other linalg ops, integer and 8-bit types,
+    f64 inputs into another output type,
     contractions whose accumulator is not f32 or the input type, several M,
     N or K loops, a shared operand on buffers that needs a broadcast) are
     left untouched, for the upstream lowering.

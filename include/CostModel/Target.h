@@ -48,6 +48,10 @@ struct TargetDesc {
   /// Dense peak per instruction kind in TFLOP/s over the whole chip, 0 when
   /// the target does not have that instruction. Indexed by InstKind.
   std::array<double, kNumInstKinds> peakTflops{};
+  /// GPUs: dense f64 FMA peak of the SIMT units in TFLOP/s over the whole
+  /// chip, 0 when not known (no f64 kernels are generated then). CPUs
+  /// compute f64 at half their f32 lanes, so they need no figure.
+  double f64PeakTflops = 0;
 
   /// Bandwidth between the compute units and their closest software-managed
   /// or blocking level, per CU per clock: shared memory / LDS on GPUs, L2 to
@@ -67,8 +71,14 @@ struct TargetDesc {
   bool isGpu() const { return vendor != Vendor::CPU; }
   bool hasInst(InstKind k) const { return peakTflops[static_cast<int>(k)] > 0; }
   double peak(InstKind k) const { return peakTflops[static_cast<int>(k)]; }
+  /// Peak of `k` on `elem` inputs: the f64 rate for f64, else peak(k).
+  double peak(InstKind k, ElemType elem) const;
   /// f32 lanes in one CPU vector register (1 on GPUs).
   int64_t cpuLanes() const { return vectorBits > 0 ? vectorBits / 32 : 1; }
+  /// Lanes of the type kernels compute `elem` in (computeBytes).
+  int64_t cpuLanes(ElemType elem) const {
+    return vectorBits > 0 ? vectorBits / (8 * computeBytes(elem)) : 1;
+  }
   /// Kernels copy global to workgroup memory with cp.async (NVIDIA sm_80
   /// and later): multi-stage pipelines without registers. Other chips
   /// pipeline two stages through registers.

@@ -18,8 +18,9 @@ namespace quilt {
 
 enum class Vendor : uint8_t { NVIDIA, AMD, CPU };
 
-/// Element type of the contraction inputs. Accumulation is always f32.
-enum class ElemType : uint8_t { F32, F16, BF16 };
+/// Element type of the contraction inputs. Accumulation is in f32, or in
+/// f64 for f64 inputs (computeBytes).
+enum class ElemType : uint8_t { F32, F16, BF16, F64 };
 
 /// The contraction a dispatch computes. Convolutions run as implicit GEMM:
 /// M = N*OH*OW, N = F, K = C*R*S.
@@ -63,12 +64,15 @@ Vendor instVendor(InstKind kind);
 bool instAcceptsElemType(InstKind kind, ElemType elem);
 
 int64_t elemBytes(ElemType elem);
+/// Bytes of one value as kernels compute with it: accumulators, CPU vector
+/// lanes and packed buffers hold f32 (f16 and bf16 are widened) or f64.
+int64_t computeBytes(ElemType elem);
 
 // Spelling used in the dialect assembly, the target database, workload files
 // and JSON output. `parse*` returns nullopt for an unknown spelling. The
 // spellings are fixed (the ukernel dialect's enum attributes use the same):
 //   Vendor:         nvidia, amd, cpu
-//   ElemType:       f32, f16, bf16
+//   ElemType:       f32, f16, bf16, f64
 //   OpKind:         matmul, batch_matmul, conv2d_nhwc, conv2d_nchw
 //   InstKind:       simt_fma, mma_sync_f16, mma_sync_tf32, wgmma, mfma_32x32x8,
 //                   mfma_16x16x16, wmma_16x16x16, cpu_fma

@@ -16,6 +16,11 @@
 
 namespace quilt::bench {
 
+/// Why `workload` cannot be measured, or "" when it can: the host buffers,
+/// the reference and the libraries' baselines hold f32, f16 and bf16 values
+/// (f64 products compile and are explained, but are not measured yet).
+std::string unmeasurableReason(const Workload &workload);
+
 /// The shapes of one workload's operands as the linalg op reads them
 /// (convolution inputs already padded); the output is f32.
 struct OperandShapes {

@@ -30,6 +30,12 @@ std::vector<InstKind> instructionsFor(ElemType elem, const TargetDesc &t,
                                       const CandidateOptions &options) {
   if (!t.isGpu())
     return {InstKind::CpuFma};
+  if (elem == ElemType::F64) {
+    // No matrix instruction takes f64; SIMT needs the target's f64 rate.
+    if (t.peak(InstKind::SimtFma, elem) > 0)
+      return {InstKind::SimtFma};
+    return {};
+  }
   if (elem == ElemType::F32) {
     std::vector<InstKind> insts = {InstKind::SimtFma};
     if (options.allowTf32 && t.hasInst(InstKind::MmaSyncTf32))
@@ -176,7 +182,8 @@ int64_t largestMultiple(int64_t step, int64_t limit) {
 /// L2, a kc x nc panel of B within the core's share of the last level.
 void enumerateCpu(ElemType elem, const TargetDesc &t,
                   std::vector<KernelConfig> &out) {
-  int64_t lanes = t.cpuLanes();
+  int64_t lanes = t.cpuLanes(elem);
+  int64_t packedBytes = computeBytes(elem);
   int64_t llcPerCore = t.l3Bytes > 0
                            ? t.l3Bytes / std::max<int64_t>(t.computeUnits, 1)
                            : t.l2Bytes;
@@ -187,16 +194,17 @@ void enumerateCpu(ElemType elem, const TargetDesc &t,
         continue;
       int64_t kc = 0;
       for (int64_t candidate : {512, 384, 256, 128, 64})
-        if (candidate * nr * 4 <= t.l1Bytes / 2 && candidate % lanes == 0) {
+        if (candidate * nr * packedBytes <= t.l1Bytes / 2 &&
+            candidate % lanes == 0) {
           kc = candidate;
           break;
         }
       if (!kc)
         continue;
       int64_t mcMax = std::min<int64_t>(
-          largestMultiple(mr, t.l2Bytes / 2 / (kc * 4)), 1024);
+          largestMultiple(mr, t.l2Bytes / 2 / (kc * packedBytes)), 1024);
       int64_t ncMax = std::min<int64_t>(
-          largestMultiple(nr, llcPerCore / 2 / (kc * 4)), 4096);
+          largestMultiple(nr, llcPerCore / 2 / (kc * packedBytes)), 4096);
       std::vector<int64_t> mcs, ncs;
       for (int64_t mc : {mr * 4, mr * 16, mcMax})
         if (mc > 0 && mc <= mcMax &&

@@ -214,9 +214,10 @@ ResourceUsage estimateResources(const KernelConfig &cfg, ElemType elem,
   int64_t threads = std::max<int64_t>(cfg.threads, 1);
   int64_t stages = std::max<int64_t>(cfg.stages, 1);
   if (!target.isGpu()) {
-    // The packed A block and B panel, stored as f32 whatever the input type.
-    usage.sharedMemBytes = (tileM + tileN) * tileK * 4;
-    usage.registersPerThread = cpuVectorRegisters(cfg, target.cpuLanes());
+    // The packed A block and B panel, stored as f32 (f64 for f64) whatever
+    // the input type.
+    usage.sharedMemBytes = (tileM + tileN) * tileK * computeBytes(elem);
+    usage.registersPerThread = cpuVectorRegisters(cfg, target.cpuLanes(elem));
     usage.blocksPerCU = 1;
     usage.occupancy = 1.0;
     return usage;
@@ -233,8 +234,11 @@ ResourceUsage estimateResources(const KernelConfig &cfg, ElemType elem,
               (4 * threads);
   int64_t overhead = target.vendor == Vendor::AMD ? kAmdRegisterOverhead
                                                   : kNvidiaRegisterOverhead;
-  int64_t accumulators = cfg.threadTileM * cfg.threadTileN;
-  int64_t regs = accumulators + operandRegisters(cfg) + staging + overhead;
+  // An f64 value takes two 32-bit registers.
+  int64_t regsPerValue = computeBytes(elem) / 4;
+  int64_t accumulators = cfg.threadTileM * cfg.threadTileN * regsPerValue;
+  int64_t regs =
+      accumulators + operandRegisters(cfg) * regsPerValue + staging + overhead;
   // CDNA's unified file: past the 256 architectural VGPRs the compiler
   // moves MFMA accumulators (only they can live there) into AGPRs and still
   // fills the architectural ones (the 256x256 MFMA tile with 256 accumulators:
@@ -272,7 +276,7 @@ std::string checkCpuTarget(const KernelConfig &cfg, ElemType elem,
            std::string(stringify(elem)) + " = " +
            str(cfg.vectorWidth * elemBytes(elem)) + " bytes exceed the " +
            str(vectorBytes) + "-byte vector register";
-  int64_t lanes = target.cpuLanes();
+  int64_t lanes = target.cpuLanes(elem);
   int64_t regs = cpuVectorRegisters(cfg, lanes);
   if (regs > target.maxRegistersPerThread)
     return "register block " + str(cfg.threadTileM) + "x" +
@@ -283,16 +287,19 @@ std::string checkCpuTarget(const KernelConfig &cfg, ElemType elem,
            " B vectors, 1 broadcast), above the " +
            str(target.maxRegistersPerThread) + " of " + target.name;
   // BLIS blocking: a kc x nr micro-panel of B stays in L1 (half of it, the
-  // rest streams A and C), the mc x kc block of A in L2. Packed data is f32.
-  int64_t panelB = cfg.tileK * cfg.threadTileN * 4;
+  // rest streams A and C), the mc x kc block of A in L2. Packed data is f32
+  // (f64 for f64).
+  int64_t packedBytes = computeBytes(elem);
+  const char *packedType = elem == ElemType::F64 ? " f64 = " : " f32 = ";
+  int64_t panelB = cfg.tileK * cfg.threadTileN * packedBytes;
   if (target.l1Bytes > 0 && panelB > target.l1Bytes / 2)
     return "B micro-panel (tile K x register block N = " + str(cfg.tileK) +
-           "x" + str(cfg.threadTileN) + " f32 = " + kib(panelB) +
+           "x" + str(cfg.threadTileN) + packedType + kib(panelB) +
            ") exceeds half the L1 cache (" + kib(target.l1Bytes / 2) + ")";
-  int64_t blockA = cfg.tileM * cfg.tileK * 4;
+  int64_t blockA = cfg.tileM * cfg.tileK * packedBytes;
   if (target.l2Bytes > 0 && blockA > target.l2Bytes)
     return "A block (tile M x tile K = " + str(cfg.tileM) + "x" +
-           str(cfg.tileK) + " f32 = " + kib(blockA) +
+           str(cfg.tileK) + packedType + kib(blockA) +
            ") exceeds the L2 cache (" + kib(target.l2Bytes) + ")";
   return "";
 }
@@ -348,7 +355,8 @@ std::string checkGpuTarget(const KernelConfig &cfg, ElemType elem,
 
 std::string checkForTarget(const KernelConfig &cfg, ElemType elem,
                            const TargetDesc &target) {
-  if (std::string err = checkStructure(cfg, target.cpuLanes()); !err.empty())
+  if (std::string err = checkStructure(cfg, target.cpuLanes(elem));
+      !err.empty())
     return err;
   std::string inst(stringify(cfg.inst));
   bool needsGpu = cfg.inst != InstKind::CpuFma;
@@ -368,6 +376,9 @@ std::string checkForTarget(const KernelConfig &cfg, ElemType elem,
   if (!instAcceptsElemType(cfg.inst, elem))
     return "instruction " + inst + " does not accept " +
            std::string(stringify(elem)) + " inputs";
+  if (!(target.peak(cfg.inst, elem) > 0))
+    return "target " + target.name + " has no " + std::string(stringify(elem)) +
+           " rate for " + inst + " (f64_tflops in its target description)";
   return target.isGpu() ? checkGpuTarget(cfg, elem, target)
                         : checkCpuTarget(cfg, elem, target);
 }

@@ -89,8 +89,9 @@ double gpuIssueEfficiency(const KernelConfig &cfg, const TargetDesc &t) {
 
 /// Same for a CPU register block: enough independent accumulators to cover
 /// the FMA latency on every FMA unit, and few enough loads per FMA.
-double cpuIssueEfficiency(const KernelConfig &cfg, const TargetDesc &t) {
-  double lanes = double(t.cpuLanes());
+double cpuIssueEfficiency(const KernelConfig &cfg, ElemType elem,
+                          const TargetDesc &t) {
+  double lanes = double(t.cpuLanes(elem));
   double units = double(std::max<int64_t>(t.fmaUnitsPerCore, 1));
   double accumulators =
       double(cfg.threadTileM) * double(cfg.threadTileN) / lanes;
@@ -122,9 +123,10 @@ void prepareCandidate(const KernelConfig &cfg, ElemType elem,
   c.granM[i] = cpu ? double(std::max<int64_t>(cfg.threadTileM, 1)) : tileM;
   c.granN[i] = cpu ? double(std::max<int64_t>(cfg.threadTileN, 1)) : tileN;
   c.invGranM[i] = 1.0 / c.granM[i], c.invGranN[i] = 1.0 / c.granN[i];
-  c.issueEfficiency[i] =
-      cpu ? cpuIssueEfficiency(cfg, target) : gpuIssueEfficiency(cfg, target);
-  double peakFlopsPerUsPerCU = target.peak(cfg.inst) * 1e6 / t.computeUnits;
+  c.issueEfficiency[i] = cpu ? cpuIssueEfficiency(cfg, elem, target)
+                             : gpuIssueEfficiency(cfg, target);
+  double peakFlopsPerUsPerCU =
+      target.peak(cfg.inst, elem) * 1e6 / t.computeUnits;
   c.usPerFlop[i] =
       1.0 / std::max(peakFlopsPerUsPerCU * c.issueEfficiency[i], 1e-9);
   c.blocksPerCU[i] = double(std::max<int64_t>(usage.blocksPerCU, 1));

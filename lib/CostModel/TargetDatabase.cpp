@@ -33,6 +33,16 @@ bool TargetDesc::hasAsyncCopies() const {
   return vendor == Vendor::NVIDIA && nvidiaSmVersion(chip) >= 80;
 }
 
+double TargetDesc::peak(InstKind k, ElemType elem) const {
+  if (elem != ElemType::F64)
+    return peak(k);
+  if (k == InstKind::SimtFma)
+    return f64PeakTflops;
+  if (k == InstKind::CpuFma)
+    return peak(k) * double(cpuLanes(elem)) / double(cpuLanes());
+  return 0; // No matrix instruction of the targets takes f64.
+}
+
 namespace {
 
 // The generated array holding data/targets.db (see CMakeLists.txt).
@@ -95,6 +105,7 @@ const std::vector<FieldSpec> &fieldSpecs() {
       real("mem_bandwidth_gbs", kAll, &TargetDesc::memBandwidthGBs),
       real("clock_ghz", kAll, &TargetDesc::clockGHz),
       real("onchip_bytes_per_clock", kAll, &TargetDesc::onChipBytesPerClock),
+      real("f64_tflops", kOptional, &TargetDesc::f64PeakTflops),
       integer("vector_bits", kCpu, &TargetDesc::vectorBits),
       integer("fma_units_per_core", kCpu, &TargetDesc::fmaUnitsPerCore),
       calib("calib.compute_efficiency", &Calibration::computeEfficiency, 1e-3),
@@ -402,6 +413,11 @@ bool Parser::finishSection() {
     desc.vectorBits = 0;
     desc.fmaUnitsPerCore = 0;
   } else {
+    if (desc.f64PeakTflops > 0)
+      return fail(d.line, "f64_tflops",
+                  "is a GPU figure; a CPU's f64 rate follows from its "
+                  "vector_bits, in [" +
+                      desc.name + "]");
     if (desc.vectorBits % 32 != 0)
       return fail(d.line, "vector_bits",
                   "must be a multiple of 32 in [" + desc.name + "]");

@@ -167,7 +167,7 @@ private:
     if (!elem)
       return fail(error, lineNo, "type",
                   "unknown element type '" + std::string(words[1]) +
-                      "' (expected f32, f16 or bf16)");
+                      "' (expected f32, f16, bf16 or f64)");
     entry.op = *op;
     entry.elem = *elem;
     // The default region is no shape at all until m, n and k are given.

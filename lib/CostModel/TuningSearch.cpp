@@ -63,7 +63,7 @@ TuningKnob cpuKnob(std::string name, const TargetDesc &target, ElemType elem,
 }
 
 std::vector<TuningKnob> cpuKnobs(const TargetDesc &target, ElemType elem) {
-  int64_t lanes = target.cpuLanes();
+  int64_t lanes = target.cpuLanes(elem);
   const std::vector<int64_t> rowLadder = {1,  2,  3,  4,  5,  6,  7,  8, 9,
                                           10, 11, 12, 14, 16, 20, 24, 28};
   const std::vector<int64_t> depthLadder = {16,  32,  48,  64,  96,  128, 192,

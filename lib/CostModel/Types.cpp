@@ -71,7 +71,8 @@ bool instAcceptsElemType(InstKind kind, ElemType elem) {
   switch (kind) {
   case InstKind::SimtFma:
   case InstKind::CpuFma:
-    // f16/bf16 are widened to f32 on load (GPU) or while packing (CPU).
+    // f16/bf16 are widened to f32 on load (GPU) or while packing (CPU);
+    // f64 is computed in f64.
     return true;
   case InstKind::MmaSyncTf32:
     return elem == ElemType::F32;
@@ -86,7 +87,20 @@ bool instAcceptsElemType(InstKind kind, ElemType elem) {
   return false;
 }
 
-int64_t elemBytes(ElemType elem) { return elem == ElemType::F32 ? 4 : 2; }
+int64_t elemBytes(ElemType elem) {
+  switch (elem) {
+  case ElemType::F64:
+    return 8;
+  case ElemType::F32:
+    return 4;
+  case ElemType::F16:
+  case ElemType::BF16:
+    return 2;
+  }
+  return 4;
+}
+
+int64_t computeBytes(ElemType elem) { return elem == ElemType::F64 ? 8 : 4; }
 
 std::string_view stringify(Vendor v) {
   switch (v) {
@@ -108,6 +122,8 @@ std::string_view stringify(ElemType e) {
     return "f16";
   case ElemType::BF16:
     return "bf16";
+  case ElemType::F64:
+    return "f64";
   }
   return "?";
 }
@@ -168,7 +184,8 @@ std::optional<Vendor> parseVendor(std::string_view s) {
 }
 
 std::optional<ElemType> parseElemType(std::string_view s) {
-  for (ElemType e : {ElemType::F32, ElemType::F16, ElemType::BF16})
+  for (ElemType e :
+       {ElemType::F32, ElemType::F16, ElemType::BF16, ElemType::F64})
     if (stringify(e) == s)
       return e;
   return std::nullopt;

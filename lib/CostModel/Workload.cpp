@@ -123,7 +123,7 @@ bool parseWorkload(std::string_view line, Workload &out, std::string &error) {
   std::optional<ElemType> elem = parseElemType(words[1]);
   if (!elem) {
     error = "unknown element type '" + std::string(words[1]) +
-            "' (expected f32, f16 or bf16)";
+            "' (expected f32, f16, bf16 or f64)";
     return false;
   }
 

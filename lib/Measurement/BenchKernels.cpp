@@ -88,6 +88,15 @@ std::string linalgSource(const Workload &w) {
 
 } // namespace
 
+std::string unmeasurableReason(const Workload &workload) {
+  if (workload.elem != ElemType::F64)
+    return "";
+  return "'" + workload.str() +
+         "': f64 workloads are not measured (the benchmark's buffers, "
+         "reference and baselines hold f32, f16 and bf16); quiltc explain "
+         "and compile take f64";
+}
+
 OperandShapes operandShapes(const Workload &w) {
   const GemmShape &g = w.gemm;
   switch (w.op) {

@@ -97,3 +97,36 @@ def run_memref_epilogues(functions, rng, m, n, k):
     np.testing.assert_allclose(out16.astype(np.float64),
                                tanh_f16_reference(x16, w16, bias), rtol=2e-3,
                                atol=2e-3)
+
+
+F64_FUNCTIONS = ("dense_tanh", "scaled_scores", "accumulate", "conv_bias")
+
+
+def run_f64_products(functions, rng, m, n, k):
+    """Runs f64-products' functions (name -> callable) with float64 operands
+    and checks each against NumPy's float64 result to double precision:
+    sums of up to a few hundred products agree to 1e-12."""
+    uniform = lambda *shape: rng.uniform(-1, 1, size=shape)
+    tight = dict(rtol=1e-12, atol=1e-12)
+    x, w, bias = uniform(m, k), uniform(k, n), uniform(n)
+    result = functions["dense_tanh"](x, w, bias)
+    assert result.dtype == np.float64
+    np.testing.assert_allclose(result, np.tanh(x @ w + bias), **tight)
+
+    q, keys = uniform(2, m, k), uniform(2, n, k)
+    np.testing.assert_allclose(functions["scaled_scores"](q, keys, 0.125),
+                               0.125 * (q @ keys.transpose(0, 2, 1)), **tight)
+
+    c = uniform(m, n)
+    expected = c + x @ w
+    functions["accumulate"](x, w, c)
+    np.testing.assert_allclose(c, expected, **tight)
+
+    # An image of m x (n + 2) pixels with k channels: m x n outputs of
+    # filters 3 x 3 x k x 5.
+    image, filt, fbias = uniform(1, m + 2, n + 2, k), uniform(3, 3, k, 5), \
+        uniform(5)
+    reference = fbias + sum(image[:, r:r + m, s:s + n, :] @ filt[r, s]
+                            for r in range(3) for s in range(3))
+    np.testing.assert_allclose(functions["conv_bias"](image, filt, fbias),
+                               reference, **tight)

@@ -9,8 +9,9 @@ import pytest
 
 import quilt
 from conftest import SHAPES, random_matrix
-from programs import (layernorm_reference, padded_reference, power_reference,
-                      program, run_memref_epilogues, scaled_matmul_reference,
+from programs import (F64_FUNCTIONS, layernorm_reference, padded_reference,
+                      power_reference, program, run_f64_products,
+                      run_memref_epilogues, scaled_matmul_reference,
                       softmax_reference)
 
 MIXED_MEMREF = """
@@ -151,6 +152,18 @@ def test_epilogues_fused_on_buffers(emulator, rng):
                  for name in ("dense_relu", "scaled_residual", "tanh_f16")}
     for m, n, k in WHOLE_PROGRAM_SHAPES:
         run_memref_epilogues(functions, rng, m, n, k)
+
+
+def test_f64_products(emulator, rng):
+    """f64-products' SIMT kernels, which accumulate in f64, on the emulated
+    H100."""
+    source = program("f64-products")
+    library = quilt.compile(source, target="h100", emit="shared",
+                            device_format="isa")
+    functions = {name: quilt.load(library, name, source=source)
+                 for name in F64_FUNCTIONS}
+    for m, n, k in WHOLE_PROGRAM_SHAPES:
+        run_f64_products(functions, rng, m, n, k)
 
 
 def test_products_written_every_way(emulator, rng):

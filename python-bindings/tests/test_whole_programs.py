@@ -7,8 +7,8 @@ import pytest
 
 import quilt
 from conftest import random_matrix
-from programs import (layernorm_reference, padded_reference, power_reference,
-                      run_memref_epilogues,
+from programs import (F64_FUNCTIONS, layernorm_reference, padded_reference,
+                      power_reference, run_f64_products, run_memref_epilogues,
                       program, scaled_matmul_reference, softmax_reference,
                       tanh_residual_reference)
 
@@ -91,3 +91,14 @@ def memref_epilogues():
 @pytest.mark.parametrize("m,n,k", SHAPES + [(200, 300, 129), (16, 600, 301)])
 def test_epilogues_fused_on_buffers(memref_epilogues, rng, m, n, k):
     run_memref_epilogues(memref_epilogues, rng, m, n, k)
+
+
+@pytest.fixture(scope="module")
+def f64_products():
+    source = program("f64-products")
+    return {name: quilt.load(source, name) for name in F64_FUNCTIONS}
+
+
+@pytest.mark.parametrize("m,n,k", SHAPES + [(200, 300, 129), (16, 600, 301)])
+def test_f64_products(f64_products, rng, m, n, k):
+    run_f64_products(f64_products, rng, m, n, k)

@@ -606,6 +606,11 @@ int main(int argc, char **argv) {
     std::cerr << "quilt-bench: error: " << error << "\n";
     return 1;
   }
+  for (const Workload &w : workloads)
+    if (std::string why = unmeasurableReason(w); !why.empty()) {
+      std::cerr << "quilt-bench: error: " << o.workloads << ": " << why << "\n";
+      return 1;
+    }
 
   // The compiled libraries go with the directory at exit (declared before
   // the kernels, so that they are unloaded first).

@@ -150,7 +150,7 @@ std::string parseTuneOptions(const std::vector<std::string> &args,
     return "unknown --op '" + o.op +
            "' (expected matmul, batch_matmul, conv2d_nhwc or conv2d_nchw)";
   if (!o.types.empty() && !parseElemType(o.types))
-    return "unknown --types '" + o.types + "' (expected f32, f16 or bf16)";
+    return "unknown --types '" + o.types + "' (expected f32, f16, bf16 or f64)";
   return "";
 }
 
@@ -239,6 +239,9 @@ int runTuneCommand(const std::vector<std::string> &args, std::ostream &out,
     return fail(
         o.workloads + " has no " + (o.op.empty() ? std::string() : o.op + " ") +
         (o.types.empty() ? std::string() : o.types + " ") + "workload to tune");
+  for (const Workload &w : workloads)
+    if (std::string why = bench::unmeasurableReason(w); !why.empty())
+      return fail(o.workloads + ": " + why);
 
   // Where the result goes is checked before minutes of measuring.
   std::filesystem::path parent = std::filesystem::path(o.db).parent_path();

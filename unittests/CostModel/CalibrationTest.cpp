@@ -141,8 +141,8 @@ TEST(Calibration, CsvErrorsNameFileLineAndColumn) {
       parseMeasurementsCsv(header + "matmul,f16,1,2,3\n", "m.csv", ms, error));
   EXPECT_EQ(error, "m.csv:2: row: expected 8 fields, got 5");
   EXPECT_FALSE(parseMeasurementsCsv(
-      header + "matmul,f64,1,2,3,4," + cfg + ",1\n", "m.csv", ms, error));
-  EXPECT_EQ(error, "m.csv:2: dtype: unknown element type 'f64'");
+      header + "matmul,i8,1,2,3,4," + cfg + ",1\n", "m.csv", ms, error));
+  EXPECT_EQ(error, "m.csv:2: dtype: unknown element type 'i8'");
   EXPECT_FALSE(parseMeasurementsCsv(
       header + "matmul,f16,1,x,3,4," + cfg + ",1\n", "m.csv", ms, error));
   EXPECT_EQ(error, "m.csv:2: m: expected an integer, got 'x'");

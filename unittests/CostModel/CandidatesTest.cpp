@@ -84,6 +84,61 @@ TEST(Candidates, DefaultF32IsExactOnGpus) {
   EXPECT_TRUE(anyTf32);
 }
 
+TEST(Candidates, F64RunsOnSimtOrCpuLanesAtItsOwnRate) {
+  // Every built-in target has an f64 rate: GPUs their f64_tflops, CPUs half
+  // their f32 lanes.
+  for (const TargetDesc &t : TargetDatabase::builtin().targets()) {
+    SCOPED_TRACE(t.name);
+    std::vector<KernelConfig> cands =
+        generateCandidates(OpKind::Matmul, ElemType::F64, t);
+    ASSERT_FALSE(cands.empty());
+    for (const KernelConfig &c : cands) {
+      EXPECT_EQ(checkForTarget(c, ElemType::F64, t), "") << c.str();
+      EXPECT_EQ(c.inst, t.isGpu() ? InstKind::SimtFma : InstKind::CpuFma);
+      if (t.isGpu())
+        EXPECT_LE(c.vectorWidth, 2) << "16-byte accesses hold two f64";
+      else
+        EXPECT_EQ(c.vectorWidth, t.cpuLanes() / 2);
+    }
+  }
+  const TargetDesc &avx512 = builtinTarget("host-avx512");
+  EXPECT_EQ(avx512.cpuLanes(ElemType::F64), 8);
+  EXPECT_DOUBLE_EQ(avx512.peak(InstKind::CpuFma, ElemType::F64),
+                   avx512.peak(InstKind::CpuFma) / 2);
+  const TargetDesc &h100 = builtinTarget("h100");
+  EXPECT_DOUBLE_EQ(h100.peak(InstKind::SimtFma, ElemType::F64), 34);
+  EXPECT_DOUBLE_EQ(h100.peak(InstKind::Wgmma, ElemType::F64), 0);
+
+  // An f64 product predicts slower than f32 where the rate is lower: at
+  // half rate on an H100, at 1/32 of it on an RDNA 3 card.
+  auto predicted = [](const char *target, ElemType e) {
+    const TargetDesc &t = builtinTarget(target);
+    std::vector<KernelConfig> cands = generateCandidates(OpKind::Matmul, e, t);
+    PreparedTable table;
+    std::string error;
+    EXPECT_TRUE(prepareTable(cands, e, t, t.calibration, table, error));
+    Selection sel;
+    EXPECT_EQ(selectKernel(table, GemmShape{1, 4096, 4096, 4096}, sel),
+              SelectStatus::Ok);
+    return sel.predictedUs;
+  };
+  EXPECT_GT(predicted("h100", ElemType::F64),
+            1.5 * predicted("h100", ElemType::F32));
+  EXPECT_GT(predicted("rx7900xtx", ElemType::F64),
+            8 * predicted("rx7900xtx", ElemType::F32));
+
+  // A GPU without the figure gets no f64 candidates, and says why.
+  TargetDesc noRate = h100;
+  noRate.f64PeakTflops = 0;
+  EXPECT_TRUE(
+      generateCandidates(OpKind::Matmul, ElemType::F64, noRate).empty());
+  KernelConfig simt =
+      generateCandidates(OpKind::Matmul, ElemType::F32, noRate).front();
+  EXPECT_EQ(checkForTarget(simt, ElemType::F64, noRate),
+            "target h100 has no f64 rate for simt_fma (f64_tflops in its "
+            "target description)");
+}
+
 TEST(Candidates, CpuBlockingFollowsTheCaches) {
   const TargetDesc &t = builtinTarget("host-avx2");
   for (const KernelConfig &c :

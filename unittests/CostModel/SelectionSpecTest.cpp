@@ -106,9 +106,9 @@ TEST(SelectionSpec, RejectsMalformedSpecs) {
   EXPECT_NE(error.find("line 1"), std::string::npos) << error;
 
   std::string badElem = good;
-  badElem.replace(badElem.find("elem f32"), 8, "elem f64");
+  badElem.replace(badElem.find("elem f32"), 8, "elem i8 ");
   EXPECT_FALSE(parseSelectionSpec(badElem, out, error));
-  EXPECT_NE(error.find("unknown element type 'f64'"), std::string::npos)
+  EXPECT_NE(error.find("unknown element type 'i8'"), std::string::npos)
       << error;
 
   std::string badPolicy = good;

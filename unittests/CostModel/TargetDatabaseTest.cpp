@@ -140,6 +140,24 @@ TEST(TargetDatabase, InheritsAndOverrides) {
   EXPECT_EQ(db.names()[1], "a100");
 }
 
+TEST(TargetDatabase, F64PeakIsAGpuFigure) {
+  TargetDatabase db = TargetDatabase::withBuiltins();
+  std::string error;
+  ASSERT_TRUE(db.addFromText("[h100-f64]\ninherits = h100\n"
+                             "f64_tflops = 26\n",
+                             "user.db", error))
+      << error;
+  EXPECT_DOUBLE_EQ(db.lookup("h100-f64")->f64PeakTflops, 26);
+  EXPECT_DOUBLE_EQ(db.lookup("a100")->f64PeakTflops, 9.7);
+  EXPECT_FALSE(db.addFromText("[cpu-f64]\ninherits = host-avx2\n"
+                              "f64_tflops = 1\n",
+                              "user.db", error));
+  EXPECT_EQ(error, "user.db:1: f64_tflops: is a GPU figure; a CPU's f64 rate "
+                   "follows from its vector_bits, in [cpu-f64]");
+  EXPECT_EQ(parseError("[x]\nf64_tflops = -1\n"),
+            "user.db:2: f64_tflops: must be positive, got '-1'");
+}
+
 TEST(TargetDatabase, UnknownKey) {
   EXPECT_EQ(parseError("[x]\nvendor = nvidia\ncolour = red\n"),
             "user.db:3: colour: unknown key");
@@ -236,6 +254,10 @@ TEST(TargetDatabase, SpellingsRoundTrip) {
   EXPECT_EQ(parseOpKind("conv2d_nchw"), OpKind::Conv2dNchwFchw);
   EXPECT_EQ(parseVendor("amd"), Vendor::AMD);
   EXPECT_EQ(parseElemType("bf16"), ElemType::BF16);
+  EXPECT_EQ(parseElemType("f64"), ElemType::F64);
+  EXPECT_EQ(stringify(ElemType::F64), "f64");
+  EXPECT_EQ(elemBytes(ElemType::F64), 8);
+  EXPECT_EQ(computeBytes(ElemType::F16), 4);
   EXPECT_EQ(parseBoundaryPolicy("patch"), BoundaryPolicy::Patch);
   EXPECT_FALSE(parseVendor("intel"));
   EXPECT_EQ(instShape(InstKind::CpuFma, 16).n, 16);

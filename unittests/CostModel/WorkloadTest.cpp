@@ -75,8 +75,8 @@ TEST(Workload, RejectsBadLinesPrecisely) {
   EXPECT_EQ(errorOf("matmul f16 M=1 N=1"), "missing K=");
   EXPECT_EQ(errorOf("batch_matmul f16 M=1 N=1 K=1"), "missing B=");
   EXPECT_EQ(errorOf("matmul f16 M=-3 N=1 K=1"), "negative dimension M=-3");
-  EXPECT_EQ(errorOf("matmul f64 M=1 N=1 K=1"),
-            "unknown element type 'f64' (expected f32, f16 or bf16)");
+  EXPECT_EQ(errorOf("matmul i8 M=1 N=1 K=1"),
+            "unknown element type 'i8' (expected f32, f16, bf16 or f64)");
   EXPECT_EQ(errorOf("matmul"), "missing element type after 'matmul'");
   EXPECT_EQ(errorOf("matmul f16 M1 N=1 K=1"),
             "malformed 'M1' (expected KEY=VALUE)");

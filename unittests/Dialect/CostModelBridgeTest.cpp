@@ -101,7 +101,8 @@ TEST_F(BridgeTest, ElementTypes) {
   EXPECT_EQ(toCostModelElemType(b.getF32Type()), quilt::ElemType::F32);
   EXPECT_EQ(toCostModelElemType(b.getF16Type()), quilt::ElemType::F16);
   EXPECT_EQ(toCostModelElemType(b.getBF16Type()), quilt::ElemType::BF16);
-  EXPECT_EQ(toCostModelElemType(b.getF64Type()), std::nullopt);
+  EXPECT_EQ(toCostModelElemType(b.getF64Type()), quilt::ElemType::F64);
+  EXPECT_EQ(toCostModelElemType(b.getType<Float8E4M3FNType>()), std::nullopt);
   EXPECT_EQ(toCostModelElemType(b.getI32Type()), std::nullopt);
 }
 

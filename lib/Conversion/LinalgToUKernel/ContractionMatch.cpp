@@ -19,13 +19,15 @@ using quilt::Contraction;
 
 namespace {
 
-/// Element types a dispatch accepts: equal f32/f16/bf16 inputs, an f32 or
-/// same-typed accumulator.
+/// Element types a dispatch accepts: equal f32/f16/bf16 inputs and an f32
+/// or same-typed accumulator, or f64 inputs and an f64 accumulator.
 bool hasSupportedTypes(Value lhs, Value rhs, Value init) {
   Type elem = getElementTypeOrSelf(lhs.getType());
   if (elem != getElementTypeOrSelf(rhs.getType()) || !toCostModelElemType(elem))
     return false;
   Type acc = getElementTypeOrSelf(init.getType());
+  if (elem.isF64())
+    return acc.isF64();
   return acc.isF32() || acc == elem;
 }
 

@@ -122,8 +122,10 @@ public:
     if (!readsCurrent && !generic.getMatchingBlockArgument(init).use_empty())
       return false;
     Value destination = init->get();
+    // f64 products keep f64 to the end; others may round to the input type.
     Type outElem = getElementTypeOrSelf(destination.getType());
-    if (!outElem.isF32() && outElem != inputElemType)
+    if (inputElemType.isF64() ? !outElem.isF64()
+                              : !outElem.isF32() && outElem != inputElemType)
       return false;
     for (OpOperand *input : generic.getDpsInputOperands()) {
       AffineMap map = generic.getMatchingIndexingMap(input);

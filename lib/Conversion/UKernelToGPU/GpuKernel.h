@@ -38,6 +38,13 @@ struct GpuKernelSpec {
   Type accType;   ///< element type of C
   Type biasType;  ///< element type of the bias; null without one
   SmallVector<EpilogueKind> epilogue;
+  /// The type accumulators (and SIMT shared tiles) hold: f64 for f64
+  /// inputs (SIMT only), f32 otherwise.
+  Type computeType() const {
+    if (inputType.isF64())
+      return Float64Type::get(inputType.getContext());
+    return Float32Type::get(inputType.getContext());
+  }
   /// A fused epilogue body instead of named steps.
   FusedEpilogue fused;
   /// A folded fill: C starts as this constant and is written, not read.

@@ -588,8 +588,8 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
         });
   }
 
-  // C = epilogue(C + acc) inside the matrix.
-  Type f32 = b.getF32Type();
+  // C = epilogue(C + acc) inside the matrix, in the accumulators' type.
+  Type f32 = spec.computeType();
   Type cElem = spec.accType;
   engine.forEachElement(
       b, loc, thread, kLoop.getResults(), [&](Value acc, Value r, Value col) {
@@ -605,10 +605,11 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
           }
           // A folded fill starts from its value: C is not read.
           Value old =
-              spec.fill ? Value(arith::ConstantOp::create(
-                              tb, l,
-                              tb.getF32FloatAttr(spec.fill.getValueAsDouble())))
-                        : Value(memref::LoadOp::create(tb, l, c, idx));
+              spec.fill
+                  ? Value(arith::ConstantOp::create(
+                        tb, l,
+                        tb.getFloatAttr(f32, spec.fill.getValueAsDouble())))
+                  : Value(memref::LoadOp::create(tb, l, c, idx));
           if (old.getType() != f32)
             old = arith::ExtFOp::create(tb, l, f32, old);
           Value sum = arith::AddFOp::create(tb, l, old, acc);

@@ -93,18 +93,18 @@ Value loadKRun(OpBuilder &b, Location loc, const SharedTile &tile, Value outer,
 //===----------------------------------------------------------------------===//
 
 /// Threads form a (TM / ttM) x (TN / ttN) grid; each keeps a ttM x ttN
-/// block of f32 accumulators (ttM vectors of ttN) and forms outer products
-/// of a column of A and a row of B per K step, both read as vectors from
-/// K-major tiles.
+/// block of accumulators (ttM vectors of ttN, f32 or f64 for f64 inputs)
+/// and forms outer products of a column of A and a row of B per K step,
+/// both read as vectors from K-major tiles that hold the same type.
 class SimtEngine : public MatrixEngine {
 public:
-  SimtEngine(const GpuKernelSpec &spec, MLIRContext *ctx)
-      : cfg(spec.config), f32(Float32Type::get(ctx)),
-        row(VectorType::get({cfg.threadTileN}, f32)) {}
+  explicit SimtEngine(const GpuKernelSpec &spec)
+      : cfg(spec.config), compute(spec.computeType()),
+        row(VectorType::get({cfg.threadTileN}, compute)) {}
 
   // Columns of A and rows of B are vectors only in K-major tiles.
   bool sharedKContiguous(bool) const override { return false; }
-  Type sharedType() const override { return f32; }
+  Type sharedType() const override { return compute; }
   int64_t kStep() const override { return 1; }
 
   SmallVector<Value> initAccumulators(OpBuilder &b, Location loc) override {
@@ -152,7 +152,7 @@ private:
   }
 
   quilt::KernelConfig cfg;
-  Type f32;
+  Type compute;
   VectorType row;
 };
 
@@ -513,7 +513,7 @@ mlir::ukernel::gpucg::createMatrixEngine(const GpuKernelSpec &spec,
     return createWgmmaEngine(spec, ctx);
   switch (spec.config.inst) {
   case quilt::InstKind::SimtFma:
-    return std::make_unique<SimtEngine>(spec, ctx);
+    return std::make_unique<SimtEngine>(spec);
   case quilt::InstKind::MmaSyncF16:
   case quilt::InstKind::Wgmma: // where the wgmma engine does not take it
     return std::make_unique<MmaSyncEngine>(spec, ctx, /*tf32=*/false);

@@ -97,7 +97,7 @@ void mlir::ukernel::host::expandDispatch(DispatchOp op, KernelCache &kernels,
     if (!hasIdentityLayout(rhs))
       rhs = identityCopy(b, loc, rhs, op);
     base.stagedConvOutput =
-        !nhwc || !base.accType.isF32() || !hasIdentityLayout(init);
+        !nhwc || base.accType != base.computeType() || !hasIdentityLayout(init);
     batch = im.c(1);
     Value images = dim(b, loc, init, 0);
     Value outH = dim(b, loc, init, nhwc ? 1 : 2);

@@ -80,7 +80,8 @@ Value mlir::ukernel::host::emitElementEpilogue(OpBuilder &b, Location loc,
   Value result = cloneFusedEpilogue(b, loc, spec.fused, sum, elements);
   // The kernels update C in f32 (a low-precision C through an f32 copy):
   // widening the body's rounded result keeps its rounding.
-  if (getElementTypeOrSelf(result.getType()).isF32())
+  if (getElementTypeOrSelf(result.getType()) ==
+      getElementTypeOrSelf(sum.getType()))
     return result;
   return arith::ExtFOp::create(b, loc, sum.getType(), result);
 }

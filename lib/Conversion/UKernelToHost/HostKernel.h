@@ -49,7 +49,8 @@ namespace mlir::ukernel::host {
 /// image is addressed through its own strides.
 struct KernelSpec {
   /// Cache blocks (the configuration's tile M/N/K) and register block (its
-  /// thread tile); `lanes` f32 elements per vector (its vector width).
+  /// thread tile); `lanes` elements of computeType() per vector (its vector
+  /// width).
   int64_t mc = 0, nc = 0, kc = 0, mr = 0, nr = 0, lanes = 0;
   ContractionKind kind = ContractionKind::matmul;
   Type inputType; ///< element type of A and B
@@ -92,9 +93,18 @@ struct KernelSpec {
   int64_t matrixRank() const { return isBatched() ? 3 : 2; }
   /// An f32 copy of C is accumulated into instead of C itself.
   bool stagesC() const {
-    return isConv() ? stagedConvOutput : !accType.isF32() || !contiguousC;
+    return isConv() ? stagedConvOutput
+                    : accType != computeType() || !contiguousC;
   }
   int64_t numVectors() const { return nr / lanes; }
+  /// The type the kernel packs, multiplies and accumulates in: f64 for f64
+  /// inputs, f32 otherwise (f16 and bf16 are widened while packing). "f32"
+  /// in the comments of the host kernels means this type.
+  Type computeType() const {
+    if (inputType.isF64())
+      return Float64Type::get(inputType.getContext());
+    return Float32Type::get(inputType.getContext());
+  }
   /// A symbol name that is unique per spec.
   std::string symbolName() const;
   /// The function's operand types: A, B, C as stored (strided, rank 2, 3

@@ -211,7 +211,7 @@ struct PackBuffers {
 
   static PackBuffers allocate(OpBuilder &b, Location loc,
                               const KernelSpec &spec) {
-    Type f32 = b.getF32Type();
+    Type f32 = spec.computeType();
     IntegerAttr align = b.getI64IntegerAttr(64);
     // Whole micro-panels, so the zero padding of the last one fits.
     int64_t mcPadded = llvm::divideCeil(spec.mc, spec.mr) * spec.mr;
@@ -303,7 +303,7 @@ SmallVector<Value> emitEdgeAwareMicroKernel(OpBuilder &b, Location loc,
     SmallVector<int64_t> cases;
     for (int64_t v = 1; v < nv; ++v)
       cases.push_back(v);
-    auto vecType = VectorType::get({spec.lanes}, ob.getF32Type());
+    auto vecType = VectorType::get({spec.lanes}, spec.computeType());
     SmallVector<Type> types(spec.mr * nv, vecType);
     auto sw = scf::IndexSwitchOp::create(ob, loc, types, vectors, cases,
                                          cases.size());
@@ -786,8 +786,8 @@ void copyStaged(OpBuilder &b, Location loc, const KernelSpec &spec,
                                  em.add(c0, ivs[1]));
     if (toWork) {
       Value v = memref::LoadOp::create(ib, l, cRegion, cIndex);
-      memref::StoreOp::create(ib, l, convert(ib, l, v, ib.getF32Type()), work,
-                              ivs);
+      memref::StoreOp::create(ib, l, convert(ib, l, v, spec.computeType()),
+                              work, ivs);
     } else {
       Value v = memref::LoadOp::create(ib, l, work, ivs);
       memref::StoreOp::create(ib, l, convert(ib, l, v, spec.accType), cRegion,
@@ -805,7 +805,7 @@ void mlir::ukernel::host::buildKernelBody(OpBuilder &b, Location loc,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(entry);
   IndexMath im{b, loc};
-  Type f32 = b.getF32Type();
+  Type f32 = spec.computeType();
   int64_t dyn = ShapedType::kDynamic;
   IntegerAttr align = b.getI64IntegerAttr(64);
 
@@ -884,7 +884,8 @@ void mlir::ukernel::host::buildKernelBody(OpBuilder &b, Location loc,
     Value padded = im.add(cols, im.c(spec.nr));
     r.epilogue.bias = memref::AllocOp::create(
         b, loc, MemRefType::get({dyn}, f32), ValueRange{padded}, align);
-    Value zeroF = arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0));
+    Value zeroF =
+        arith::ConstantOp::create(b, loc, f32, b.getFloatAttr(f32, 0));
     forLoop(b, loc, zero, padded, 1, [&](OpBuilder &ib, Value j) {
       IndexMath jm{ib, loc};
       Value inside = jm.lt(j, cols);
@@ -956,12 +957,12 @@ void mlir::ukernel::host::buildKernelBody(OpBuilder &b, Location loc,
         sizes.push_back(memref::DimOp::create(tb, l, r.c, d));
       forEachIndex(
           tb, l, sizes, [&](OpBuilder &ib, Location il, ValueRange ivs) {
-            Value x =
-                spec.fill
-                    ? Value(arith::ConstantOp::create(
-                          ib, il,
-                          ib.getF32FloatAttr(spec.fill.getValueAsDouble())))
-                    : Value(memref::LoadOp::create(ib, il, r.c, ivs));
+            Value x = spec.fill
+                          ? Value(arith::ConstantOp::create(
+                                ib, il,
+                                ib.getFloatAttr(spec.computeType(),
+                                                spec.fill.getValueAsDouble())))
+                          : Value(memref::LoadOp::create(ib, il, r.c, ivs));
             // (batch,) row, column: a batched per_element view is whole.
             EpilogueSources sources = r.epilogue;
             if (spec.isBatched())

@@ -35,11 +35,11 @@ mlir::ukernel::host::packedReader(const KernelSpec &spec, Value packedA,
     return memref::LoadOp::create(b, loc, packedA, ValueRange{at}).getResult();
   };
   // Packed panels are zero-padded: every vector is loaded whole.
-  read.b = [=, nr = spec.nr, lanes = spec.lanes](OpBuilder &b, Location loc,
-                                                 Value k, int64_t j, bool) {
+  read.b = [=, nr = spec.nr, lanes = spec.lanes, compute = spec.computeType()](
+               OpBuilder &b, Location loc, Value k, int64_t j, bool) {
     IndexMath im{b, loc};
     Value at = im.add(im.add(bOffset, im.mul(k, im.c(nr))), im.c(j * lanes));
-    auto vecType = VectorType::get({lanes}, b.getF32Type());
+    auto vecType = VectorType::get({lanes}, compute);
     return vector::LoadOp::create(b, loc, vecType, packedB, ValueRange{at})
         .getResult();
   };
@@ -99,9 +99,9 @@ mlir::ukernel::host::emitMicroKernel(OpBuilder &b, Location loc,
                                      int64_t vectors, bool lastWhole) {
   IndexMath im{b, loc};
   int64_t nv = vectors;
-  auto vecType = VectorType::get({spec.lanes}, b.getF32Type());
-  Value zeroVec = arith::ConstantOp::create(
-      b, loc, vecType, DenseElementsAttr::get(vecType, b.getF32FloatAttr(0)));
+  auto vecType = VectorType::get({spec.lanes}, spec.computeType());
+  Value zeroVec =
+      arith::ConstantOp::create(b, loc, vecType, b.getZeroAttr(vecType));
   SmallVector<Value> inits(spec.mr * nv, zeroVec);
 
   auto loop = scf::ForOp::create(
@@ -152,7 +152,7 @@ void mlir::ukernel::host::emitTileUpdate(
     const EpilogueSources &sources, bool withEpilogue, bool fromFill) {
   IndexMath im{b, loc};
   int64_t nv = spec.numVectors();
-  auto vecType = VectorType::get({spec.lanes}, b.getF32Type());
+  auto vecType = VectorType::get({spec.lanes}, spec.computeType());
   auto maskType = VectorType::get({spec.lanes}, b.getI1Type());
 
   // The epilogue's inputs of each column vector j, shared by every row.
@@ -181,7 +181,7 @@ void mlir::ukernel::host::emitTileUpdate(
     if (fromFill) {
       // A folded fill: the tile starts from its value, C is not read.
       auto value =
-          FloatAttr::get(ob.getF32Type(), spec.fill.getValueAsDouble());
+          FloatAttr::get(spec.computeType(), spec.fill.getValueAsDouble());
       old = arith::ConstantOp::create(
           ob, l, vecType, DenseElementsAttr::get(vecType, value.getValue()));
     } else if (mask) {

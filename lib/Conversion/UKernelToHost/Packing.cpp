@@ -69,13 +69,21 @@ SmallVector<Value> sourceIndex(IndexMath &im, const PanelSource &src, Value p,
   return {ki, pi};
 }
 
+/// The type packed panels hold for operand elements of type `elem`: f64
+/// stays f64, everything else is widened to f32 (KernelSpec::computeType).
+Type packedTypeFor(Type elem) {
+  return elem.isF64() ? elem : Float32Type::get(elem.getContext());
+}
+
+/// `v` (a scalar or vector of operand elements) in the packed type.
 Value toF32(OpBuilder &b, Location loc, Value v) {
-  Type f32 = b.getF32Type();
-  Type target = f32;
-  if (auto vec = dyn_cast<VectorType>(v.getType()))
-    target = VectorType::get(vec.getShape(), f32);
-  if (getElementTypeOrSelf(v.getType()).isF32())
+  Type elem = getElementTypeOrSelf(v.getType());
+  Type packed = packedTypeFor(elem);
+  if (elem == packed)
     return v;
+  Type target = packed;
+  if (auto vec = dyn_cast<VectorType>(v.getType()))
+    target = VectorType::get(vec.getShape(), packed);
   return arith::ExtFOp::create(b, loc, target, v);
 }
 
@@ -86,8 +94,9 @@ void packScalar(OpBuilder &b, Location loc, const PanelSource &src, Value p0,
                 Value packed) {
   IndexMath im{b, loc};
   Value one = im.c(1), zero = im.c(0), widthV = im.c(src.width);
-  Value zeroF =
-      arith::ConstantOp::create(b, loc, b.getF32Type(), b.getF32FloatAttr(0));
+  Type packedType = cast<MemRefType>(packed.getType()).getElementType();
+  Value zeroF = arith::ConstantOp::create(b, loc, packedType,
+                                          b.getFloatAttr(packedType, 0));
   scf::ForOp::create(
       b, loc, kBegin, depth, one, ValueRange{},
       [&](OpBuilder &kb, Location kl, Value kk, ValueRange) {
@@ -169,7 +178,7 @@ Value packKContiguous(OpBuilder &b, Location loc, const PanelSource &src,
                       Value panelBase, Value packed) {
   IndexMath im{b, loc};
   Type elem = cast<MemRefType>(src.memref.getType()).getElementType();
-  Type f32 = b.getF32Type();
+  Type f32 = packedTypeFor(elem);
   auto rowType = VectorType::get({kTransposeDepth}, elem);
   auto maskType = VectorType::get({kTransposeDepth}, b.getI1Type());
   auto blockType = VectorType::get({src.group, kTransposeDepth}, f32);
@@ -367,8 +376,10 @@ void packIm2col(OpBuilder &b, Location loc, const KernelSpec &spec,
   }
   auto runType = VectorType::get({kTransposeDepth}, elem);
   auto runMaskType = VectorType::get({kTransposeDepth}, b.getI1Type());
-  auto blockType = VectorType::get({spec.mr, kTransposeDepth}, b.getF32Type());
-  auto flatType = VectorType::get({kTransposeDepth * spec.mr}, b.getF32Type());
+  auto blockType =
+      VectorType::get({spec.mr, kTransposeDepth}, spec.computeType());
+  auto flatType =
+      VectorType::get({kTransposeDepth * spec.mr}, spec.computeType());
 
   // Gathers: one of mr elements per k step.
   auto valueType = VectorType::get({spec.mr}, elem);

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/xxhash.h"
@@ -22,9 +23,9 @@
 using namespace mlir;
 using namespace mlir::ukernel;
 
-/// A splat of `value` in x's (scalar or vector) f32 type.
+/// A splat of `value` in x's (scalar or vector) float type.
 static Value splat(OpBuilder &b, Location loc, Type type, double value) {
-  auto attr = b.getF32FloatAttr(static_cast<float>(value));
+  auto attr = b.getFloatAttr(getElementTypeOrSelf(type), value);
   if (auto vec = dyn_cast<VectorType>(type))
     return arith::ConstantOp::create(b, loc, type,
                                      DenseElementsAttr::get(vec, attr));
@@ -147,7 +148,7 @@ Value mlir::ukernel::cloneFusedEpilogue(OpBuilder &b, Location loc,
   IRMapping mapping;
   Type accType = epilogue.accumulatorType();
   Value acc = sum;
-  if (!accType.isF32())
+  if (accType != getElementTypeOrSelf(sum.getType()))
     acc = arith::TruncFOp::create(b, loc, widen(accType), sum);
   mapping.map(epilogue.body->getArgument(0), acc);
   for (auto [i, element] : llvm::enumerate(elements))

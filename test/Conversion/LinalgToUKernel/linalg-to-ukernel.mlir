@@ -195,23 +195,48 @@ func.func @accumulate_then_relu(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %c: te
 
 // -----
 
-// What the pass does not handle passes through untouched: integer and f64
-// contractions, a broadcasting matmul, other linalg ops.
+// What the pass does not handle passes through untouched: integer
+// contractions, f64 inputs into an f32 output (f64 products accumulate in
+// f64), a broadcasting matmul, other linalg ops.
 // CHECK-LABEL: func.func @untouched
 // CHECK-NOT: ukernel.dispatch
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<?x?xi32>, tensor<?x?xi32>)
-// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<?x?xf64>, tensor<?x?xf64>)
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<?x?xf64>, tensor<?x?xf64>) outs(%{{.*}} : tensor<?x?xf32>)
 // CHECK: linalg.matmul indexing_maps
 // CHECK: linalg.add
-func.func @untouched(%ai: tensor<?x?xi32>, %ci: tensor<?x?xi32>, %ad: tensor<?x?xf64>, %cd: tensor<?x?xf64>,
+func.func @untouched(%ai: tensor<?x?xi32>, %ci: tensor<?x?xi32>, %ad: tensor<?x?xf64>, %cd: tensor<?x?xf32>,
                      %v: tensor<?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>)
-    -> (tensor<?x?xi32>, tensor<?x?xf64>, tensor<?x?xf32>, tensor<?x?xf32>) {
+    -> (tensor<?x?xi32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>) {
   %0 = linalg.matmul ins(%ai, %ai : tensor<?x?xi32>, tensor<?x?xi32>) outs(%ci : tensor<?x?xi32>) -> tensor<?x?xi32>
-  %1 = linalg.matmul ins(%ad, %ad : tensor<?x?xf64>, tensor<?x?xf64>) outs(%cd : tensor<?x?xf64>) -> tensor<?x?xf64>
+  %1 = linalg.matmul ins(%ad, %ad : tensor<?x?xf64>, tensor<?x?xf64>) outs(%cd : tensor<?x?xf32>) -> tensor<?x?xf32>
   %2 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
          ins(%v, %b : tensor<?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
   %3 = linalg.add ins(%b, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
-  return %0, %1, %2, %3 : tensor<?x?xi32>, tensor<?x?xf64>, tensor<?x?xf32>, tensor<?x?xf32>
+  return %0, %1, %2, %3 : tensor<?x?xi32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>
+}
+
+// -----
+
+// f64 products get CPU FMA candidates on f64 lanes (4 of AVX2's 256 bits)
+// and accumulate in f64; a fused consumer keeps f64.
+// CHECK-LABEL: func.func @matmul_f64
+// CHECK: ukernel.dispatch matmul ins(%{{.*}}, %{{.*}} : tensor<?x?xf64>, tensor<?x?xf64>) outs(%{{.*}} : tensor<?x?xf64>) fill(0.000000e+00 : f64) fused(%{{.*}} : tensor<?xf64>) [per_column] {
+// CHECK-NEXT: ^bb0(%{{.*}}: f64, %{{.*}}: f64):
+// CHECK: } candidates [#ukernel.config<{{[^>]*}}vector_width = 4, stages = 1, instruction = cpu_fma
+// CHECK-NOT: vector_width = 8
+// CHECK: return
+func.func @matmul_f64(%a: tensor<?x?xf64>, %b: tensor<?x?xf64>, %bias: tensor<?xf64>, %e: tensor<?x?xf64>) -> tensor<?x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %f = linalg.fill ins(%zero : f64) outs(%e : tensor<?x?xf64>) -> tensor<?x?xf64>
+  %p = linalg.matmul ins(%a, %b : tensor<?x?xf64>, tensor<?x?xf64>) outs(%f : tensor<?x?xf64>) -> tensor<?x?xf64>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%p, %bias : tensor<?x?xf64>, tensor<?xf64>) outs(%e : tensor<?x?xf64>) {
+  ^bb0(%v: f64, %w: f64, %o: f64):
+    %s = arith.addf %v, %w : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?xf64>
+  return %r : tensor<?x?xf64>
 }
 
 // -----

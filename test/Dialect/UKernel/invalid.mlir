@@ -115,7 +115,7 @@ func.func @f(%a: tensor<?x?xf16>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>) {
 // Unsupported element type.
 #simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
 func.func @f(%a: tensor<?x?xi8>, %b: tensor<?x?xi8>, %c: tensor<?x?xf32>) {
-  // expected-error @below {{element type 'i8' is not supported (expected f32, f16 or bf16)}}
+  // expected-error @below {{element type 'i8' is not supported (expected f32, f16, bf16 or f64)}}
   %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xi8>, tensor<?x?xi8>) outs(%c : tensor<?x?xf32>) candidates [#simt] -> tensor<?x?xf32>
   return
 }
@@ -435,9 +435,19 @@ func.func @f(%a: memref<?x?xf32>, %b: memref<?x?xf16>, %i: index) {
 
 // Invoke with an unsupported type.
 #simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>
-func.func @f(%a: memref<?x?xf64>, %i: index) {
-  // expected-error @below {{element type 'f64' is not supported (expected f32, f16 or bf16)}}
-  ukernel.invoke #simt ins(%a, %a : memref<?x?xf64>, memref<?x?xf64>) outs(%a : memref<?x?xf64>) offsets [%i, %i] sizes [%i, %i, %i] masked
+func.func @f(%a: memref<?x?xf8E4M3FN>, %i: index) {
+  // expected-error @below {{element type 'f8E4M3FN' is not supported (expected f32, f16, bf16 or f64)}}
+  ukernel.invoke #simt ins(%a, %a : memref<?x?xf8E4M3FN>, memref<?x?xf8E4M3FN>) outs(%a : memref<?x?xf8E4M3FN>) offsets [%i, %i] sizes [%i, %i, %i] masked
+  return
+}
+
+// -----
+
+// f64 products accumulate in f64.
+#simt = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 2, stages = 2, instruction = simt_fma, boundary = mask>
+func.func @f(%a: memref<?x?xf64>, %c: memref<?x?xf32>, %i: index) {
+  // expected-error @below {{accumulator element type must be f64 for f64 inputs (f64 products accumulate in f64), got 'f32'}}
+  ukernel.invoke #simt ins(%a, %a : memref<?x?xf64>, memref<?x?xf64>) outs(%c : memref<?x?xf32>) offsets [%i, %i] sizes [%i, %i, %i] masked
   return
 }
 
@@ -580,6 +590,29 @@ module attributes {ukernel.target = #ukernel.target<name = "tiny", vendor = nvid
     // expected-error @below {{instruction mma_sync_f16 does not accept f32 inputs}}
     %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) candidates [#ukernel.config<tile = 64x64x16, threads = 128, warps = 2x2, thread_tile = 4x8, vector_width = 4, stages = 2, instruction = mma_sync_f16, boundary = mask>] -> tensor<?x?xf32>
     return %r : tensor<?x?xf32>
+  }
+}
+
+// -----
+
+// f64 inputs on a GPU whose f64 rate is unknown (no f64_tflops).
+module attributes {ukernel.target = #ukernel.target<name = "tiny", vendor = nvidia, chip = "sm_80", compute_units = 108, warp_size = 32, sub_partitions = 4, max_threads_per_block = 1024, max_threads_per_cu = 2048, max_blocks_per_cu = 32, registers_per_block = 65536, registers_per_cu = 65536, max_registers_per_thread = 255, shared_mem_per_block = 166912, shared_mem_per_cu = 167936, l1_bytes = 196608, l2_bytes = 41943040, mem_bandwidth_gbs = 2039.0, clock_ghz = 1.41, peak_tflops = {simt_fma = 19.5, mma_sync_f16 = 312.0}>} {
+  func.func @f(%a: tensor<?x?xf64>, %b: tensor<?x?xf64>, %c: tensor<?x?xf64>) -> tensor<?x?xf64> {
+    // expected-error @below {{target tiny has no f64 rate for simt_fma (f64_tflops in its target description)}}
+    %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xf64>, tensor<?x?xf64>) outs(%c : tensor<?x?xf64>) candidates [#ukernel.config<tile = 64x64x8, threads = 128, warps = 2x2, thread_tile = 4x8, vector_width = 2, stages = 2, instruction = simt_fma, boundary = mask>] -> tensor<?x?xf64>
+    return %r : tensor<?x?xf64>
+  }
+}
+
+// -----
+
+// The same with the rate: valid, and an f64 vector of 4 is 32 bytes, above
+// the 16-byte access.
+module attributes {ukernel.target = #ukernel.target<name = "tiny", vendor = nvidia, chip = "sm_80", compute_units = 108, warp_size = 32, sub_partitions = 4, max_threads_per_block = 1024, max_threads_per_cu = 2048, max_blocks_per_cu = 32, registers_per_block = 65536, registers_per_cu = 65536, max_registers_per_thread = 255, shared_mem_per_block = 166912, shared_mem_per_cu = 167936, l1_bytes = 196608, l2_bytes = 41943040, mem_bandwidth_gbs = 2039.0, clock_ghz = 1.41, peak_tflops = {simt_fma = 19.5, mma_sync_f16 = 312.0}, f64_tflops = 9.7>} {
+  func.func @f(%a: tensor<?x?xf64>, %b: tensor<?x?xf64>, %c: tensor<?x?xf64>) -> tensor<?x?xf64> {
+    // expected-error @below {{vector accesses of 4 x f64 = 32 bytes exceed the 16-byte maximum access}}
+    %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xf64>, tensor<?x?xf64>) outs(%c : tensor<?x?xf64>) candidates [#ukernel.config<tile = 64x64x8, threads = 128, warps = 2x2, thread_tile = 4x8, vector_width = 2, stages = 2, instruction = simt_fma, boundary = mask>, #ukernel.config<tile = 64x64x8, threads = 128, warps = 2x2, thread_tile = 4x8, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>] -> tensor<?x?xf64>
+    return %r : tensor<?x?xf64>
   }
 }
 

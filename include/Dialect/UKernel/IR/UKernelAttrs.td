@@ -159,7 +159,9 @@ def UKernel_TargetAttr : UKernel_Attr<"Target", "target"> {
     every number). Fields that do not apply to a vendor may be omitted and
     read as 0: `vector_bits` and `fma_units_per_core` are CPU facts, most
     per-block limits are GPU facts. `onchip_bytes_per_clock` is the shared
-    memory (LDS) bandwidth per compute unit and clock. Without a
+    memory (LDS) bandwidth per compute unit and clock. `f64_tflops` is a
+    GPU's f64 FMA peak (no f64 kernels without it; a CPU's f64 rate follows
+    from its vector width). Without a
     `calibration`, the cost model's default coefficients apply.
 
     ```mlir
@@ -193,7 +195,8 @@ def UKernel_TargetAttr : UKernel_Attr<"Target", "target"> {
     UKernel_PeakTableParameter:$peak_tflops,
     OptionalParameter<"CalibrationAttr">:$calibration,
     UKernel_DefaultI64Parameter:$vector_bits,
-    UKernel_DefaultI64Parameter:$fma_units_per_core
+    UKernel_DefaultI64Parameter:$fma_units_per_core,
+    UKernel_DefaultF64Parameter:$f64_tflops
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

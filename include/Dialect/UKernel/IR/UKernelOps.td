@@ -19,7 +19,7 @@ def UKernel_ConfigArrayAttr
 def UKernel_TunedArrayAttr
     : TypedArrayAttrBase<UKernel_TunedAttr, "tuned regions">;
 
-def UKernel_ContractionElementType : AnyTypeOf<[F32, F16, BF16]>;
+def UKernel_ContractionElementType : AnyTypeOf<[F32, F16, BF16, F64]>;
 
 //===----------------------------------------------------------------------===//
 // DispatchOp
@@ -53,7 +53,8 @@ def UKernel_DispatchOp : UKernel_Op<"dispatch", [
 
     The optional `epilogue` applies elementwise steps to each accumulated
     value in order; `bias_add` adds `bias[n]` (a 1-D operand of size N).
-    Accumulation is in f32; `init` is f32 or the input element type. On
+    Accumulation is in f32 (`init` is f32 or the input element type), or in
+    f64 for f64 inputs (`init` is f64). On
     tensors the op returns the updated `init`; on memrefs it writes `init` in
     place. Size-0 dimensions are legal and compute nothing.
 

@@ -72,6 +72,8 @@ std::optional<quilt::ElemType> mlir::ukernel::toCostModelElemType(Type type) {
     return quilt::ElemType::F16;
   if (type.isBF16())
     return quilt::ElemType::BF16;
+  if (type.isF64())
+    return quilt::ElemType::F64;
   return std::nullopt;
 }
 
@@ -161,6 +163,7 @@ quilt::TargetDesc mlir::ukernel::toTargetDesc(TargetAttr target) {
   }
   desc.vectorBits = target.getVectorBits();
   desc.fmaUnitsPerCore = target.getFmaUnitsPerCore();
+  desc.f64PeakTflops = target.getF64Tflops().convertToDouble();
   return desc;
 }
 
@@ -182,5 +185,5 @@ TargetAttr mlir::ukernel::getTargetAttr(MLIRContext *context,
                            APFloat(desc.calibration.memoryEfficiency),
                            APFloat(desc.calibration.launchOverheadUs),
                            APFloat(desc.calibration.tileOverheadUs)),
-      desc.vectorBits, desc.fmaUnitsPerCore);
+      desc.vectorBits, desc.fmaUnitsPerCore, APFloat(desc.f64PeakTflops));
 }

@@ -217,7 +217,8 @@ LogicalResult TargetAttr::verify(
     int64_t sharedMemPerBlock, int64_t sharedMemPerCu, int64_t l1Bytes,
     int64_t l2Bytes, int64_t l3Bytes, APFloat memBandwidth, APFloat clock,
     APFloat onChipBytesPerClock, ArrayRef<InstructionPeak> peaks,
-    CalibrationAttr calibration, int64_t vectorBits, int64_t fmaUnitsPerCore) {
+    CalibrationAttr calibration, int64_t vectorBits, int64_t fmaUnitsPerCore,
+    APFloat f64Tflops) {
   if (name.empty())
     return emitError() << "target name must not be empty";
   if (computeUnits <= 0)
@@ -256,6 +257,8 @@ LogicalResult TargetAttr::verify(
                        << formatNumber(clockGhz);
   if (onChipBytesPerClock.isNegative())
     return emitError() << "onchip_bytes_per_clock must not be negative";
+  if (f64Tflops.isNegative() || f64Tflops.isNaN())
+    return emitError() << "f64_tflops must not be negative";
   if (vendor == Vendor::cpu) {
     if (warpSize != 1)
       return emitError() << "a cpu target has warp_size 1, got " << warpSize;

@@ -215,7 +215,7 @@ static LogicalResult verifyCandidates(Operation *op, ArrayAttr candidates,
   std::optional<quilt::ElemType> elem = toCostModelElemType(elemType);
   if (!elem)
     return op->emitOpError("element type ")
-           << elemType << " is not supported (expected f32, f16 or bf16)";
+           << elemType << " is not supported (expected f32, f16, bf16 or f64)";
   if (!target)
     return success();
   quilt::TargetDesc desc = toTargetDesc(target);
@@ -232,7 +232,8 @@ static LogicalResult verifyCandidates(Operation *op, ArrayAttr candidates,
 }
 
 /// Equal f32/f16/bf16 inputs and an accumulator (`accName`) in f32 or the
-/// input type: what every ukernel contraction computes on.
+/// input type, or f64 inputs and an f64 accumulator: what every ukernel
+/// contraction computes on.
 static LogicalResult verifyElementTypes(Operation *op, Type lhsElem,
                                         Type rhsElem, Type accElem,
                                         StringRef accName) {
@@ -241,7 +242,11 @@ static LogicalResult verifyElementTypes(Operation *op, Type lhsElem,
            << lhsElem << " differs from rhs element type " << rhsElem;
   if (!toCostModelElemType(lhsElem))
     return op->emitOpError("element type ")
-           << lhsElem << " is not supported (expected f32, f16 or bf16)";
+           << lhsElem << " is not supported (expected f32, f16, bf16 or f64)";
+  if (lhsElem.isF64() && !accElem.isF64())
+    return op->emitOpError()
+           << accName << " element type must be f64 for f64 inputs (f64 "
+           << "products accumulate in f64), got " << accElem;
   if (!accElem.isF32() && accElem != lhsElem)
     return op->emitOpError()
            << accName << " element type must be f32 (the accumulator) or the "
