@@ -32,25 +32,26 @@ def ConvertLinalgToUKernel : Pass<"convert-linalg-to-ukernel", "::mlir::ModuleOp
     inputs into an f64 output (SIMT and CPU FMA candidates). A fill of
     the output with a float constant folds into the dispatch (on memrefs,
     when it is the last op before the contraction that touches memory).
-    When the contraction's init is a fill (and no operand is shared), the
-    chain of elementwise consumers of its result (`linalg.generic` with
-    parallel loops and identity maps on the result and output, or
-    elementwise named ops such as `linalg.add`, generalized) is fused as
-    the dispatch's epilogue body, op by op, whatever it computes: other
-    inputs become `scalar` (rank 0, or scalars defined above), `per_column`
-    (1-D along N), `per_row` (1-D along M) or `per_element` (the output's
-    shape) operands, constants defined above are copied in, and the output
-    may be f32 or the input element type. On memrefs the dispatch takes the
-    last consumer's place, so each consumer must follow its writer with
-    nothing that touches memory in between, and update the buffer in place
-    or read a temporary allocation nothing else uses. See
+    When the contraction's init is a fill, the chain of elementwise
+    consumers of its result (`linalg.generic` with parallel loops and
+    identity maps on the result and output, or elementwise named ops such
+    as `linalg.add`, generalized) is fused as the dispatch's epilogue body,
+    op by op, whatever it computes: other inputs become `scalar` (rank 0,
+    or scalars defined above), `per_column` (1-D along N), `per_row` (1-D
+    along M) or `per_element` (the output's shape) operands, constants
+    defined above are copied in, and the output may be f32 or the input
+    element type (f64 for f64). With a shared B the consumers fold into
+    rows with the product (no `per_row` operand then). On memrefs the
+    dispatch takes the last consumer's place, so each consumer must follow
+    its writer with nothing that touches memory in between, and update the
+    buffer in place or read a temporary allocation nothing else uses. See
     `ukernel.dispatch`.
 
-    Ops it does not handle (other linalg ops, integer and 8-bit types,
-    f64 inputs into another output type,
-    contractions whose accumulator is not f32 or the input type, several M,
-    N or K loops, a shared operand on buffers that needs a broadcast) are
-    left untouched, for the upstream lowering.
+    Ops it does not handle (other linalg ops, integer and 8-bit types, f64
+    inputs into another output type, contractions whose accumulator is not
+    f32 or the input type, several M, N or K loops, a shared operand on
+    buffers that needs a broadcast) are left untouched, for the upstream
+    lowering.
 
     With `residual-model=FILE`, candidate pruning compares the analytic
     predictions corrected by that learned residual (docs/tuning.md); the

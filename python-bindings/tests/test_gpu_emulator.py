@@ -167,17 +167,19 @@ def test_f64_products(emulator, rng):
 
 
 def test_products_written_every_way(emulator, rng):
-    """products.mlir's batched products with transposed and shared operands,
-    and a generic with its output transposed, as h100 kernels."""
+    """products.mlir's batched products with transposed and shared operands
+    (one with a fused epilogue), and a generic with its output transposed,
+    as h100 kernels."""
     library = quilt.compile(program("products"), target="h100", emit="shared",
                             device_format="isa")
 
     def load(name):
         return quilt.load(library, name, source=program("products"))
 
-    scores, transposed, shared_b, out_t = (
+    scores, transposed, shared_b, out_t, fused = (
         load("scores_qkt"), load("bmm_a_transposed"), load("bmm_shared_b"),
-        load("generic_output_transposed"))
+        load("generic_output_transposed"),
+        load("shared_b_bias_residual_relu"))
     f64 = np.float64
     for b, m, n, k in [(1, 1, 1, 1), (3, 7, 13, 11), (2, 65, 33, 70)]:
         def batch(rows, cols):
@@ -201,3 +203,9 @@ def test_products_written_every_way(emulator, rng):
         np.testing.assert_allclose(
             out_t(a16, b16, ct), ct + (a16.astype(f64) @ b16.astype(f64)).T,
             rtol=1e-3, atol=1e-3)
+        # A shared weight with its epilogue folded into rows as well.
+        bias = rng.uniform(-1, 1, size=n).astype(np.float32)
+        np.testing.assert_allclose(
+            fused(q, w, bias, c),
+            np.maximum(q.astype(f64) @ w.astype(f64) + bias + c, 0),
+            rtol=1e-4, atol=1e-4)

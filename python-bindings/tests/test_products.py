@@ -64,6 +64,29 @@ def test_batched_products(products, rng, b, m, n, k):
     np.testing.assert_allclose(out, c + f64(a) @ f64(bb), **TOLERANCE)
 
 
+@pytest.mark.parametrize("b,m,n,k", SIZES)
+def test_shared_operand_products_with_epilogues(products, rng, b, m, n, k):
+    a, w = batch(rng, b, m, k), random_matrix(rng, k, n)
+    bias = rng.uniform(-1, 1, size=n).astype(np.float32)
+    res = batch(rng, b, m, n)
+    fused = quilt.load(products, "shared_b_bias_residual_relu")
+    np.testing.assert_allclose(fused(a, w, bias, res),
+                               np.maximum(f64(a) @ f64(w) + bias + res, 0),
+                               **TOLERANCE)
+
+    rows = rng.uniform(-1, 1, size=m).astype(np.float32)
+    row_scale = quilt.load(products, "shared_b_row_scale")
+    np.testing.assert_allclose(row_scale(a, w, rows),
+                               (f64(a) @ f64(w)) * rows[:, None],
+                               **TOLERANCE)
+
+    shared, bb = random_matrix(rng, m, k), batch(rng, b, k, n)
+    broadcast = quilt.load(products, "shared_a_row_scale")
+    np.testing.assert_allclose(broadcast(shared, bb, rows),
+                               (f64(shared) @ f64(bb)) * rows[:, None],
+                               **TOLERANCE)
+
+
 @pytest.mark.parametrize("_,m,n,k", SIZES)
 def test_matrix_products(products, rng, _, m, n, k):
     a, bt, c = (random_matrix(rng, m, k), random_matrix(rng, n, k),

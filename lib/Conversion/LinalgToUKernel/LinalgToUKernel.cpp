@@ -107,6 +107,17 @@ Value broadcastToBatch(OpBuilder &b, Location loc, Value matrix, Value batch) {
       ->getResult(0);
 }
 
+/// Whether a product whose batch folds into M (a shared B) can run `chain`
+/// as its epilogue on the folded (batch * M) x N result: a per-row vector
+/// has M elements, not batch * M, and a per-element operand is folded the
+/// same way, which buffers of any layout do not allow.
+bool canFoldIntoRows(const quilt::EpilogueChain &chain, bool onBuffers) {
+  return llvm::none_of(chain.kinds, [&](EpilogueOperandKind kind) {
+    return kind == EpilogueOperandKind::per_row ||
+           (onBuffers && kind == EpilogueOperandKind::per_element);
+  });
+}
+
 /// Whether a fused dispatch may start from the contraction's fill value in
 /// its new output's element type: always for zero, otherwise only where
 /// the value keeps its type (the epilogue sees fill + A x B).
@@ -228,15 +239,20 @@ private:
     if (foldable)
       fill = foldable->value;
     bool onBuffers = !isa<RankedTensorType>(c.init.getType());
-    // A product with a shared operand runs reshaped or broadcast, without
-    // an epilogue (its consumers see a batched result).
-    if (fuseEpilogues && fill && c.broadcast == Contraction::Broadcast::None)
+    // A product with a shared operand runs broadcast (its epilogue as on
+    // any batch matmul) or with the batch folded into M, where its consumers
+    // and their operands are folded with it. A shared A is broadcast on
+    // tensors only.
+    if (fuseEpilogues && fill)
       chain = quilt::collectEpilogueChain(
           rewriter, cast<linalg::LinalgOp>(c.op),
           onBuffers ? foldable->op.getOperation() : nullptr, c.outputNDim,
           elemType);
     if (!chain.empty() && chain.destination &&
         !canRefill(*fill, getElementTypeOrSelf(chain.destination.getType())))
+      chain = quilt::EpilogueChain();
+    if (!chain.empty() && c.broadcast == Contraction::Broadcast::FoldIntoM &&
+        !canFoldIntoRows(chain, onBuffers))
       chain = quilt::EpilogueChain();
 
     Operation *replaced =
@@ -273,6 +289,10 @@ private:
             buffer && buffer.getRank() == 0)
           operand =
               memref::LoadOp::create(rewriter, loc, operand, ValueRange{});
+        // With the batch folded into M, so are per-element operands.
+        if (c.broadcast == Contraction::Broadcast::FoldIntoM &&
+            kind == EpilogueOperandKind::per_element)
+          operand = collapseBatchIntoRows(rewriter, loc, operand);
         epilogueOperands.push_back(operand);
         operandKinds.push_back(
             EpilogueOperandKindAttr::get(&getContext(), kind));
@@ -309,19 +329,19 @@ private:
         c.transposeRhs ? rewriter.getUnitAttr() : UnitAttr(), c.strides,
         c.dilations, /*target=*/TargetAttr(),
         rewriter.getArrayAttr(operandKinds), fillValue, /*tuned=*/ArrayAttr());
+    SmallVector<Value> results(dispatch->getResults());
+    if (c.broadcast == Contraction::Broadcast::FoldIntoM && resultType)
+      results = {expandRowsIntoBatch(rewriter, loc, dispatch.getResult(),
+                                     batchedInit)};
     if (!chain.empty()) {
       dispatch.getEpilogueBody().push_back(chain.body.release());
-      rewriter.replaceOp(chain.consumers.back(), dispatch->getResults());
+      rewriter.replaceOp(chain.consumers.back(), results);
       for (linalg::GenericOp consumer :
            llvm::reverse(ArrayRef(chain.consumers).drop_back()))
         rewriter.eraseOp(consumer);
       rewriter.eraseOp(c.op);
-    } else if (c.broadcast == Contraction::Broadcast::FoldIntoM && resultType) {
-      rewriter.replaceOp(c.op, expandRowsIntoBatch(rewriter, loc,
-                                                   dispatch.getResult(),
-                                                   batchedInit));
     } else {
-      rewriter.replaceOp(c.op, dispatch->getResults());
+      rewriter.replaceOp(c.op, results);
     }
     // The folded fill: on buffers the dispatch overwrites what it wrote; on
     // tensors it goes unless something else reads it. A temporary buffer

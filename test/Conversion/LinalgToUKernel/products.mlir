@@ -45,6 +45,30 @@
 // CHECK: ukernel.dispatch batch_matmul ins(%{{.*}}, %{{.*}} : memref<?x?x?xf32>, memref<?x?x?xf32>) outs(%{{.*}} : memref<?x?x?xf32>)
 // CHECK-NOT: linalg.generic
 
+// A shared weight with an epilogue: the consumer folds with the batch, its
+// residual collapsed like C; the result is expanded back.
+// CHECK-LABEL: func.func @shared_b_bias_residual_relu
+// CHECK-SAME: %[[BIAS:[^:]*]]: tensor<?xf32>, %[[RES:[^:]*]]: tensor<?x?x?xf32>)
+// CHECK-DAG: %[[R2:.*]] = tensor.collapse_shape %[[RES]] {{\[\[}}0, 1], [2]]
+// CHECK: %[[P:.*]] = ukernel.dispatch matmul ins({{.*}} : tensor<?x?xf32>, tensor<?x?xf32>) outs(%{{.*}} : tensor<?x?xf32>) fill(0.000000e+00 : f32) fused(%[[BIAS]], %[[R2]] : tensor<?xf32>, tensor<?x?xf32>) [per_column, per_element] {
+// CHECK: arith.maximumf
+// CHECK: %[[E:.*]] = tensor.expand_shape %[[P]] {{\[\[}}0, 1], [2]]
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[E]]
+
+// A per-row operand does not fold with the batch: the consumer stays.
+// CHECK-LABEL: func.func @shared_b_row_scale
+// CHECK: ukernel.dispatch matmul {{.*}} fill(0.000000e+00 : f32) candidates
+// CHECK: tensor.expand_shape
+// CHECK: linalg.generic
+
+// A broadcast shared A: a batch matmul, per-row operand and all.
+// CHECK-LABEL: func.func @shared_a_row_scale
+// CHECK: linalg.broadcast
+// CHECK: ukernel.dispatch batch_matmul {{.*}} fill(0.000000e+00 : f32) fused(%{{.*}} : tensor<?xf32>) [per_row] {
+// CHECK-NOT: linalg.generic
+// CHECK: return
+
 // CHECK-LABEL: func.func @not_a_product
 // CHECK-NOT: ukernel.dispatch
 // CHECK: linalg.generic

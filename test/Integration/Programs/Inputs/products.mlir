@@ -2,8 +2,9 @@
 // as a dispatch: attention's Q x K^T as a batch_matmul with user indexing
 // maps, A transposed, a shared B (the batch folds into M) and a shared A
 // (broadcast), linalg.contract, and linalg.generic contractions with a
-// transposed output and permuted loops; on tensors and memrefs. The last
-// function's body negates A: it is not a product and stays a generic.
+// transposed output and permuted loops; on tensors and memrefs; products
+// with a shared operand and an epilogue. The last function's body negates
+// A: it is not a product and stays a generic.
 
 #bmk = affine_map<(b, m, n, k) -> (b, m, k)>
 #bnk = affine_map<(b, m, n, k) -> (b, n, k)>
@@ -98,6 +99,86 @@ func.func @generic_batched_memref(%a: memref<?x?x?xf32>, %b: memref<?x?x?xf32>, 
     linalg.yield %s : f32
   }
   return
+}
+
+// A shared weight with an epilogue: relu(A[b] x W + bias + R[b]). The batch
+// folds into M, and so do the consumers and the residual.
+func.func @shared_b_bias_residual_relu(%a: tensor<?x?x?xf32>, %w: tensor<?x?xf32>,
+                                       %bias: tensor<?xf32>, %res: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %nb = tensor.dim %a, %c0 : tensor<?x?x?xf32>
+  %m = tensor.dim %a, %c1 : tensor<?x?x?xf32>
+  %n = tensor.dim %w, %c1 : tensor<?x?xf32>
+  %e = tensor.empty(%nb, %m, %n) : tensor<?x?x?xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %p = linalg.batch_matmul indexing_maps = [#bmk, #kn, #bmn]
+      ins(%a, %w : tensor<?x?x?xf32>, tensor<?x?xf32>)
+      outs(%f : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (j)>,
+                                        affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%p, %bias, %res : tensor<?x?x?xf32>, tensor<?xf32>, tensor<?x?x?xf32>) outs(%e : tensor<?x?x?xf32>) {
+  ^bb0(%v: f32, %bv: f32, %rv: f32, %o: f32):
+    %s = arith.addf %v, %bv : f32
+    %t = arith.addf %s, %rv : f32
+    %y = arith.maximumf %t, %zero : f32
+    linalg.yield %y : f32
+  } -> tensor<?x?x?xf32>
+  return %r : tensor<?x?x?xf32>
+}
+
+// A shared query scaled per row: the per-row vector has M elements, not
+// batch x M, so the consumer stays (the product still folds).
+func.func @shared_b_row_scale(%a: tensor<?x?x?xf32>, %w: tensor<?x?xf32>,
+                              %rows: tensor<?xf32>) -> tensor<?x?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %nb = tensor.dim %a, %c0 : tensor<?x?x?xf32>
+  %m = tensor.dim %a, %c1 : tensor<?x?x?xf32>
+  %n = tensor.dim %w, %c1 : tensor<?x?xf32>
+  %e = tensor.empty(%nb, %m, %n) : tensor<?x?x?xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %p = linalg.batch_matmul indexing_maps = [#bmk, #kn, #bmn]
+      ins(%a, %w : tensor<?x?x?xf32>, tensor<?x?xf32>)
+      outs(%f : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (i)>,
+                                        affine_map<(b, i, j) -> (b, i, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%p, %rows : tensor<?x?x?xf32>, tensor<?xf32>) outs(%e : tensor<?x?x?xf32>) {
+  ^bb0(%v: f32, %rv: f32, %o: f32):
+    %y = arith.mulf %v, %rv : f32
+    linalg.yield %y : f32
+  } -> tensor<?x?x?xf32>
+  return %r : tensor<?x?x?xf32>
+}
+
+// A shared A (broadcast to the batch) with a per-row scale: a batch matmul
+// and its epilogue.
+func.func @shared_a_row_scale(%a: tensor<?x?xf32>, %b: tensor<?x?x?xf32>,
+                              %rows: tensor<?xf32>) -> tensor<?x?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0.0 : f32
+  %nb = tensor.dim %b, %c0 : tensor<?x?x?xf32>
+  %m = tensor.dim %a, %c0 : tensor<?x?xf32>
+  %n = tensor.dim %b, %c2 : tensor<?x?x?xf32>
+  %e = tensor.empty(%nb, %m, %n) : tensor<?x?x?xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %p = linalg.batch_matmul indexing_maps = [#mk, #bkn, #bmn]
+      ins(%a, %b : tensor<?x?xf32>, tensor<?x?x?xf32>)
+      outs(%f : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (i)>,
+                                        affine_map<(b, i, j) -> (b, i, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%p, %rows : tensor<?x?x?xf32>, tensor<?xf32>) outs(%e : tensor<?x?x?xf32>) {
+  ^bb0(%v: f32, %rv: f32, %o: f32):
+    %y = arith.mulf %v, %rv : f32
+    linalg.yield %y : f32
+  } -> tensor<?x?x?xf32>
+  return %r : tensor<?x?x?xf32>
 }
 
 // (-A) x B: the negation makes it no product of A and B.
