@@ -84,6 +84,26 @@ TEST(Candidates, DefaultF32IsExactOnGpus) {
   EXPECT_TRUE(anyTf32);
 }
 
+/// The selection among a target's default matmul candidates for one
+/// workload, and those candidates.
+Selection selectFor(const char *target, GemmShape shape, ElemType elem,
+                    std::vector<KernelConfig> &cands) {
+  const TargetDesc &t = builtinTarget(target);
+  cands = generateCandidates(OpKind::Matmul, elem, t);
+  PreparedTable table;
+  std::string error;
+  EXPECT_TRUE(prepareTable(cands, elem, t, t.calibration, table, error));
+  Selection sel;
+  EXPECT_EQ(selectKernel(table, shape, sel), SelectStatus::Ok);
+  return sel;
+}
+
+/// The selected configuration for one workload on a target.
+KernelConfig chosenFor(const char *target, GemmShape shape, ElemType elem) {
+  std::vector<KernelConfig> cands;
+  return cands[selectFor(target, shape, elem, cands).candidate];
+}
+
 TEST(Candidates, F64RunsOnSimtOrCpuLanesAtItsOwnRate) {
   // Every built-in target has an f64 rate: GPUs their f64_tflops, CPUs half
   // their f32 lanes.
@@ -112,15 +132,9 @@ TEST(Candidates, F64RunsOnSimtOrCpuLanesAtItsOwnRate) {
   // An f64 product predicts slower than f32 where the rate is lower: at
   // half rate on an H100, at 1/32 of it on an RDNA 3 card.
   auto predicted = [](const char *target, ElemType e) {
-    const TargetDesc &t = builtinTarget(target);
-    std::vector<KernelConfig> cands = generateCandidates(OpKind::Matmul, e, t);
-    PreparedTable table;
-    std::string error;
-    EXPECT_TRUE(prepareTable(cands, e, t, t.calibration, table, error));
-    Selection sel;
-    EXPECT_EQ(selectKernel(table, GemmShape{1, 4096, 4096, 4096}, sel),
-              SelectStatus::Ok);
-    return sel.predictedUs;
+    std::vector<KernelConfig> cands;
+    return selectFor(target, GemmShape{1, 4096, 4096, 4096}, e, cands)
+        .predictedUs;
   };
   EXPECT_GT(predicted("h100", ElemType::F64),
             1.5 * predicted("h100", ElemType::F32));
@@ -147,18 +161,6 @@ TEST(Candidates, CpuBlockingFollowsTheCaches) {
     EXPECT_LE(c.tileK * c.threadTileN * 4, t.l1Bytes / 2);
     EXPECT_LE(c.tileM * c.tileK * 4, t.l2Bytes);
   }
-}
-
-/// The selected configuration for one workload on a target.
-KernelConfig chosenFor(const char *target, GemmShape shape, ElemType elem) {
-  const TargetDesc &t = builtinTarget(target);
-  std::vector<KernelConfig> cands = generateCandidates(OpKind::Matmul, elem, t);
-  PreparedTable table;
-  std::string error;
-  EXPECT_TRUE(prepareTable(cands, elem, t, t.calibration, table, error));
-  Selection sel;
-  EXPECT_EQ(selectKernel(table, shape, sel), SelectStatus::Ok);
-  return cands[sel.candidate];
 }
 
 TEST(Candidates, ChoicesDifferAcrossHardware) {
