@@ -52,14 +52,17 @@ static inline float from_bf16(uint16_t u) {
   return f;
 }
 
-// Fills `count` elements of `type` (f16, bf16, f32) at `device` with new
-// values, and their exact float copies at `host`.
+// Fills `count` elements of `type` (f16, bf16, f32, f64) at `device` with
+// new values, and their exact float copies at `host`.
 static inline void fill(unsigned char *device, float *host, size_t count,
                         const char *type) {
   for (size_t i = 0; i < count; ++i) {
     host[i] = next_value();
     if (strcmp(type, "f32") == 0) {
       memcpy(device + 4 * i, &host[i], 4);
+    } else if (strcmp(type, "f64") == 0) {
+      double d = host[i];
+      memcpy(device + 8 * i, &d, 8);
     } else {
       uint16_t h = type[0] == 'b' ? to_bf16(host[i]) : to_half(host[i]);
       memcpy(device + 2 * i, &h, 2);

@@ -3,10 +3,10 @@
 // every output with a double-precision reference computed here.
 //
 //   matmul-check [--candidates N] [--layout nn|tn|nt|tt] [--pad P]
-//                LIB FUNC f16|bf16|f32 [B,]M,N,K ...
+//                LIB FUNC f16|bf16|f32|f64 [B,]M,N,K ...
 //
 // FUNC(A, B, C) computes C += A x B for A [B x] M x K, B [B x] K x N and
-// C [B x] M x N, A and B of the given type, C f32. The shapes take a batch
+// C [B x] M x N, A and B of the given type, C f32 (f64 for f64). The shapes take a batch
 // count when FUNC is a batch matmul (3 or 4 numbers). --layout says which
 // operands FUNC reads transposed (its indexing maps): with t for A it is
 // stored K x M, with t for B, N x K. --pad P leaves P elements after every
@@ -38,6 +38,27 @@ static Layout layout_of(long rows, long cols, long pad) {
   return l;
 }
 
+/// Element `i` of C, stored as f64 or f32.
+static double c_get(const unsigned char *C, int f64, size_t i) {
+  if (f64) {
+    double d;
+    memcpy(&d, C + 8 * i, 8);
+    return d;
+  }
+  float f;
+  memcpy(&f, C + 4 * i, 4);
+  return f;
+}
+
+static void c_set(unsigned char *C, int f64, size_t i, double value) {
+  if (f64) {
+    memcpy(C + 8 * i, &value, 8);
+    return;
+  }
+  float f = (float)value;
+  memcpy(C + 4 * i, &f, 4);
+}
+
 int main(int argc, char **argv) {
   int candidates = 0;
   const char *layout = "nn";
@@ -57,7 +78,7 @@ int main(int argc, char **argv) {
   if (argc < 5 || strlen(layout) != 2) {
     fprintf(stderr,
             "usage: %s [--candidates N] [--layout nn|tn|nt|tt] [--pad P] "
-            "LIB FUNC f16|bf16|f32 [B,]M,N,K ...\n",
+            "LIB FUNC f16|bf16|f32|f64 [B,]M,N,K ...\n",
             argv[0]);
     return 2;
   }
@@ -66,7 +87,9 @@ int main(int argc, char **argv) {
   if (!fn)
     return 2;
   const char *type = argv[3];
-  int elem = strcmp(type, "f32") == 0 ? 4 : 2;
+  int f64 = strcmp(type, "f64") == 0;
+  int elem = f64 ? 8 : strcmp(type, "f32") == 0 ? 4 : 2;
+  size_t cElem = f64 ? 8 : 4;
   int failed = 0;
   for (int s = 4; s < argc; ++s) {
     long dims[4];
@@ -86,7 +109,7 @@ int main(int argc, char **argv) {
            cCount = (size_t)(batch * lc.batchStride);
     unsigned char *A = mgpuMemAlloc(aCount * elem + 16, NULL, true);
     unsigned char *B = mgpuMemAlloc(bCount * elem + 16, NULL, true);
-    float *C = mgpuMemAlloc(cCount * 4 + 16, NULL, true);
+    unsigned char *C = mgpuMemAlloc(cCount * cElem + 16, NULL, true);
     float *a = malloc((aCount + 1) * 4), *b = malloc((bCount + 1) * 4);
     fill(A, a, aCount, type);
     fill(B, b, bCount, type);
@@ -94,7 +117,7 @@ int main(int argc, char **argv) {
       int forced = round < candidates ? round : -1;
       quilt_rt_force_kernel(forced);
       for (size_t i = 0; i < cCount; ++i)
-        C[i] = 0.25f * (float)(i % 5);
+        c_set(C, f64, i, 0.25 * (double)(i % 5));
       if (n == 4) {
         Memref3 ma = {
             A, A, 0, {batch, la.rows, la.cols}, {la.batchStride, la.ld, 1}};
@@ -127,9 +150,10 @@ int main(int argc, char **argv) {
                   z * lb.batchStride + (transB ? j * lb.ld + k : k * lb.ld + j);
               ref += (double)a[ia] * b[ib];
             }
-            double err = fabs(ref - C[c]);
-            // f32 inputs may run on tf32 tensor cores (10-bit mantissas).
-            double tol = (elem == 4 ? 2e-3 : 1e-5) * (double)(K + 1);
+            double err = fabs(ref - c_get(C, f64, (size_t)c));
+            // f32 inputs may run on tf32 tensor cores (10-bit mantissas);
+            // f64 sums of these exact products are exact.
+            double tol = (f64 ? 1e-12 : elem == 4 ? 2e-3 : 1e-5) * (double)(K + 1);
             if (err > tol && err > worst) {
               worst = err;
               bad = c;
@@ -137,7 +161,8 @@ int main(int argc, char **argv) {
           }
       // The padding of C is not C's: it must be as it was.
       for (size_t i = 0; i < cCount && pad > 0; ++i)
-        if ((long)(i % (size_t)lc.ld) >= N && C[i] != 0.25f * (float)(i % 5)) {
+        if ((long)(i % (size_t)lc.ld) >= N &&
+            c_get(C, f64, i) != 0.25 * (double)(i % 5)) {
           worst = INFINITY;
           bad = (long)i;
           break;
