@@ -76,8 +76,12 @@ def tanh_f16_reference(x, w, bias):
     return np.tanh(x.astype(np.float64) @ w.astype(np.float64) + bias)
 
 
+MEMREF_EPILOGUE_FUNCTIONS = ("dense_relu", "scaled_residual", "tanh_f16",
+                             "shared_weight_bias")
+
+
 def run_memref_epilogues(functions, rng, m, n, k):
-    """Runs memref-epilogues' three functions, as `functions` (name ->
+    """Runs memref-epilogues' functions, as `functions` (name ->
     callable) gives them, into outputs filled with 7s (which they must
     overwrite) and checks each against its reference."""
     uniform = lambda *shape: rng.uniform(-1, 1, size=shape).astype(np.float32)
@@ -97,6 +101,12 @@ def run_memref_epilogues(functions, rng, m, n, k):
     np.testing.assert_allclose(out16.astype(np.float64),
                                tanh_f16_reference(x16, w16, bias), rtol=2e-3,
                                atol=2e-3)
+
+    batched = uniform(3, m, k)
+    out3 = np.full((3, m, n), 7, np.float32)
+    functions["shared_weight_bias"](batched, w, bias, out3)
+    np.testing.assert_allclose(out3, batched.astype(np.float64) @ w + bias,
+                               rtol=1e-4, atol=1e-5)
 
 
 F64_FUNCTIONS = ("dense_tanh", "scaled_scores", "accumulate", "conv_bias")

@@ -9,10 +9,10 @@ import pytest
 
 import quilt
 from conftest import SHAPES, random_matrix
-from programs import (F64_FUNCTIONS, layernorm_reference, padded_reference,
-                      power_reference, program, run_f64_products,
-                      run_memref_epilogues, scaled_matmul_reference,
-                      softmax_reference)
+from programs import (F64_FUNCTIONS, MEMREF_EPILOGUE_FUNCTIONS,
+                      layernorm_reference, padded_reference, power_reference,
+                      program, run_f64_products, run_memref_epilogues,
+                      scaled_matmul_reference, softmax_reference)
 
 MIXED_MEMREF = """
 func.func @mm_f16(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
@@ -144,12 +144,13 @@ def test_loop_and_own_buffers_programs(emulator, rng):
 
 def test_epilogues_fused_on_buffers(emulator, rng):
     """memref-epilogues' fused epilogues (in place, through a temporary the
-    dispatch never writes, rounded to f16) as h100 kernels."""
+    dispatch never writes, rounded to f16, folded with a shared weight) as
+    h100 kernels."""
     library = quilt.compile(program("memref-epilogues"), target="h100",
                             emit="shared", device_format="isa")
     functions = {name: quilt.load(library, name,
                                   source=program("memref-epilogues"))
-                 for name in ("dense_relu", "scaled_residual", "tanh_f16")}
+                 for name in MEMREF_EPILOGUE_FUNCTIONS}
     for m, n, k in WHOLE_PROGRAM_SHAPES:
         run_memref_epilogues(functions, rng, m, n, k)
 

@@ -7,9 +7,10 @@ import pytest
 
 import quilt
 from conftest import random_matrix
-from programs import (F64_FUNCTIONS, layernorm_reference, padded_reference,
-                      power_reference, run_f64_products, run_memref_epilogues,
-                      program, scaled_matmul_reference, softmax_reference,
+from programs import (F64_FUNCTIONS, MEMREF_EPILOGUE_FUNCTIONS,
+                      layernorm_reference, padded_reference, power_reference,
+                      program, run_f64_products, run_memref_epilogues,
+                      scaled_matmul_reference, softmax_reference,
                       tanh_residual_reference)
 
 TOLERANCE = dict(rtol=1e-4, atol=1e-5)
@@ -85,7 +86,7 @@ def test_arith_on_tensors_fused(tanh_residual, rng, m, n, k):
 def memref_epilogues():
     source = program("memref-epilogues")
     return {name: quilt.load(source, name)
-            for name in ("dense_relu", "scaled_residual", "tanh_f16")}
+            for name in MEMREF_EPILOGUE_FUNCTIONS}
 
 
 @pytest.mark.parametrize("m,n,k", SHAPES + [(200, 300, 129), (16, 600, 301)])

@@ -109,13 +109,20 @@ Value broadcastToBatch(OpBuilder &b, Location loc, Value matrix, Value batch) {
 
 /// Whether a product whose batch folds into M (a shared B) can run `chain`
 /// as its epilogue on the folded (batch * M) x N result: a per-row vector
-/// has M elements, not batch * M, and a per-element operand is folded the
-/// same way, which buffers of any layout do not allow.
+/// has M elements, not batch * M; a per-element operand would be folded the
+/// same way, which buffers of any layout do not allow; and a buffer the
+/// chain writes instead of C must fold as C was checked to.
 bool canFoldIntoRows(const quilt::EpilogueChain &chain, bool onBuffers) {
-  return llvm::none_of(chain.kinds, [&](EpilogueOperandKind kind) {
-    return kind == EpilogueOperandKind::per_row ||
-           (onBuffers && kind == EpilogueOperandKind::per_element);
-  });
+  if (llvm::any_of(chain.kinds, [&](EpilogueOperandKind kind) {
+        return kind == EpilogueOperandKind::per_row ||
+               (onBuffers && kind == EpilogueOperandKind::per_element);
+      }))
+    return false;
+  auto buffer = chain.destination
+                    ? dyn_cast<MemRefType>(chain.destination.getType())
+                    : MemRefType();
+  return !buffer || memref::CollapseShapeOp::isGuaranteedCollapsible(
+                        buffer, {{0, 1}, {2}});
 }
 
 /// Whether a fused dispatch may start from the contraction's fill value in

@@ -248,3 +248,60 @@ func.func @residual_is_a_view_of_the_output(%x: memref<?x?xf32>,
   }
   return
 }
+
+// -----
+
+// A shared B on buffers: the batch folds into M, and so does the chain when
+// the buffer it writes folds as C does (identity layout); a strided one,
+// whose rows may not be contiguous, keeps its consumer.
+#id = affine_map<(b, i, j) -> (b, i, j)>
+#col = affine_map<(b, i, j) -> (j)>
+#bmk = affine_map<(b, m, n, k) -> (b, m, k)>
+#kn = affine_map<(b, m, n, k) -> (k, n)>
+#bmn = affine_map<(b, m, n, k) -> (b, m, n)>
+
+// CHECK-LABEL: func.func @shared_b_folds
+// CHECK-SAME: %[[OUT:arg3]]: memref<?x?x?xf32>,
+// CHECK: %[[C:.*]] = memref.collapse_shape %[[OUT]] {{\[\[}}0, 1], [2]]
+// CHECK: ukernel.dispatch matmul {{.*}} outs(%[[C]] : memref<?x?xf32>) fill(0.000000e+00 : f32) fused(%{{.*}} : memref<?xf32>) [per_column] {
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: memref.alloc
+// CHECK: return
+func.func @shared_b_folds(%a: memref<?x?x?xf32>, %w: memref<?x?xf32>, %bias: memref<?xf32>,
+                          %out: memref<?x?x?xf32>, %nb: index, %m: index, %n: index) {
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc(%nb, %m, %n) : memref<?x?x?xf32>
+  linalg.fill ins(%zero : f32) outs(%t : memref<?x?x?xf32>)
+  linalg.batch_matmul indexing_maps = [#bmk, #kn, #bmn]
+      ins(%a, %w : memref<?x?x?xf32>, memref<?x?xf32>) outs(%t : memref<?x?x?xf32>)
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%t, %bias : memref<?x?x?xf32>, memref<?xf32>) outs(%out : memref<?x?x?xf32>) {
+  ^bb0(%v: f32, %b: f32, %o: f32):
+    %s = arith.addf %v, %b : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %t : memref<?x?x?xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @shared_b_strided_output
+// CHECK: memref.alloc
+// CHECK: ukernel.dispatch matmul {{.*}} fill(0.000000e+00 : f32) candidates
+// CHECK: linalg.generic
+func.func @shared_b_strided_output(%a: memref<?x?x?xf32>, %w: memref<?x?xf32>, %bias: memref<?xf32>,
+                                   %out: memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>,
+                                   %nb: index, %m: index, %n: index) {
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc(%nb, %m, %n) : memref<?x?x?xf32>
+  linalg.fill ins(%zero : f32) outs(%t : memref<?x?x?xf32>)
+  linalg.batch_matmul indexing_maps = [#bmk, #kn, #bmn]
+      ins(%a, %w : memref<?x?x?xf32>, memref<?x?xf32>) outs(%t : memref<?x?x?xf32>)
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%t, %bias : memref<?x?x?xf32>, memref<?xf32>) outs(%out : memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>) {
+  ^bb0(%v: f32, %b: f32, %o: f32):
+    %s = arith.addf %v, %b : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %t : memref<?x?x?xf32>
+  return
+}

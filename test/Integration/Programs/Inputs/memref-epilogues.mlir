@@ -81,3 +81,34 @@ func.func @tanh_f16(%x: memref<?x?xf16>, %w: memref<?x?xf16>,
   memref.dealloc %t : memref<?x?xf32>
   return
 }
+
+// A[b] x W + bias for a weight W shared by the batch, through a temporary:
+// the batch folds into M, and the epilogue with it.
+func.func @shared_weight_bias(%a: memref<?x?x?xf32>, %w: memref<?x?xf32>,
+                              %bias: memref<?xf32>, %out: memref<?x?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %nb = memref.dim %a, %c0 : memref<?x?x?xf32>
+  %m = memref.dim %a, %c1 : memref<?x?x?xf32>
+  %n = memref.dim %w, %c1 : memref<?x?xf32>
+  %t = memref.alloc(%nb, %m, %n) : memref<?x?x?xf32>
+  linalg.fill ins(%zero : f32) outs(%t : memref<?x?x?xf32>)
+  linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, k) -> (b, i, k)>,
+                                       affine_map<(b, i, j, k) -> (k, j)>,
+                                       affine_map<(b, i, j, k) -> (b, i, j)>]
+      ins(%a, %w : memref<?x?x?xf32>, memref<?x?xf32>)
+      outs(%t : memref<?x?x?xf32>)
+  linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>,
+                                   affine_map<(b, i, j) -> (j)>,
+                                   affine_map<(b, i, j) -> (b, i, j)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%t, %bias : memref<?x?x?xf32>, memref<?xf32>)
+      outs(%out : memref<?x?x?xf32>) {
+  ^bb0(%v: f32, %b: f32, %o: f32):
+    %s = arith.addf %v, %b : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %t : memref<?x?x?xf32>
+  return
+}
