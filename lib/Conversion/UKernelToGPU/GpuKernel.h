@@ -11,6 +11,7 @@
 #ifndef QUILT_LIB_CONVERSION_UKERNELTOGPU_GPUKERNEL_H
 #define QUILT_LIB_CONVERSION_UKERNELTOGPU_GPUKERNEL_H
 
+#include "Conversion/Utils/ComputeType.h"
 #include "Conversion/Utils/ConvIndex.h"
 #include "Conversion/Utils/Epilogue.h"
 #include "CostModel/KernelConfig.h"
@@ -40,11 +41,7 @@ struct GpuKernelSpec {
   SmallVector<EpilogueKind> epilogue;
   /// The type accumulators (and SIMT shared tiles) hold: f64 for f64
   /// inputs (SIMT only), f32 otherwise.
-  Type computeType() const {
-    if (inputType.isF64())
-      return Float64Type::get(inputType.getContext());
-    return Float32Type::get(inputType.getContext());
-  }
+  Type computeType() const { return computeTypeFor(inputType); }
   /// A fused epilogue body instead of named steps.
   FusedEpilogue fused;
   /// A folded fill: C starts as this constant and is written, not read.

@@ -9,6 +9,7 @@
 #ifndef QUILT_LIB_CONVERSION_UKERNELTOHOST_HOSTKERNEL_H
 #define QUILT_LIB_CONVERSION_UKERNELTOHOST_HOSTKERNEL_H
 
+#include "Conversion/Utils/ComputeType.h"
 #include "Conversion/Utils/Epilogue.h"
 #include "Conversion/Utils/IndexMath.h"
 #include "Conversion/Utils/Loops.h"
@@ -100,11 +101,7 @@ struct KernelSpec {
   /// The type the kernel packs, multiplies and accumulates in: f64 for f64
   /// inputs, f32 otherwise (f16 and bf16 are widened while packing). "f32"
   /// in the comments of the host kernels means this type.
-  Type computeType() const {
-    if (inputType.isF64())
-      return Float64Type::get(inputType.getContext());
-    return Float32Type::get(inputType.getContext());
-  }
+  Type computeType() const { return computeTypeFor(inputType); }
   /// A symbol name that is unique per spec.
   std::string symbolName() const;
   /// The function's operand types: A, B, C as stored (strided, rank 2, 3

@@ -69,16 +69,11 @@ SmallVector<Value> sourceIndex(IndexMath &im, const PanelSource &src, Value p,
   return {ki, pi};
 }
 
-/// The type packed panels hold for operand elements of type `elem`: f64
-/// stays f64, everything else is widened to f32 (KernelSpec::computeType).
-Type packedTypeFor(Type elem) {
-  return elem.isF64() ? elem : Float32Type::get(elem.getContext());
-}
-
-/// `v` (a scalar or vector of operand elements) in the packed type.
+/// `v` (a scalar or vector of operand elements) in the type packed panels
+/// hold (computeTypeFor).
 Value toF32(OpBuilder &b, Location loc, Value v) {
   Type elem = getElementTypeOrSelf(v.getType());
-  Type packed = packedTypeFor(elem);
+  Type packed = computeTypeFor(elem);
   if (elem == packed)
     return v;
   Type target = packed;
@@ -178,7 +173,7 @@ Value packKContiguous(OpBuilder &b, Location loc, const PanelSource &src,
                       Value panelBase, Value packed) {
   IndexMath im{b, loc};
   Type elem = cast<MemRefType>(src.memref.getType()).getElementType();
-  Type f32 = packedTypeFor(elem);
+  Type f32 = computeTypeFor(elem);
   auto rowType = VectorType::get({kTransposeDepth}, elem);
   auto maskType = VectorType::get({kTransposeDepth}, b.getI1Type());
   auto blockType = VectorType::get({src.group, kTransposeDepth}, f32);
