@@ -125,6 +125,9 @@ struct PreparedCandidates {
   Lanes fullWaveM, fullWaveN, invFullWaveM, invFullWaveN;
   /// 1 / operand bytes one block keeps in flight (all pipeline stages).
   Lanes invInFlightBytes;
+  /// CPUs: 1 where the kernels pack A's blocks, 0 where they read A in
+  /// place (cpuReadsAInPlace).
+  Lanes packsA;
 };
 
 enum class SelectionPolicy : uint8_t { CostModel, Fixed, Pad, Patch };

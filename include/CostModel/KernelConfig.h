@@ -73,6 +73,27 @@ std::string checkStructure(const KernelConfig &cfg, int64_t cpuLanes = 1);
 std::string checkForTarget(const KernelConfig &cfg, ElemType elem,
                            const TargetDesc &target);
 
+/// The most nr-wide register-block columns a CPU configuration's N block
+/// (its tile N) may hold for its kernels to read A where it is stored
+/// instead of packing A's blocks. A packed A block pays for itself by being
+/// read once per column of the N block; with few columns, reading A's rows
+/// in place costs less than copying them. Measured on one Zen 4 core with
+/// every candidate on 18 products (docs/host-codegen.md, "A read in
+/// place"): configurations of at most 8 columns ran 0.80-1.00x the time
+/// with A in place (geomean per product), those with 12 or more 0.96-1.19x.
+constexpr int64_t kCpuInPlaceAMaxColumns = 8;
+
+/// Whether the CPU kernels of a configuration with this N block (tile N)
+/// and register block width (thread tile N) read A in place rather than
+/// packing it: f32 inputs only (f16, bf16 and f64 blocks are packed, so
+/// that they are widened once, or are read on f64 lanes), and an N block
+/// of at most kCpuInPlaceAMaxColumns register-block columns. The cost model
+/// and the host code generator both ask this.
+bool cpuReadsAInPlace(int64_t tileN, int64_t threadTileN, ElemType elem);
+inline bool cpuReadsAInPlace(const KernelConfig &cfg, ElemType elem) {
+  return cpuReadsAInPlace(cfg.tileN, cfg.threadTileN, elem);
+}
+
 } // namespace quilt
 
 #endif // QUILT_COSTMODEL_KERNELCONFIG_H

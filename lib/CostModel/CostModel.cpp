@@ -145,6 +145,7 @@ void prepareCandidate(const KernelConfig &cfg, ElemType elem,
                                     c.invFullWaveN[i], kUnbounded);
   c.invFullWaveM[i] = 1.0 / c.fullWaveM[i];
   c.invInFlightBytes[i] = 1.0 / (stages * (tileM + tileN) * tileK * eb);
+  c.packsA[i] = cpu && cpuReadsAInPlace(cfg, elem) ? 0.0 : 1.0;
   if (cpu) {
     c.invLatencyWarps[i] = 0;
     c.onChipUsPerKA[i] = c.onChipUsPerKB[i] = 0; // CPUs use their own formula

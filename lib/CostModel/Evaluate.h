@@ -419,15 +419,16 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
   // On-chip traffic and, on CPUs, packing.
   T onChipRaw, packRaw = splat<T>(0.0);
   if constexpr (Cpu) {
-    // The packed A block streams from L2 once per register-block column,
-    // the B panel once. Packing reads the source and writes f32.
+    // The A block streams from L2 once per register-block column, the B
+    // panel once. Packing reads the source and writes f32; A is packed
+    // only by configurations with wide N blocks (packsA).
     // tileN is a multiple of the register block either way (the cache
     // block, or N padded to the register block): no rounding needed.
     T panels = tileN * field(c.invGranN);
     onChipRaw =
         rounds * paddedK * 4.0 * (tileM * panels + tileN) * t.usPerOnChipByte;
-    packRaw = rounds * paddedK * (tileM + tileN) * (t.elemBytes + 4.0) *
-              t.usPerOnChipByte;
+    packRaw = rounds * paddedK * (tileM * field(c.packsA) + tileN) *
+              (t.elemBytes + 4.0) * t.usPerOnChipByte;
   } else {
     onChipRaw =
         rounds * paddedK *

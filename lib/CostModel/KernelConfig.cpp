@@ -19,6 +19,11 @@ bool KernelConfig::operator==(const KernelConfig &o) const {
          splitK == o.splitK && inst == o.inst && boundary == o.boundary;
 }
 
+bool cpuReadsAInPlace(int64_t tileN, int64_t threadTileN, ElemType elem) {
+  return elem == ElemType::F32 && threadTileN > 0 &&
+         tileN <= kCpuInPlaceAMaxColumns * threadTileN;
+}
+
 std::string KernelConfig::str() const {
   std::string s = std::to_string(tileM) + "x" + std::to_string(tileN) + "x" +
                   std::to_string(tileK) + " t" + std::to_string(threads) +

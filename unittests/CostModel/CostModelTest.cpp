@@ -117,6 +117,38 @@ TEST(CostModel, TotalCombinesTheTerms) {
   EXPECT_STREQ(termName(Term::WaveEfficiency), "wave_efficiency");
 }
 
+TEST(CostModel, CpuReadsAInPlaceWithFewColumnsPerBlock) {
+  // At most kCpuInPlaceAMaxColumns register-block columns, f32 only.
+  EXPECT_TRUE(cpuReadsAInPlace(128, 64, ElemType::F32));
+  EXPECT_TRUE(cpuReadsAInPlace(8 * 16, 16, ElemType::F32));
+  EXPECT_FALSE(cpuReadsAInPlace(9 * 16, 16, ElemType::F32));
+  EXPECT_FALSE(cpuReadsAInPlace(4096, 32, ElemType::F32));
+  EXPECT_FALSE(cpuReadsAInPlace(128, 64, ElemType::F16));
+  EXPECT_FALSE(cpuReadsAInPlace(128, 64, ElemType::BF16));
+  EXPECT_FALSE(cpuReadsAInPlace(128, 64, ElemType::F64));
+  EXPECT_FALSE(cpuReadsAInPlace(128, 0, ElemType::F32));
+}
+
+TEST(CostModel, APackedOnlyByWideBlocks) {
+  // One cache block either way (M <= mc): packing B costs the same at any
+  // M, packing A grows with the rows packed.
+  TargetDesc host = builtinTarget("host-avx512");
+  auto packUs = [&](const char *config, ElemType elem, int64_t m) {
+    std::string error;
+    std::optional<KernelConfig> cfg = parseKernelConfig(config, error);
+    EXPECT_TRUE(cfg) << error;
+    return predict({1, m, 128, 512}, elem, *cfg, host)[Term::PackUs];
+  };
+  const char *narrow = "1024x128x64 t1 w1x1 tt2x64 v16 s1 cpu_fma";
+  const char *wide = "1024x4096x128 t1 w1x1 tt4x32 v16 s1 cpu_fma";
+  EXPECT_DOUBLE_EQ(packUs(narrow, ElemType::F32, 100),
+                   packUs(narrow, ElemType::F32, 900));
+  EXPECT_GT(packUs(narrow, ElemType::F16, 900),
+            2.0 * packUs(narrow, ElemType::F16, 100));
+  EXPECT_GT(packUs(wide, ElemType::F32, 900),
+            2.0 * packUs(wide, ElemType::F32, 100));
+}
+
 TEST(CostModel, PreparedTableMatchesPredict) {
   const TargetDesc &t = builtinTarget("a100");
   std::vector<KernelConfig> cands =

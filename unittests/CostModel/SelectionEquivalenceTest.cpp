@@ -244,7 +244,8 @@ double plainEvaluate(const PreparedTable &t, int i, const GemmShape &shape) {
   if (t.cpu) {
     onChip = rounds * paddedK * 4.0 * (tileM * tileN / c.granN[i] + tileN) *
              t.usPerOnChipByte * t.invComputeEfficiency;
-    pack = rounds * paddedK * (tileM + tileN) * (t.elemBytes + 4.0) *
+    pack = rounds * paddedK * (tileM * c.packsA[i] + tileN) *
+           (t.elemBytes + 4.0) *
            t.usPerOnChipByte * t.invComputeEfficiency;
   } else {
     onChip = rounds * paddedK *

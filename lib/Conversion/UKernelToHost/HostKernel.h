@@ -102,6 +102,11 @@ struct KernelSpec {
   /// inputs, f32 otherwise (f16 and bf16 are widened while packing). "f32"
   /// in the comments of the host kernels means this type.
   Type computeType() const { return computeTypeFor(inputType); }
+  /// The packed loops read A where it is stored and pack only B
+  /// (quilt::cpuReadsAInPlace: f32, an N block of few register-block
+  /// columns). A convolution's image is always packed: its im2col matrix is
+  /// not stored.
+  bool readsAInPlace() const;
   /// A symbol name that is unique per spec.
   std::string symbolName() const;
   /// The function's operand types: A, B, C as stored (strided, rank 2, 3
@@ -165,7 +170,9 @@ void packB(OpBuilder &b, Location loc, const KernelSpec &spec, Value bmat,
 /// < nr / lanes of the B panel's row k, `whole` when all of its lanes hold
 /// columns. Builders for both sources follow.
 struct MicroKernelReader {
-  std::function<Value(OpBuilder &, Location, Value k, int64_t i)> a;
+  using AReader =
+      std::function<Value(OpBuilder &, Location, Value k, int64_t i)>;
+  AReader a;
   std::function<Value(OpBuilder &, Location, Value k, int64_t j, bool whole)> b;
   /// B's vectors that are not whole cost more than whole ones (masked
   /// loads, which targets without them, such as NEON, expand lane by
@@ -177,6 +184,15 @@ struct MicroKernelReader {
 /// micro-panel (at `bOffset`).
 MicroKernelReader packedReader(const KernelSpec &spec, Value packedA,
                                Value aOffset, Value packedB, Value bOffset);
+
+/// Reads the f32 A (M x K, K x M when transposed) where it is stored: the
+/// register block's row i is row `row` + i, step k is column `k0` + k (a K
+/// block's first column; null for 0). Rows past `rows` re-read the last
+/// valid row, whose sums are never stored. Builds the row indices at `b`,
+/// outside the k loop.
+MicroKernelReader::AReader inPlaceAReader(OpBuilder &b, Location loc,
+                                          const KernelSpec &spec, Value a,
+                                          Value row, Value rows, Value k0);
 
 /// Reads f32 operands where they are stored: A (M x K,
 /// K x M when transposed) from row `row`, B (K x N with unit inner stride)

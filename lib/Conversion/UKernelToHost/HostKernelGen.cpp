@@ -16,7 +16,11 @@
 // a time, which is what the cost model assumes of CPUs.
 //
 // Packing zero-pads the last micro-panels, so the micro-kernel always runs
-// full mr x nr x kb; only the update of C is masked at the edges.
+// full mr x nr x kb; only the update of C is masked at the edges. A
+// configuration whose N block holds few register-block columns does not
+// pack A (KernelSpec::readsAInPlace): each A block would be read from its
+// packed copy only that few times, so its register blocks read A's rows
+// where they are stored.
 //
 // A problem small enough not to need the cache blocks skips packing
 // (chooseOperandReads): the two inner loops run over it directly, reading A
@@ -28,6 +32,8 @@
 #include "HostKernel.h"
 
 #include "Conversion/Utils/ConvIndex.h"
+#include "CostModel/KernelConfig.h"
+#include "Dialect/UKernel/IR/CostModelBridge.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -52,6 +58,11 @@ static std::string typeName(Type type) {
   llvm::raw_string_ostream os(s);
   type.print(os);
   return s;
+}
+
+bool KernelSpec::readsAInPlace() const {
+  std::optional<quilt::ElemType> elem = toCostModelElemType(inputType);
+  return !isConv() && elem && quilt::cpuReadsAInPlace(nc, nr, *elem);
 }
 
 std::string KernelSpec::symbolName() const {
@@ -217,8 +228,9 @@ struct PackBuffers {
     int64_t mcPadded = llvm::divideCeil(spec.mc, spec.mr) * spec.mr;
     int64_t ncPadded = llvm::divideCeil(spec.nc, spec.nr) * spec.nr;
     PackBuffers buffers;
-    buffers.packedA = memref::AllocOp::create(
-        b, loc, MemRefType::get({mcPadded * spec.kc}, f32), align);
+    if (!spec.readsAInPlace())
+      buffers.packedA = memref::AllocOp::create(
+          b, loc, MemRefType::get({mcPadded * spec.kc}, f32), align);
     buffers.packedB = memref::AllocOp::create(
         b, loc, MemRefType::get({spec.kc * ncPadded}, f32), align);
     if (spec.isConv()) {
@@ -369,13 +381,14 @@ void emitBlockUpdate(OpBuilder &b, Location loc, const KernelSpec &spec,
   });
 }
 
-/// The two inner loops over one packed mb x kb block of A and kb x nb panel
-/// of B: each register block of C at (ic + ir, jc + jr) gets its product,
-/// and the epilogue when `isLast` (the last K block).
+/// The two inner loops over one mb x kb block of A (packed, or read in
+/// place from `a` at column `pc` when spec.readsAInPlace()) and one packed
+/// kb x nb panel of B: each register block of C at (ic + ir, jc + jr) gets
+/// its product, and the epilogue when `isLast` (the last K block).
 void emitMacroKernel(OpBuilder &b, Location loc, const KernelSpec &spec,
-                     const PackBuffers &buffers, Value c,
+                     const PackBuffers &buffers, const ASource &a, Value c,
                      const EpilogueSources &sources, Value ic, Value jc,
-                     Value mb, Value nb, Value kb, Value isFirst,
+                     Value pc, Value mb, Value nb, Value kb, Value isFirst,
                      Value isLast) {
   IndexMath im{b, loc};
   Value kcV = im.c(spec.kc);
@@ -398,6 +411,8 @@ void emitMacroKernel(OpBuilder &b, Location loc, const KernelSpec &spec,
       });
       MicroKernelReader read = packedReader(
           spec, buffers.packedA, m5.mul(ir, kcV), buffers.packedB, bOffset);
+      if (spec.readsAInPlace())
+        read.a = inPlaceAReader(b5, loc, spec, a.matrix, row, rows, pc);
       SmallVector<Value> accs =
           emitEdgeAwareMicroKernel(b5, loc, spec, read, kb, cols);
       emitBlockUpdate(b5, loc, spec, accs, c, sources, row, col, rows, cols,
@@ -632,9 +647,10 @@ void emitSequentialLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
             ASource a = v.a;
             a.rowOffsets = buffers.rowOffsets;
             a.kOffsets = buffers.kOffsets;
-            packA(b3, l, spec, a, ic, pc, mb, kblk.kb, buffers.packedA);
-            emitMacroKernel(b3, l, spec, buffers, v.c, v.epilogue, ic, jc, mb,
-                            nb, kblk.kb, kblk.isFirst, kblk.isLast);
+            if (!spec.readsAInPlace())
+              packA(b3, l, spec, a, ic, pc, mb, kblk.kb, buffers.packedA);
+            emitMacroKernel(b3, l, spec, buffers, a, v.c, v.epilogue, ic, jc,
+                            pc, mb, nb, kblk.kb, kblk.isFirst, kblk.isLast);
           });
         });
       });
@@ -707,9 +723,10 @@ void emitParallelLoops(OpBuilder &b, Location loc, const KernelSpec &spec,
           forLoop(pb, pl, pm.c(0), r.k, spec.kc, [&](OpBuilder &kb, Value pc) {
             KBlock kblk = kBlock(kb, pl, spec.kc, pc, r.k);
             packB(kb, pl, spec, v.b, pc, jc, kblk.kb, nb, buffers.packedB);
-            packA(kb, pl, spec, a, ic, pc, mb, kblk.kb, buffers.packedA);
-            emitMacroKernel(kb, pl, spec, buffers, v.c, v.epilogue, ic, jc, mb,
-                            nb, kblk.kb, kblk.isFirst, kblk.isLast);
+            if (!spec.readsAInPlace())
+              packA(kb, pl, spec, a, ic, pc, mb, kblk.kb, buffers.packedA);
+            emitMacroKernel(kb, pl, spec, buffers, a, v.c, v.epilogue, ic, jc,
+                            pc, mb, nb, kblk.kb, kblk.isFirst, kblk.isLast);
           });
           buffers.deallocate(pb, pl);
         });

@@ -46,11 +46,10 @@ mlir::ukernel::host::packedReader(const KernelSpec &spec, Value packedA,
   return read;
 }
 
-MicroKernelReader mlir::ukernel::host::inPlaceReader(OpBuilder &b, Location loc,
-                                                     const KernelSpec &spec,
-                                                     Value a, Value bmat,
-                                                     Value row, Value col,
-                                                     Value rows, Value cols) {
+MicroKernelReader::AReader
+mlir::ukernel::host::inPlaceAReader(OpBuilder &b, Location loc,
+                                    const KernelSpec &spec, Value a, Value row,
+                                    Value rows, Value k0) {
   IndexMath im{b, loc};
   // Row i of the block reads row min(i, rows - 1): in bounds, and without a
   // branch in the k loop.
@@ -58,6 +57,24 @@ MicroKernelReader mlir::ukernel::host::inPlaceReader(OpBuilder &b, Location loc,
   Value lastRow = im.sub(rows, im.c(1));
   for (int64_t i = 0; i < spec.mr; ++i)
     aRows.push_back(im.add(row, im.min(im.c(i), lastRow)));
+  return [=, transposed = spec.transposeA](OpBuilder &ob, Location l, Value k,
+                                           int64_t i) {
+    IndexMath om{ob, l};
+    SmallVector<Value> index = {aRows[i], k0 ? om.add(k0, k) : k};
+    if (transposed)
+      std::swap(index[0], index[1]);
+    return memref::LoadOp::create(ob, l, a, index).getResult();
+  };
+}
+
+MicroKernelReader mlir::ukernel::host::inPlaceReader(OpBuilder &b, Location loc,
+                                                     const KernelSpec &spec,
+                                                     Value a, Value bmat,
+                                                     Value row, Value col,
+                                                     Value rows, Value cols) {
+  IndexMath im{b, loc};
+  MicroKernelReader read;
+  read.a = inPlaceAReader(b, loc, spec, a, row, rows, /*k0=*/Value());
   // Vector j holds columns [j * lanes, (j + 1) * lanes) of the panel; at
   // the N edge the lanes past `cols` are masked off (read as zeros).
   assert(spec.inputType.isF32() && "operands read in place are f32");
@@ -72,14 +89,6 @@ MicroKernelReader mlir::ukernel::host::inPlaceReader(OpBuilder &b, Location loc,
   Value zeros = arith::ConstantOp::create(
       b, loc, vecType, DenseElementsAttr::get(vecType, b.getF32FloatAttr(0)));
 
-  MicroKernelReader read;
-  read.a = [=, transposed = spec.transposeA](OpBuilder &ob, Location l, Value k,
-                                             int64_t i) {
-    SmallVector<Value> index = {aRows[i], k};
-    if (transposed)
-      std::swap(index[0], index[1]);
-    return memref::LoadOp::create(ob, l, a, index).getResult();
-  };
   read.b = [=](OpBuilder &ob, Location l, Value k, int64_t j, bool whole) {
     SmallVector<Value, 2> index = {k, bCols[j]};
     if (whole)
