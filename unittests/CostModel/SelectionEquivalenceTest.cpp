@@ -245,8 +245,7 @@ double plainEvaluate(const PreparedTable &t, int i, const GemmShape &shape) {
     onChip = rounds * paddedK * 4.0 * (tileM * tileN / c.granN[i] + tileN) *
              t.usPerOnChipByte * t.invComputeEfficiency;
     pack = rounds * paddedK * (tileM * c.packsA[i] + tileN) *
-           (t.elemBytes + 4.0) *
-           t.usPerOnChipByte * t.invComputeEfficiency;
+           (t.elemBytes + 4.0) * t.usPerOnChipByte * t.invComputeEfficiency;
   } else {
     onChip = rounds * paddedK *
              (tileM * c.onChipUsPerKA[i] + tileN * c.onChipUsPerKB[i]) *
