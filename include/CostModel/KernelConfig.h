@@ -82,16 +82,23 @@ std::string checkForTarget(const KernelConfig &cfg, ElemType elem,
 /// place"): configurations of at most 8 columns ran 0.80-1.00x the time
 /// with A in place (geomean per product), those with 12 or more 0.96-1.19x.
 constexpr int64_t kCpuInPlaceAMaxColumns = 8;
+/// The most rows (mr) a register block may read from A in place: each row
+/// is a stream of its own, and rows whose stride is a multiple of 4 KiB (K
+/// = 1024, 3072, 4096 f32) fall in the same sets of an 8-way L1. With 12 to
+/// 16 such rows, M=77 N=768 K=3072 ran 1.2-2x slower than packed.
+constexpr int64_t kCpuInPlaceAMaxRows = 8;
 
 /// Whether the CPU kernels of a configuration with this N block (tile N)
-/// and register block width (thread tile N) read A in place rather than
-/// packing it: f32 inputs only (f16, bf16 and f64 blocks are packed, so
-/// that they are widened once, or are read on f64 lanes), and an N block
-/// of at most kCpuInPlaceAMaxColumns register-block columns. The cost model
-/// and the host code generator both ask this.
-bool cpuReadsAInPlace(int64_t tileN, int64_t threadTileN, ElemType elem);
+/// and register block (thread tile) read A in place rather than packing
+/// it: f32 inputs only (f16, bf16 and f64 blocks are packed, so that they
+/// are widened once, or are read on f64 lanes), an N block of at most
+/// kCpuInPlaceAMaxColumns register-block columns and a register block of
+/// at most kCpuInPlaceAMaxRows rows. The cost model and the host code
+/// generator both ask this.
+bool cpuReadsAInPlace(int64_t tileN, int64_t threadTileM, int64_t threadTileN,
+                      ElemType elem);
 inline bool cpuReadsAInPlace(const KernelConfig &cfg, ElemType elem) {
-  return cpuReadsAInPlace(cfg.tileN, cfg.threadTileN, elem);
+  return cpuReadsAInPlace(cfg.tileN, cfg.threadTileM, cfg.threadTileN, elem);
 }
 
 } // namespace quilt

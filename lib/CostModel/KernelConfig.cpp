@@ -19,9 +19,11 @@ bool KernelConfig::operator==(const KernelConfig &o) const {
          splitK == o.splitK && inst == o.inst && boundary == o.boundary;
 }
 
-bool cpuReadsAInPlace(int64_t tileN, int64_t threadTileN, ElemType elem) {
+bool cpuReadsAInPlace(int64_t tileN, int64_t threadTileM, int64_t threadTileN,
+                      ElemType elem) {
   return elem == ElemType::F32 && threadTileN > 0 &&
-         tileN <= kCpuInPlaceAMaxColumns * threadTileN;
+         tileN <= kCpuInPlaceAMaxColumns * threadTileN &&
+         threadTileM <= kCpuInPlaceAMaxRows;
 }
 
 std::string KernelConfig::str() const {

@@ -118,15 +118,17 @@ TEST(CostModel, TotalCombinesTheTerms) {
 }
 
 TEST(CostModel, CpuReadsAInPlaceWithFewColumnsPerBlock) {
-  // At most kCpuInPlaceAMaxColumns register-block columns, f32 only.
-  EXPECT_TRUE(cpuReadsAInPlace(128, 64, ElemType::F32));
-  EXPECT_TRUE(cpuReadsAInPlace(8 * 16, 16, ElemType::F32));
-  EXPECT_FALSE(cpuReadsAInPlace(9 * 16, 16, ElemType::F32));
-  EXPECT_FALSE(cpuReadsAInPlace(4096, 32, ElemType::F32));
-  EXPECT_FALSE(cpuReadsAInPlace(128, 64, ElemType::F16));
-  EXPECT_FALSE(cpuReadsAInPlace(128, 64, ElemType::BF16));
-  EXPECT_FALSE(cpuReadsAInPlace(128, 64, ElemType::F64));
-  EXPECT_FALSE(cpuReadsAInPlace(128, 0, ElemType::F32));
+  // At most kCpuInPlaceAMaxColumns register-block columns and
+  // kCpuInPlaceAMaxRows rows, f32 only.
+  EXPECT_TRUE(cpuReadsAInPlace(128, 2, 64, ElemType::F32));
+  EXPECT_TRUE(cpuReadsAInPlace(8 * 16, 8, 16, ElemType::F32));
+  EXPECT_FALSE(cpuReadsAInPlace(9 * 16, 8, 16, ElemType::F32));
+  EXPECT_FALSE(cpuReadsAInPlace(32, 12, 16, ElemType::F32));
+  EXPECT_FALSE(cpuReadsAInPlace(4096, 4, 32, ElemType::F32));
+  EXPECT_FALSE(cpuReadsAInPlace(128, 2, 64, ElemType::F16));
+  EXPECT_FALSE(cpuReadsAInPlace(128, 2, 64, ElemType::BF16));
+  EXPECT_FALSE(cpuReadsAInPlace(128, 2, 64, ElemType::F64));
+  EXPECT_FALSE(cpuReadsAInPlace(128, 2, 0, ElemType::F32));
 }
 
 TEST(CostModel, APackedOnlyByWideBlocks) {

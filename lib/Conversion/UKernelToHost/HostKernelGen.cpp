@@ -62,7 +62,7 @@ static std::string typeName(Type type) {
 
 bool KernelSpec::readsAInPlace() const {
   std::optional<quilt::ElemType> elem = toCostModelElemType(inputType);
-  return !isConv() && elem && quilt::cpuReadsAInPlace(nc, nr, *elem);
+  return !isConv() && elem && quilt::cpuReadsAInPlace(nc, mr, nr, *elem);
 }
 
 std::string KernelSpec::symbolName() const {
