@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import quilt
-from conftest import random_matrix
+from conftest import BIAS_GELU, bias_gelu_reference, random_matrix
 from programs import (F64_FUNCTIONS, MEMREF_EPILOGUE_FUNCTIONS,
                       layernorm_reference, padded_reference, power_reference,
                       program, run_f64_products, run_memref_epilogues,
@@ -114,19 +114,25 @@ func.func @mm(%a: memref<?x?xf64>, %b: memref<?x?xf64>, %c: memref<?x?xf64>) {
 """
 
 
-@pytest.mark.parametrize("candidate", range(16))
-def test_every_f64_host_candidate(tmp_path, rng, candidate):
-    """Each default f64 candidate of this machine, forced (policy fixed=i),
-    on shapes with 0, 1, primes and non-multiples of every tile; sums of
-    exact products agree with NumPy's to 1e-12."""
-    count = len(quilt.explain("matmul f64 M=64 N=64 K=64",
+def forced_host_candidate(tmp_path, source, name, dtype, candidate):
+    """`name` of `source`, compiled with the host's default `dtype`
+    candidate `candidate` forced (policy fixed=i); skips past the last."""
+    count = len(quilt.explain("matmul %s M=64 N=64 K=64" % dtype,
                               "host")["candidates"])
     if candidate >= count:
-        pytest.skip("this host has %d f64 candidates" % count)
-    library = quilt.compile(F64_MATMUL, emit="shared",
+        pytest.skip("this host has %d %s candidates" % (count, dtype))
+    library = quilt.compile(source, emit="shared",
                             policy="fixed=%d" % candidate,
-                            output=str(tmp_path / "mm.so"))
-    mm = quilt.load(library, "mm", source=F64_MATMUL)
+                            output=str(tmp_path / (name + ".so")))
+    return quilt.load(library, name, source=source)
+
+
+@pytest.mark.parametrize("candidate", range(16))
+def test_every_f64_host_candidate(tmp_path, rng, candidate):
+    """Each default f64 candidate of this machine, forced, on shapes with
+    0, 1, primes and non-multiples of every tile; sums of exact products
+    agree with NumPy's to 1e-12."""
+    mm = forced_host_candidate(tmp_path, F64_MATMUL, "mm", "f64", candidate)
     for m, n, k in SHAPES + [(130, 70, 20), (33, 40, 200), (3, 1100, 65)]:
         a = rng.integers(-8, 9, size=(m, k)) / 8.0
         b = rng.integers(-8, 9, size=(k, n)) / 8.0
@@ -149,50 +155,10 @@ func.func @mm_at(%at: memref<?x?xf32>, %b: memref<?x?xf32>,
 }
 """
 
-F32_DENSE_RELU = """
-#id = affine_map<(i, j) -> (i, j)>
-#col = affine_map<(i, j) -> (j)>
-func.func @dense_relu(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>,
-                      %bias: tensor<?xf32>) -> tensor<?x?xf32> {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f32
-  %m = tensor.dim %x, %c0 : tensor<?x?xf32>
-  %n = tensor.dim %w, %c1 : tensor<?x?xf32>
-  %e = tensor.empty(%m, %n) : tensor<?x?xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
-  %p = linalg.matmul ins(%x, %w : tensor<?x?xf32>, tensor<?x?xf32>)
-                     outs(%f : tensor<?x?xf32>) -> tensor<?x?xf32>
-  %r = linalg.generic {indexing_maps = [#id, #col, #id],
-                       iterator_types = ["parallel", "parallel"]}
-      ins(%p, %bias : tensor<?x?xf32>, tensor<?xf32>)
-      outs(%e : tensor<?x?xf32>) {
-  ^bb0(%v: f32, %bv: f32, %o: f32):
-    %s = arith.addf %v, %bv : f32
-    %r0 = arith.maximumf %s, %zero : f32
-    linalg.yield %r0 : f32
-  } -> tensor<?x?xf32>
-  return %r : tensor<?x?xf32>
-}
-"""
-
 # Past the small and skinny paths (M > 16, operands larger than one cache
 # block), with primes and non-multiples of every tile, and empty extents.
 PACKED_PATH_SHAPES = [(17, 1, 1), (97, 101, 103), (130, 70, 300),
                       (1031, 67, 29), (37, 600, 257), (0, 5, 3), (19, 7, 0)]
-
-
-def forced_f32_candidate(tmp_path, source, name, candidate):
-    """`name` of `source`, compiled with the host's default f32 candidate
-    `candidate` forced (policy fixed=i); skips past the last one."""
-    count = len(quilt.explain("matmul f32 M=64 N=64 K=64",
-                              "host")["candidates"])
-    if candidate >= count:
-        pytest.skip("this host has %d f32 candidates" % count)
-    library = quilt.compile(source, emit="shared",
-                            policy="fixed=%d" % candidate,
-                            output=str(tmp_path / (name + ".so")))
-    return quilt.load(library, name, source=source)
 
 
 @pytest.mark.parametrize("candidate", range(16))
@@ -201,8 +167,8 @@ def test_every_f32_host_candidate(tmp_path, rng, candidate):
     transposed: those whose N block holds few register-block columns read
     A in place and pack only B, the others pack both
     (quilt::cpuReadsAInPlace)."""
-    mm_at = forced_f32_candidate(tmp_path, F32_TRANSPOSED_A, "mm_at",
-                                 candidate)
+    mm_at = forced_host_candidate(tmp_path, F32_TRANSPOSED_A, "mm_at", "f32",
+                                  candidate)
     for m, n, k in PACKED_PATH_SHAPES:
         at = random_matrix(rng, k, m)
         b = random_matrix(rng, k, n)
@@ -212,19 +178,19 @@ def test_every_f32_host_candidate(tmp_path, rng, candidate):
         np.testing.assert_allclose(c, expected, **TOLERANCE)
 
 
-@pytest.mark.parametrize("candidate", [0, 8])
+@pytest.mark.parametrize("candidate", [0, 11])
 def test_f32_host_candidates_with_epilogue(tmp_path, rng, candidate):
     """Two default candidates (on the AVX-512 machines this was written
     on, 1024x128x64 with A read in place and 64x4096x128 with A packed)
-    with a folded fill and a fused bias and relu.
-    Compiling an epilogue kernel takes twice as long; the forced runs above
-    cover every candidate's product."""
-    dense_relu = forced_f32_candidate(tmp_path, F32_DENSE_RELU, "dense_relu",
+    with a folded fill and a fused bias and GELU. Compiling an epilogue
+    kernel takes twice as long; the forced runs above cover every
+    candidate's product."""
+    bias_gelu = forced_host_candidate(tmp_path, BIAS_GELU, "bias_gelu", "f32",
                                       candidate)
     for m, n, k in PACKED_PATH_SHAPES:
         x = random_matrix(rng, m, k)
         w = random_matrix(rng, k, n)
         bias = random_matrix(rng, 1, n).reshape(n)
-        dense = x.astype(np.float64) @ w.astype(np.float64) + bias
-        np.testing.assert_allclose(dense_relu(x, w, bias),
-                                   np.maximum(dense, 0), **TOLERANCE)
+        np.testing.assert_allclose(bias_gelu(x, w, bias),
+                                   bias_gelu_reference(x, w, bias),
+                                   **TOLERANCE)
