@@ -420,8 +420,8 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
   T onChipRaw, packRaw = splat<T>(0.0);
   if constexpr (Cpu) {
     // The A block streams from L2 once per register-block column, the B
-    // panel once. Packing reads the source and writes f32; A is packed
-    // only by configurations with wide N blocks (packsA).
+    // panel once. Packing reads the source and writes f32; A is not packed
+    // by configurations that read it in place (packsA).
     // tileN is a multiple of the register block either way (the cache
     // block, or N padded to the register block): no rounding needed.
     T panels = tileN * field(c.invGranN);

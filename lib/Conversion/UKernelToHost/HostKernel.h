@@ -104,8 +104,8 @@ struct KernelSpec {
   Type computeType() const { return computeTypeFor(inputType); }
   /// The packed loops read A where it is stored and pack only B
   /// (quilt::cpuReadsAInPlace: f32, an N block of few register-block
-  /// columns). A convolution's image is always packed: its im2col matrix is
-  /// not stored.
+  /// columns, register blocks of few rows). A convolution's image is always
+  /// packed: its im2col matrix is not stored.
   bool readsAInPlace() const;
   /// A symbol name that is unique per spec.
   std::string symbolName() const;

@@ -17,10 +17,10 @@
 //
 // Packing zero-pads the last micro-panels, so the micro-kernel always runs
 // full mr x nr x kb; only the update of C is masked at the edges. A
-// configuration whose N block holds few register-block columns does not
-// pack A (KernelSpec::readsAInPlace): each A block would be read from its
-// packed copy only that few times, so its register blocks read A's rows
-// where they are stored.
+// configuration whose N block holds few register-block columns (and whose
+// register blocks have few rows) does not pack A (KernelSpec::readsAInPlace):
+// each A block would be read from its packed copy only that few times, so
+// its register blocks read A's rows where they are stored.
 //
 // A problem small enough not to need the cache blocks skips packing
 // (chooseOperandReads): the two inner loops run over it directly, reading A
