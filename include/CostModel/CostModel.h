@@ -128,6 +128,14 @@ struct PreparedCandidates {
   /// CPUs: 1 where the kernels pack A's blocks, 0 where they read A in
   /// place (cpuReadsAInPlace).
   Lanes packsA;
+  /// CPUs: the register block at the N edge multiplies only the vectors
+  /// that hold columns (vectorCols each), and takes
+  ///   max(v x edgeFmaCols, edgeLatencyCols, edgeLoadCols + v x
+  ///   edgeLoadColsPerVector)
+  /// for v such vectors, in columns of a whole block's time: the longest of
+  /// its FMAs, one FMA's latency and its loads (cpuBlockCycles).
+  Lanes vectorCols, invVectorCols;
+  Lanes edgeFmaCols, edgeLatencyCols, edgeLoadCols, edgeLoadColsPerVector;
 };
 
 enum class SelectionPolicy : uint8_t { CostModel, Fixed, Pad, Patch };

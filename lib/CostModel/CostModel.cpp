@@ -87,20 +87,48 @@ double gpuIssueEfficiency(const KernelConfig &cfg, const TargetDesc &t) {
   return math / (math + (fragsM + fragsN) * kFragmentLoadCycles);
 }
 
-/// Same for a CPU register block: enough independent accumulators to cover
-/// the FMA latency on every FMA unit, and few enough loads per FMA.
+/// Cycles per k step of a CPU register block of `rows` x `vectors` vectors:
+/// the longest of its FMAs on the FMA units, the latency of one FMA (each
+/// accumulator waits for its previous FMA) and its loads (a broadcast per
+/// row and each B vector) on the load ports.
+double cpuBlockCycles(double rows, double vectors, double fmaUnits) {
+  return std::max({rows * vectors / fmaUnits, kCpuFmaLatency,
+                   (rows + vectors) / kCpuLoadPorts});
+}
+
+double cpuFmaUnits(const TargetDesc &t) {
+  return double(std::max<int64_t>(t.fmaUnitsPerCore, 1));
+}
+
+double cpuLanesOf(const KernelConfig &cfg, ElemType elem,
+                  const TargetDesc &t) {
+  return double(cfg.vectorWidth > 0 ? cfg.vectorWidth : t.cpuLanes(elem));
+}
+
+/// Same for a CPU register block: the fraction of its cycles that issue
+/// FMAs.
 double cpuIssueEfficiency(const KernelConfig &cfg, ElemType elem,
                           const TargetDesc &t) {
-  double lanes = double(t.cpuLanes(elem));
-  double units = double(std::max<int64_t>(t.fmaUnitsPerCore, 1));
-  double accumulators =
-      double(cfg.threadTileM) * double(cfg.threadTileN) / lanes;
-  double latency = std::min(1.0, accumulators / (kCpuFmaLatency * units));
-  double fmaCycles = accumulators / units;
-  double loadCycles =
-      (double(cfg.threadTileM) + double(cfg.threadTileN) / lanes) /
-      kCpuLoadPorts;
-  return latency * fmaCycles / std::max(fmaCycles, loadCycles);
+  double units = cpuFmaUnits(t);
+  double rows = double(cfg.threadTileM);
+  double vectors = double(cfg.threadTileN) / cpuLanesOf(cfg, elem, t);
+  return rows * vectors / units / cpuBlockCycles(rows, vectors, units);
+}
+
+/// The edge-block lanes of a CPU candidate (PreparedCandidates::vectorCols
+/// and edge*): cpuBlockCycles's three terms for a block of the same rows,
+/// linear in its vectors, scaled to columns of a whole block's time.
+void prepareCpuEdgeBlock(const KernelConfig &cfg, ElemType elem,
+                         const TargetDesc &t, PreparedCandidates &c, int i) {
+  double units = cpuFmaUnits(t);
+  double lanes = cpuLanesOf(cfg, elem, t);
+  double rows = double(cfg.threadTileM), cols = double(cfg.threadTileN);
+  double colsPerCycle = cols / cpuBlockCycles(rows, cols / lanes, units);
+  c.vectorCols[i] = lanes, c.invVectorCols[i] = 1.0 / lanes;
+  c.edgeFmaCols[i] = rows / units * colsPerCycle;
+  c.edgeLatencyCols[i] = kCpuFmaLatency * colsPerCycle;
+  c.edgeLoadCols[i] = rows / kCpuLoadPorts * colsPerCycle;
+  c.edgeLoadColsPerVector[i] = colsPerCycle / kCpuLoadPorts;
 }
 
 /// Shape-independent constants of candidate `i`, into lane `i` of
@@ -147,6 +175,7 @@ void prepareCandidate(const KernelConfig &cfg, ElemType elem,
   c.invInFlightBytes[i] = 1.0 / (stages * (tileM + tileN) * tileK * eb);
   c.packsA[i] = cpu && cpuReadsAInPlace(cfg, elem) ? 0.0 : 1.0;
   if (cpu) {
+    prepareCpuEdgeBlock(cfg, elem, target, c, i);
     c.invLatencyWarps[i] = 0;
     c.onChipUsPerKA[i] = c.onChipUsPerKB[i] = 0; // CPUs use their own formula
     return;

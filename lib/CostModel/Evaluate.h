@@ -380,26 +380,65 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
   // ceilDiv(kd, 1, 1) is kd either way.
   T kPerSplit =
       t.splitK ? ceilDiv(kd, splitK, field(c.invSplitK)) : asLanes<T>(kd);
-  T paddedM, paddedN, paddedK;
+  // `workN`: the columns computed, counting the block at the N edge by its
+  // time (GPUs compute whole tiles).
+  T paddedM, paddedN, paddedK, workN;
+  // A tile's extents. GPU tiles are whole. A CPU kernel's last cache block
+  // along M or N holds only what is left: the extents are the average
+  // tile's (see coreTiles below).
+  T tileM, tileN, workTileN;
   if constexpr (Cpu) {
     T granM = field(c.granM), granN = field(c.granN);
     paddedM = ceilDiv(md, granM, field(c.invGranM)) * granM;
     paddedN = ceilDiv(nd, granN, field(c.invGranN)) * granN;
     paddedK = kPerSplit;
+    // Rows past M are computed with the block's others; at the N edge only
+    // the vectors that hold columns are (emitEdgeAwareMicroKernel), at the
+    // cost of a block of that width (PreparedCandidates::edge*).
+    T wholeBlocks = floorDiv(nd, granN, field(c.invGranN));
+    T edgeCols = nd - wholeBlocks * granN;
+    T edgeVectors =
+        ceilDiv(edgeCols, field(c.vectorCols), field(c.invVectorCols));
+    T edgeWork = maxOf(maxOf(edgeVectors * field(c.edgeFmaCols),
+                             field(c.edgeLatencyCols)),
+                       field(c.edgeLoadCols) +
+                           edgeVectors * field(c.edgeLoadColsPerVector));
+    workN = wholeBlocks * granN +
+            select(edgeCols > 0.0, edgeWork, splat<T>(0.0));
+    T invTileGrid = 1.0 / (tilesM * tilesN);
+    tileM = paddedM * tilesN * invTileGrid;
+    tileN = paddedN * tilesM * invTileGrid;
+    workTileN = workN * tilesM * invTileGrid;
   } else {
     T tileK = field(c.tileK);
     paddedM = tilesM * tileMFull;
-    paddedN = tilesN * tileNFull;
+    paddedN = workN = tilesN * tileNFull;
     paddedK = ceilDiv(kPerSplit, tileK, field(c.invTileK)) * tileK;
+    tileM = tileMFull, tileN = workTileN = tileNFull;
   }
-  T tileM = minOf(tileMFull, paddedM);
-  T tileN = minOf(tileNFull, paddedN);
   double cus = t.computeUnits;
 
   // Waves: the busiest compute unit runs `rounds` tiles, sharing its
   // throughput between the ones resident at the same time. Too few resident
   // warps leave the pipelines idle (latency).
   T rounds = ceilDiv(tiles, cus, t.invComputeUnits);
+  // The busiest CPU core's tiles: all of them on one core, as the average
+  // tile. On several, a core may get whole tiles only: it then runs its
+  // share of the whole tiles, where that is more work. GPUs: their rounds.
+  T coreTiles = rounds;
+  if constexpr (Cpu) {
+    if (cus > 1.0) {
+      T wholeTiles = bd * floorDiv(md, tileMFull, field(c.invTileM)) *
+                     floorDiv(nd, tileNFull, field(c.invTileN)) * splitK;
+      T wholeRounds = ceilDiv(wholeTiles, cus, t.invComputeUnits);
+      auto wholeBusier =
+          wholeRounds * tileMFull * tileNFull > rounds * tileM * workTileN;
+      coreTiles = select(wholeBusier, wholeRounds, rounds);
+      tileM = select(wholeBusier, tileMFull, tileM);
+      tileN = select(wholeBusier, tileNFull, tileN);
+      workTileN = select(wholeBusier, tileNFull, workTileN);
+    }
+  }
   T blocksPerCU = field(c.blocksPerCU);
   T resident = minOf(blocksPerCU, rounds);
   // Where every lane has its full complement of resident blocks (large
@@ -413,8 +452,8 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
     invLatency = one;
   else
     invLatency = maxOf(one, field(c.invLatencyWarps) * invResident);
-  T computeRaw =
-      rounds * 2.0 * tileM * tileN * paddedK * field(c.usPerFlop) * invLatency;
+  T computeRaw = coreTiles * 2.0 * tileM * workTileN * paddedK *
+                 field(c.usPerFlop) * invLatency;
 
   // On-chip traffic and, on CPUs, packing.
   T onChipRaw, packRaw = splat<T>(0.0);
@@ -422,12 +461,10 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
     // The A block streams from L2 once per register-block column, the B
     // panel once. Packing reads the source and writes f32; A is not packed
     // by configurations that read it in place (packsA).
-    // tileN is a multiple of the register block either way (the cache
-    // block, or N padded to the register block): no rounding needed.
     T panels = tileN * field(c.invGranN);
-    onChipRaw =
-        rounds * paddedK * 4.0 * (tileM * panels + tileN) * t.usPerOnChipByte;
-    packRaw = rounds * paddedK * (tileM * field(c.packsA) + tileN) *
+    onChipRaw = coreTiles * paddedK * 4.0 * (tileM * panels + tileN) *
+                t.usPerOnChipByte;
+    packRaw = coreTiles * paddedK * (tileM * field(c.packsA) + tileN) *
               (t.elemBytes + 4.0) * t.usPerOnChipByte;
   } else {
     onChipRaw =
@@ -448,7 +485,7 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
   T latencyBound;
   if constexpr (Cpu)
     latencyBound =
-        rounds * tileBytes * cus * t.usPerDramByte / kCpuBandwidthShare;
+        coreTiles * tileBytes * cus * t.usPerDramByte / kCpuBandwidthShare;
   else
     latencyBound =
         rounds * tileBytes * field(c.invInFlightBytes) * latency * invResident;
@@ -477,7 +514,7 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
       a[int(Term::Waves)] = tiles / (cus * field(c.blocksPerCU));
       a[int(Term::WaveEfficiency)] = tiles / (rounds * cus);
       a[int(Term::PaddingWaste)] =
-          1.0 - (md * nd * kd) / (paddedM * paddedN * paddedK * splitK);
+          1.0 - (md * nd * kd) / (paddedM * workN * paddedK * splitK);
       a[int(Term::Occupancy)] = field(c.occupancy);
       a[int(Term::ActiveCUFraction)] = std::min(tiles, cus) / cus;
       a[int(Term::IssueEfficiency)] = field(c.issueEfficiency) / invLatency;

@@ -151,6 +151,50 @@ TEST(CostModel, APackedOnlyByWideBlocks) {
             2.0 * packUs(wide, ElemType::F32, 100));
 }
 
+TEST(CostModel, CpuEdgeBlockCostsItsVectorsOrOneFmaLatency) {
+  // Compute time in units of a whole block column strip, K long enough to
+  // be compute-bound. The edge block multiplies only the vectors that hold
+  // columns: a few-row block is then bound by one FMA's latency and costs
+  // what a whole block does; a many-row block costs its vectors.
+  TargetDesc host = builtinTarget("host-avx512");
+  auto computeUs = [&](const char *config, int64_t n) {
+    std::string error;
+    std::optional<KernelConfig> cfg = parseKernelConfig(config, error);
+    EXPECT_TRUE(cfg) << error;
+    return predict({1, 240, n, 4096}, ElemType::F32, *cfg, host)
+        [Term::ComputeUs];
+  };
+  const char *fewRows = "240x512x256 t1 w1x1 tt2x64 v16 s1 cpu_fma";
+  EXPECT_DOUBLE_EQ(computeUs(fewRows, 65), computeUs(fewRows, 128));
+  EXPECT_DOUBLE_EQ(computeUs(fewRows, 80), computeUs(fewRows, 128));
+  const char *manyRows = "240x512x256 t1 w1x1 tt6x64 v16 s1 cpu_fma";
+  // Six rows by one vector: six FMAs on two units, under the latency.
+  EXPECT_NEAR(computeUs(manyRows, 80),
+              computeUs(manyRows, 64) * (1.0 + 4.0 / 12.0), 1e-9);
+  // Three vectors: nine FMA cycles of the twelve of a whole block.
+  EXPECT_NEAR(computeUs(manyRows, 112),
+              computeUs(manyRows, 64) * (1.0 + 9.0 / 12.0), 1e-9);
+  EXPECT_DOUBLE_EQ(computeUs(manyRows, 128), 2.0 * computeUs(manyRows, 64));
+}
+
+TEST(CostModel, CpuLastCacheBlockHoldsWhatIsLeft) {
+  // M one register block past the cache block: a second, one-block cache
+  // block, not a second whole one.
+  TargetDesc host = builtinTarget("host-avx512");
+  host.computeUnits = 1;
+  std::string error;
+  std::optional<KernelConfig> cfg =
+      parseKernelConfig("96x512x256 t1 w1x1 tt6x64 v16 s1 cpu_fma", error);
+  ASSERT_TRUE(cfg) << error;
+  auto computeUs = [&](int64_t m) {
+    return predict({1, m, 512, 1024}, ElemType::F32, *cfg, host)
+        [Term::ComputeUs];
+  };
+  EXPECT_NEAR(computeUs(102), computeUs(96) * 102.0 / 96.0,
+              1e-9 * computeUs(96));
+  EXPECT_NEAR(computeUs(97), computeUs(102), 1e-9 * computeUs(96));
+}
+
 TEST(CostModel, PreparedTableMatchesPredict) {
   const TargetDesc &t = builtinTarget("a100");
   std::vector<KernelConfig> cands =

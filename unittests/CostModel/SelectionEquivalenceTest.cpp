@@ -220,31 +220,52 @@ double plainEvaluate(const PreparedTable &t, int i, const GemmShape &shape) {
          k = double(shape.k);
   double tilesM = std::ceil(m / c.tileM[i]), tilesN = std::ceil(n / c.tileN[i]);
   double kPerSplit = std::ceil(k / c.splitK[i]);
-  double paddedM, paddedN, paddedK;
+  double paddedM, paddedN, paddedK, tileM, tileN, workTileN;
   if (t.cpu) {
     paddedM = std::ceil(m / c.granM[i]) * c.granM[i];
     paddedN = std::ceil(n / c.granN[i]) * c.granN[i];
     paddedK = kPerSplit;
+    double wholeBlocks = std::floor(n / c.granN[i]);
+    double edgeCols = n - wholeBlocks * c.granN[i];
+    double edgeVectors = std::ceil(edgeCols / c.vectorCols[i]);
+    double edgeWork =
+        std::max({edgeVectors * c.edgeFmaCols[i], c.edgeLatencyCols[i],
+                  c.edgeLoadCols[i] + edgeVectors * c.edgeLoadColsPerVector[i]});
+    double workN = wholeBlocks * c.granN[i] + (edgeCols > 0 ? edgeWork : 0.0);
+    tileM = paddedM / tilesM;
+    tileN = paddedN / tilesN;
+    workTileN = workN / tilesN;
   } else {
     paddedM = tilesM * c.tileM[i];
     paddedN = tilesN * c.tileN[i];
     paddedK = std::ceil(kPerSplit / c.tileK[i]) * c.tileK[i];
+    tileM = c.tileM[i];
+    tileN = workTileN = c.tileN[i];
   }
-  double tileM = std::min(c.tileM[i], paddedM);
-  double tileN = std::min(c.tileN[i], paddedN);
   double tiles = b * tilesM * tilesN * c.splitK[i];
   double cus = t.computeUnits;
   double rounds = std::ceil(tiles / cus);
+  double coreTiles = rounds;
+  if (t.cpu && cus > 1) {
+    double wholeRounds = std::ceil(b * std::floor(m / c.tileM[i]) *
+                                   std::floor(n / c.tileN[i]) * c.splitK[i] /
+                                   cus);
+    if (wholeRounds * c.tileM[i] * c.tileN[i] > rounds * tileM * workTileN) {
+      coreTiles = wholeRounds;
+      tileM = c.tileM[i];
+      tileN = workTileN = c.tileN[i];
+    }
+  }
   double resident = std::min(c.blocksPerCU[i], rounds);
   double invLatency =
       t.cpu ? 1.0 : std::max(1.0, c.invLatencyWarps[i] / resident);
-  double compute = rounds * 2.0 * tileM * tileN * paddedK * c.usPerFlop[i] *
+  double compute = coreTiles * 2.0 * tileM * workTileN * paddedK * c.usPerFlop[i] *
                    invLatency / (1.0 / t.invComputeEfficiency);
   double onChip, pack = 0;
   if (t.cpu) {
-    onChip = rounds * paddedK * 4.0 * (tileM * tileN / c.granN[i] + tileN) *
+    onChip = coreTiles * paddedK * 4.0 * (tileM * tileN / c.granN[i] + tileN) *
              t.usPerOnChipByte * t.invComputeEfficiency;
-    pack = rounds * paddedK * (tileM * c.packsA[i] + tileN) *
+    pack = coreTiles * paddedK * (tileM * c.packsA[i] + tileN) *
            (t.elemBytes + 4.0) * t.usPerOnChipByte * t.invComputeEfficiency;
   } else {
     onChip = rounds * paddedK *
@@ -268,7 +289,7 @@ double plainEvaluate(const PreparedTable &t, int i, const GemmShape &shape) {
     dramBytes += b * m * n * 4.0 * 2.0 * c.splitK[i];
   double tileBytes = (tileM + tileN) * paddedK * eb;
   double latencyBound =
-      t.cpu ? rounds * tileBytes * cus / t.dramBytesPerUs / 4.0
+      t.cpu ? coreTiles * tileBytes * cus / t.dramBytesPerUs / 4.0
             : rounds * tileBytes * c.invInFlightBytes[i] *
                   (aFits && bFits ? t.cacheLatencyUs : t.dramLatencyUs) /
                   resident;
