@@ -383,10 +383,6 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
   // `workN`: the columns computed, counting the block at the N edge by its
   // time (GPUs compute whole tiles).
   T paddedM, paddedN, paddedK, workN;
-  // A tile's extents. GPU tiles are whole. A CPU kernel's last cache block
-  // along M or N holds only what is left: the extents are the average
-  // tile's (see coreTiles below).
-  T tileM, tileN, workTileN;
   if constexpr (Cpu) {
     T granM = field(c.granM), granN = field(c.granN);
     paddedM = ceilDiv(md, granM, field(c.invGranM)) * granM;
@@ -399,46 +395,42 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
     T edgeCols = nd - wholeBlocks * granN;
     T edgeVectors =
         ceilDiv(edgeCols, field(c.vectorCols), field(c.invVectorCols));
-    T edgeWork = maxOf(maxOf(edgeVectors * field(c.edgeFmaCols),
-                             field(c.edgeLatencyCols)),
-                       field(c.edgeLoadCols) +
-                           edgeVectors * field(c.edgeLoadColsPerVector));
-    workN = wholeBlocks * granN +
-            select(edgeCols > 0.0, edgeWork, splat<T>(0.0));
-    T invTileGrid = 1.0 / (tilesM * tilesN);
-    tileM = paddedM * tilesN * invTileGrid;
-    tileN = paddedN * tilesM * invTileGrid;
-    workTileN = workN * tilesM * invTileGrid;
+    T edgeWork = maxOf(
+        maxOf(edgeVectors * field(c.edgeFmaCols), field(c.edgeLatencyCols)),
+        field(c.edgeLoadCols) + edgeVectors * field(c.edgeLoadColsPerVector));
+    workN =
+        wholeBlocks * granN + select(edgeCols > 0.0, edgeWork, splat<T>(0.0));
   } else {
     T tileK = field(c.tileK);
     paddedM = tilesM * tileMFull;
     paddedN = workN = tilesN * tileNFull;
     paddedK = ceilDiv(kPerSplit, tileK, field(c.invTileK)) * tileK;
-    tileM = tileMFull, tileN = workTileN = tileNFull;
   }
+  // The largest tile: a whole one, or all of a dimension shorter than it.
+  T tileM = minOf(tileMFull, paddedM);
+  T tileN = minOf(tileNFull, paddedN);
+  T workTileN = minOf(tileNFull, workN);
   double cus = t.computeUnits;
 
   // Waves: the busiest compute unit runs `rounds` tiles, sharing its
   // throughput between the ones resident at the same time. Too few resident
   // warps leave the pipelines idle (latency).
   T rounds = ceilDiv(tiles, cus, t.invComputeUnits);
-  // The busiest CPU core's tiles: all of them on one core, as the average
-  // tile. On several, a core may get whole tiles only: it then runs its
-  // share of the whole tiles, where that is more work. GPUs: their rounds.
-  T coreTiles = rounds;
-  if constexpr (Cpu) {
-    if (cus > 1.0) {
-      T wholeTiles = bd * floorDiv(md, tileMFull, field(c.invTileM)) *
-                     floorDiv(nd, tileNFull, field(c.invTileN)) * splitK;
-      T wholeRounds = ceilDiv(wholeTiles, cus, t.invComputeUnits);
-      auto wholeBusier =
-          wholeRounds * tileMFull * tileNFull > rounds * tileM * workTileN;
-      coreTiles = select(wholeBusier, wholeRounds, rounds);
-      tileM = select(wholeBusier, tileMFull, tileM);
-      tileN = select(wholeBusier, tileNFull, tileN);
-      workTileN = select(wholeBusier, tileNFull, workTileN);
-    }
-  }
+  // The busiest compute unit's part of a quantity summed over the tiles
+  // (`total`; `largest` on the largest tile). GPU tiles are whole: rounds
+  // of the largest. A CPU kernel's last cache block along M or N holds only
+  // what is left: the busiest core runs rounds of the largest tiles, or, if
+  // less, its share of the total and the imbalance one largest tile makes
+  // (list scheduling's bound). On one core that is the total.
+  T gridCopies = bd * splitK; // tiles of each (ic, jc)
+  auto busiest = [&](T total, T largest) {
+    if constexpr (Cpu)
+      return minOf(rounds * largest,
+                   gridCopies * total * t.invComputeUnits +
+                       largest * (1.0 - t.invComputeUnits));
+    else
+      return rounds * largest;
+  };
   T blocksPerCU = field(c.blocksPerCU);
   T resident = minOf(blocksPerCU, rounds);
   // Where every lane has its full complement of resident blocks (large
@@ -452,7 +444,7 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
     invLatency = one;
   else
     invLatency = maxOf(one, field(c.invLatencyWarps) * invResident);
-  T computeRaw = coreTiles * 2.0 * tileM * workTileN * paddedK *
+  T computeRaw = busiest(paddedM * workN, tileM * workTileN) * 2.0 * paddedK *
                  field(c.usPerFlop) * invLatency;
 
   // On-chip traffic and, on CPUs, packing.
@@ -461,11 +453,16 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
     // The A block streams from L2 once per register-block column, the B
     // panel once. Packing reads the source and writes f32; A is not packed
     // by configurations that read it in place (packsA).
-    T panels = tileN * field(c.invGranN);
-    onChipRaw = coreTiles * paddedK * 4.0 * (tileM * panels + tileN) *
-                t.usPerOnChipByte;
-    packRaw = coreTiles * paddedK * (tileM * field(c.packsA) + tileN) *
-              (t.elemBytes + 4.0) * t.usPerOnChipByte;
+    T invNr = field(c.invGranN), packsA = field(c.packsA);
+    T streamed = busiest(paddedM * paddedN * invNr + tilesM * paddedN,
+                         tileM * tileN * invNr + tileN);
+    onChipRaw = streamed * paddedK * 4.0 * t.usPerOnChipByte;
+    // Per tile, as the parallel kernel packs. The sequential one packs each
+    // B panel once for all of M's cache blocks; charging it per tile
+    // measured better (docs/cost-model.md "CPU tiles").
+    T packed = busiest(paddedM * tilesN * packsA + tilesM * paddedN,
+                       tileM * packsA + tileN);
+    packRaw = packed * paddedK * (t.elemBytes + 4.0) * t.usPerOnChipByte;
   } else {
     onChipRaw =
         rounds * paddedK *
@@ -481,14 +478,15 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
   // A compute unit streams its tiles' operands no faster than its requests
   // in flight allow (Little's law: bytes in flight / latency), which is what
   // bounds grids with few tiles. A CPU core pulls a bounded share.
-  T tileBytes = (tileM + tileN) * paddedK * eb;
   T latencyBound;
-  if constexpr (Cpu)
-    latencyBound =
-        coreTiles * tileBytes * cus * t.usPerDramByte / kCpuBandwidthShare;
-  else
+  if constexpr (Cpu) {
+    latencyBound = busiest(paddedM * tilesN + tilesM * paddedN, tileM + tileN) *
+                   paddedK * eb * cus * t.usPerDramByte / kCpuBandwidthShare;
+  } else {
+    T tileBytes = (tileM + tileN) * paddedK * eb;
     latencyBound =
         rounds * tileBytes * field(c.invInFlightBytes) * latency * invResident;
+  }
   T memoryRaw = maxOf(dramBytes * t.usPerDramByte, latencyBound);
 
   T compute = computeRaw * t.invComputeEfficiency;

@@ -6,6 +6,7 @@
 
 #include "CostModel/CostModel.h"
 #include "CostModel/Candidates.h"
+#include "CostModel/TargetDatabase.h"
 #include "TestUtil.h"
 
 #include <cmath>
@@ -180,8 +181,7 @@ TEST(CostModel, CpuEdgeBlockCostsItsVectorsOrOneFmaLatency) {
 TEST(CostModel, CpuLastCacheBlockHoldsWhatIsLeft) {
   // M one register block past the cache block: a second, one-block cache
   // block, not a second whole one.
-  TargetDesc host = builtinTarget("host-avx512");
-  host.computeUnits = 1;
+  TargetDesc host = restrictToCores(builtinTarget("host-avx512"), 1);
   std::string error;
   std::optional<KernelConfig> cfg =
       parseKernelConfig("96x512x256 t1 w1x1 tt6x64 v16 s1 cpu_fma", error);
@@ -193,6 +193,27 @@ TEST(CostModel, CpuLastCacheBlockHoldsWhatIsLeft) {
   EXPECT_NEAR(computeUs(102), computeUs(96) * 102.0 / 96.0,
               1e-9 * computeUs(96));
   EXPECT_NEAR(computeUs(97), computeUs(102), 1e-9 * computeUs(96));
+}
+
+TEST(CostModel, BusiestCpuCoreRunsTheLargestTileOrItsShare) {
+  std::string error;
+  std::optional<KernelConfig> cfg =
+      parseKernelConfig("96x512x256 t1 w1x1 tt6x64 v16 s1 cpu_fma", error);
+  ASSERT_TRUE(cfg) << error;
+  auto computeUs = [&](int64_t cores, GemmShape shape) {
+    TargetDesc host = restrictToCores(builtinTarget("host-avx512"), cores);
+    return predict(shape, ElemType::F32, *cfg, host)[Term::ComputeUs];
+  };
+  // Two tiles, of 512 and 256 columns, on two cores: the larger one's time.
+  EXPECT_DOUBLE_EQ(computeUs(2, {1, 96, 768, 1024}),
+                   computeUs(2, {1, 96, 512, 1024}));
+  // 48 x 7 tiles, six rows of 96 and one of 1 (a register block): half the
+  // work each, and at most one tile more.
+  GemmShape heads{48, 577, 512, 64};
+  double oneCore = computeUs(1, heads);
+  double tileUs = computeUs(1, {1, 96, 512, 64});
+  EXPECT_GE(computeUs(2, heads), oneCore / 2.0);
+  EXPECT_LE(computeUs(2, heads), oneCore / 2.0 + tileUs);
 }
 
 TEST(CostModel, PreparedTableMatchesPredict) {

@@ -220,7 +220,7 @@ double plainEvaluate(const PreparedTable &t, int i, const GemmShape &shape) {
          k = double(shape.k);
   double tilesM = std::ceil(m / c.tileM[i]), tilesN = std::ceil(n / c.tileN[i]);
   double kPerSplit = std::ceil(k / c.splitK[i]);
-  double paddedM, paddedN, paddedK, tileM, tileN, workTileN;
+  double paddedM, paddedN, paddedK, workN;
   if (t.cpu) {
     paddedM = std::ceil(m / c.granM[i]) * c.granM[i];
     paddedN = std::ceil(n / c.granN[i]) * c.granN[i];
@@ -231,41 +231,41 @@ double plainEvaluate(const PreparedTable &t, int i, const GemmShape &shape) {
     double edgeWork =
         std::max({edgeVectors * c.edgeFmaCols[i], c.edgeLatencyCols[i],
                   c.edgeLoadCols[i] + edgeVectors * c.edgeLoadColsPerVector[i]});
-    double workN = wholeBlocks * c.granN[i] + (edgeCols > 0 ? edgeWork : 0.0);
-    tileM = paddedM / tilesM;
-    tileN = paddedN / tilesN;
-    workTileN = workN / tilesN;
+    workN = wholeBlocks * c.granN[i] + (edgeCols > 0 ? edgeWork : 0.0);
   } else {
     paddedM = tilesM * c.tileM[i];
-    paddedN = tilesN * c.tileN[i];
+    paddedN = workN = tilesN * c.tileN[i];
     paddedK = std::ceil(kPerSplit / c.tileK[i]) * c.tileK[i];
-    tileM = c.tileM[i];
-    tileN = workTileN = c.tileN[i];
   }
+  double tileM = std::min(c.tileM[i], paddedM);
+  double tileN = std::min(c.tileN[i], paddedN);
+  double workTileN = std::min(c.tileN[i], workN);
   double tiles = b * tilesM * tilesN * c.splitK[i];
   double cus = t.computeUnits;
   double rounds = std::ceil(tiles / cus);
-  double coreTiles = rounds;
-  if (t.cpu && cus > 1) {
-    double wholeRounds = std::ceil(b * std::floor(m / c.tileM[i]) *
-                                   std::floor(n / c.tileN[i]) * c.splitK[i] /
-                                   cus);
-    if (wholeRounds * c.tileM[i] * c.tileN[i] > rounds * tileM * workTileN) {
-      coreTiles = wholeRounds;
-      tileM = c.tileM[i];
-      tileN = workTileN = c.tileN[i];
-    }
-  }
+  // A CPU core: rounds of the largest tile, or its share of the sum over
+  // the tiles plus one largest tile's imbalance.
+  auto busiest = [&](double total, double largest) {
+    return t.cpu ? std::min(rounds * largest,
+                            b * c.splitK[i] * total / cus +
+                                largest * (1.0 - 1.0 / cus))
+                 : rounds * largest;
+  };
   double resident = std::min(c.blocksPerCU[i], rounds);
   double invLatency =
       t.cpu ? 1.0 : std::max(1.0, c.invLatencyWarps[i] / resident);
-  double compute = coreTiles * 2.0 * tileM * workTileN * paddedK * c.usPerFlop[i] *
+  double compute = busiest(paddedM * workN, tileM * workTileN) * 2.0 * paddedK *
+                   c.usPerFlop[i] *
                    invLatency / (1.0 / t.invComputeEfficiency);
   double onChip, pack = 0;
   if (t.cpu) {
-    onChip = coreTiles * paddedK * 4.0 * (tileM * tileN / c.granN[i] + tileN) *
+    onChip = busiest(paddedM * paddedN / c.granN[i] + tilesM * paddedN,
+                     tileM * tileN / c.granN[i] + tileN) *
+             paddedK * 4.0 *
              t.usPerOnChipByte * t.invComputeEfficiency;
-    pack = coreTiles * paddedK * (tileM * c.packsA[i] + tileN) *
+    pack = busiest(paddedM * tilesN * c.packsA[i] + tilesM * paddedN,
+                   tileM * c.packsA[i] + tileN) *
+           paddedK *
            (t.elemBytes + 4.0) * t.usPerOnChipByte * t.invComputeEfficiency;
   } else {
     onChip = rounds * paddedK *
@@ -289,7 +289,8 @@ double plainEvaluate(const PreparedTable &t, int i, const GemmShape &shape) {
     dramBytes += b * m * n * 4.0 * 2.0 * c.splitK[i];
   double tileBytes = (tileM + tileN) * paddedK * eb;
   double latencyBound =
-      t.cpu ? coreTiles * tileBytes * cus / t.dramBytesPerUs / 4.0
+      t.cpu ? busiest(paddedM * tilesN + tilesM * paddedN, tileM + tileN) *
+                  paddedK * eb * cus / t.dramBytesPerUs / 4.0
             : rounds * tileBytes * c.invInFlightBytes[i] *
                   (aFits && bFits ? t.cacheLatencyUs : t.dramLatencyUs) /
                   resident;
