@@ -172,18 +172,22 @@ void packB(OpBuilder &b, Location loc, const KernelSpec &spec, Value bmat,
 struct MicroKernelReader {
   using AReader =
       std::function<Value(OpBuilder &, Location, Value k, int64_t i)>;
+  using BReader = std::function<Value(OpBuilder &, Location, Value k,
+                                      int64_t j, bool whole)>;
   AReader a;
-  std::function<Value(OpBuilder &, Location, Value k, int64_t j, bool whole)> b;
+  BReader b;
   /// B's vectors that are not whole cost more than whole ones (masked
   /// loads, which targets without them, such as NEON, expand lane by
   /// lane): panels that are all whole deserve their own micro-kernel.
   bool masksPartialVectors = false;
 };
 
-/// Reads one packed A micro-panel (at `aOffset`) and one packed B
+/// Reads one packed A micro-panel (at `aOffset`), resp. one packed B
 /// micro-panel (at `bOffset`).
-MicroKernelReader packedReader(const KernelSpec &spec, Value packedA,
-                               Value aOffset, Value packedB, Value bOffset);
+MicroKernelReader::AReader packedAReader(const KernelSpec &spec, Value packedA,
+                                         Value aOffset);
+MicroKernelReader::BReader packedBReader(const KernelSpec &spec, Value packedB,
+                                         Value bOffset);
 
 /// Reads the f32 A (M x K, K x M when transposed) where it is stored: the
 /// register block's row i is row `row` + i, step k is column `k0` + k (a K

@@ -409,10 +409,11 @@ void emitMacroKernel(OpBuilder &b, Location loc, const KernelSpec &spec,
         prefetchTile(pb, l, spec, c, row, col, rows, cols);
         scf::YieldOp::create(pb, l);
       });
-      MicroKernelReader read = packedReader(
-          spec, buffers.packedA, m5.mul(ir, kcV), buffers.packedB, bOffset);
-      if (spec.readsAInPlace())
-        read.a = inPlaceAReader(b5, loc, spec, a.matrix, row, rows, pc);
+      MicroKernelReader read;
+      read.a = spec.readsAInPlace()
+                   ? inPlaceAReader(b5, loc, spec, a.matrix, row, rows, pc)
+                   : packedAReader(spec, buffers.packedA, m5.mul(ir, kcV));
+      read.b = packedBReader(spec, buffers.packedB, bOffset);
       SmallVector<Value> accs =
           emitEdgeAwareMicroKernel(b5, loc, spec, read, kb, cols);
       emitBlockUpdate(b5, loc, spec, accs, c, sources, row, col, rows, cols,

@@ -25,25 +25,28 @@ using namespace mlir;
 using namespace mlir::ukernel;
 using namespace mlir::ukernel::host;
 
-MicroKernelReader
-mlir::ukernel::host::packedReader(const KernelSpec &spec, Value packedA,
-                                  Value aOffset, Value packedB, Value bOffset) {
-  MicroKernelReader read;
-  read.a = [=, mr = spec.mr](OpBuilder &b, Location loc, Value k, int64_t i) {
+MicroKernelReader::AReader
+mlir::ukernel::host::packedAReader(const KernelSpec &spec, Value packedA,
+                                   Value aOffset) {
+  return [=, mr = spec.mr](OpBuilder &b, Location loc, Value k, int64_t i) {
     IndexMath im{b, loc};
     Value at = im.add(im.add(aOffset, im.mul(k, im.c(mr))), im.c(i));
     return memref::LoadOp::create(b, loc, packedA, ValueRange{at}).getResult();
   };
+}
+
+MicroKernelReader::BReader
+mlir::ukernel::host::packedBReader(const KernelSpec &spec, Value packedB,
+                                   Value bOffset) {
   // Packed panels are zero-padded: every vector is loaded whole.
-  read.b = [=, nr = spec.nr, lanes = spec.lanes, compute = spec.computeType()](
-               OpBuilder &b, Location loc, Value k, int64_t j, bool) {
+  return [=, nr = spec.nr, lanes = spec.lanes, compute = spec.computeType()](
+             OpBuilder &b, Location loc, Value k, int64_t j, bool) {
     IndexMath im{b, loc};
     Value at = im.add(im.add(bOffset, im.mul(k, im.c(nr))), im.c(j * lanes));
     auto vecType = VectorType::get({lanes}, compute);
     return vector::LoadOp::create(b, loc, vecType, packedB, ValueRange{at})
         .getResult();
   };
-  return read;
 }
 
 MicroKernelReader::AReader
