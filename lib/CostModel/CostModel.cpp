@@ -100,8 +100,7 @@ double cpuFmaUnits(const TargetDesc &t) {
   return double(std::max<int64_t>(t.fmaUnitsPerCore, 1));
 }
 
-double cpuLanesOf(const KernelConfig &cfg, ElemType elem,
-                  const TargetDesc &t) {
+double cpuLanesOf(const KernelConfig &cfg, ElemType elem, const TargetDesc &t) {
   return double(cfg.vectorWidth > 0 ? cfg.vectorWidth : t.cpuLanes(elem));
 }
 

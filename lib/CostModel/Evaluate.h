@@ -425,9 +425,8 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
   T gridCopies = bd * splitK; // tiles of each (ic, jc)
   auto busiest = [&](T total, T largest) {
     if constexpr (Cpu)
-      return minOf(rounds * largest,
-                   gridCopies * total * t.invComputeUnits +
-                       largest * (1.0 - t.invComputeUnits));
+      return minOf(rounds * largest, gridCopies * total * t.invComputeUnits +
+                                         largest * (1.0 - t.invComputeUnits));
     else
       return rounds * largest;
   };

@@ -162,8 +162,8 @@ TEST(CostModel, CpuEdgeBlockCostsItsVectorsOrOneFmaLatency) {
     std::string error;
     std::optional<KernelConfig> cfg = parseKernelConfig(config, error);
     EXPECT_TRUE(cfg) << error;
-    return predict({1, 240, n, 4096}, ElemType::F32, *cfg, host)
-        [Term::ComputeUs];
+    return predict({1, 240, n, 4096}, ElemType::F32, *cfg,
+                   host)[Term::ComputeUs];
   };
   const char *fewRows = "240x512x256 t1 w1x1 tt2x64 v16 s1 cpu_fma";
   EXPECT_DOUBLE_EQ(computeUs(fewRows, 65), computeUs(fewRows, 128));
@@ -187,8 +187,8 @@ TEST(CostModel, CpuLastCacheBlockHoldsWhatIsLeft) {
       parseKernelConfig("96x512x256 t1 w1x1 tt6x64 v16 s1 cpu_fma", error);
   ASSERT_TRUE(cfg) << error;
   auto computeUs = [&](int64_t m) {
-    return predict({1, m, 512, 1024}, ElemType::F32, *cfg, host)
-        [Term::ComputeUs];
+    return predict({1, m, 512, 1024}, ElemType::F32, *cfg,
+                   host)[Term::ComputeUs];
   };
   EXPECT_NEAR(computeUs(102), computeUs(96) * 102.0 / 96.0,
               1e-9 * computeUs(96));

@@ -228,9 +228,9 @@ double plainEvaluate(const PreparedTable &t, int i, const GemmShape &shape) {
     double wholeBlocks = std::floor(n / c.granN[i]);
     double edgeCols = n - wholeBlocks * c.granN[i];
     double edgeVectors = std::ceil(edgeCols / c.vectorCols[i]);
-    double edgeWork =
-        std::max({edgeVectors * c.edgeFmaCols[i], c.edgeLatencyCols[i],
-                  c.edgeLoadCols[i] + edgeVectors * c.edgeLoadColsPerVector[i]});
+    double edgeWork = std::max(
+        {edgeVectors * c.edgeFmaCols[i], c.edgeLatencyCols[i],
+         c.edgeLoadCols[i] + edgeVectors * c.edgeLoadColsPerVector[i]});
     workN = wholeBlocks * c.granN[i] + (edgeCols > 0 ? edgeWork : 0.0);
   } else {
     paddedM = tilesM * c.tileM[i];
@@ -246,27 +246,24 @@ double plainEvaluate(const PreparedTable &t, int i, const GemmShape &shape) {
   // A CPU core: rounds of the largest tile, or its share of the sum over
   // the tiles plus one largest tile's imbalance.
   auto busiest = [&](double total, double largest) {
-    return t.cpu ? std::min(rounds * largest,
-                            b * c.splitK[i] * total / cus +
-                                largest * (1.0 - 1.0 / cus))
+    return t.cpu ? std::min(rounds * largest, b * c.splitK[i] * total / cus +
+                                                  largest * (1.0 - 1.0 / cus))
                  : rounds * largest;
   };
   double resident = std::min(c.blocksPerCU[i], rounds);
   double invLatency =
       t.cpu ? 1.0 : std::max(1.0, c.invLatencyWarps[i] / resident);
   double compute = busiest(paddedM * workN, tileM * workTileN) * 2.0 * paddedK *
-                   c.usPerFlop[i] *
-                   invLatency / (1.0 / t.invComputeEfficiency);
+                   c.usPerFlop[i] * invLatency / (1.0 / t.invComputeEfficiency);
   double onChip, pack = 0;
   if (t.cpu) {
     onChip = busiest(paddedM * paddedN / c.granN[i] + tilesM * paddedN,
                      tileM * tileN / c.granN[i] + tileN) *
-             paddedK * 4.0 *
-             t.usPerOnChipByte * t.invComputeEfficiency;
+             paddedK * 4.0 * t.usPerOnChipByte * t.invComputeEfficiency;
     pack = busiest(paddedM * tilesN * c.packsA[i] + tilesM * paddedN,
                    tileM * c.packsA[i] + tileN) *
-           paddedK *
-           (t.elemBytes + 4.0) * t.usPerOnChipByte * t.invComputeEfficiency;
+           paddedK * (t.elemBytes + 4.0) * t.usPerOnChipByte *
+           t.invComputeEfficiency;
   } else {
     onChip = rounds * paddedK *
              (tileM * c.onChipUsPerKA[i] + tileN * c.onChipUsPerKB[i]) *

@@ -172,8 +172,8 @@ void packB(OpBuilder &b, Location loc, const KernelSpec &spec, Value bmat,
 struct MicroKernelReader {
   using AReader =
       std::function<Value(OpBuilder &, Location, Value k, int64_t i)>;
-  using BReader = std::function<Value(OpBuilder &, Location, Value k,
-                                      int64_t j, bool whole)>;
+  using BReader = std::function<Value(OpBuilder &, Location, Value k, int64_t j,
+                                      bool whole)>;
   AReader a;
   BReader b;
   /// B's vectors that are not whole cost more than whole ones (masked
