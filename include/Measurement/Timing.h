@@ -38,6 +38,31 @@ template <typename Fn> double medianMicros(Fn run, double minTime) {
   return samples[samples.size() / 2];
 }
 
+/// Times `count` alternatives (`run(i)` runs alternative i) for comparison
+/// with each other: `rounds` passes over all of them, each starting one
+/// further along, each timing every alternative with medianMicros for
+/// `minTime / rounds`; an alternative's time is its median over the
+/// passes. On a shared machine the speed drifts over seconds, by up to 40%
+/// on memory-bound products (docs/benchmarks.md, "Regret"): timed one
+/// after another, alternatives far apart in the order would compare
+/// different moments, not kernels.
+template <typename Fn>
+std::vector<double> interleavedMedianMicros(size_t count, Fn run,
+                                            double minTime, int rounds = 3) {
+  std::vector<std::vector<double>> samples(count);
+  for (int round = 0; round < rounds; ++round)
+    for (size_t step = 0; step < count; ++step) {
+      size_t i = (step + size_t(round)) % count;
+      samples[i].push_back(medianMicros([&] { run(i); }, minTime / rounds));
+    }
+  std::vector<double> medians;
+  for (std::vector<double> &s : samples) {
+    std::sort(s.begin(), s.end());
+    medians.push_back(s.empty() ? 0.0 : s[s.size() / 2]);
+  }
+  return medians;
+}
+
 } // namespace quilt::bench
 
 #endif // QUILT_MEASUREMENT_TIMING_H

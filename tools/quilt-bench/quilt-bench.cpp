@@ -89,7 +89,8 @@ constexpr const char *kUsage =
     "  --threads N runs Quilt's multi-threaded kernels (OpenMP) and the\n"
     "  libraries on N threads; the cost model is told N of the target's\n"
     "  cores.\n"
-    "  --model-sample N runs every candidate on N workloads and reports the\n"
+    "  --model-sample N runs every candidate on N workloads (three rounds\n"
+    "  over the candidates, each taking its median) and reports the\n"
     "  rank correlation of predicted and measured times and the model's\n"
     "  regret. --measurements writes those times as the CSV `quiltc\n"
     "  calibrate` reads; --calibrate fits the model's coefficients to them\n"
@@ -834,11 +835,14 @@ int main(int argc, char **argv) {
       ModelCheck check;
       check.workload = w;
       check.configs = report.candidates;
-      for (size_t c = 0; c < report.candidates.size(); ++c) {
-        quilt_rt_force_kernel(int32_t(c));
-        check.measuredUs.push_back(
-            medianMicros([&] { quilt->run(operands); }, o.minTime / 4));
-      }
+      // Interleaved, so that the candidates compare at the same moments.
+      check.measuredUs = interleavedMedianMicros(
+          report.candidates.size(),
+          [&](size_t c) {
+            quilt_rt_force_kernel(int32_t(c));
+            quilt->run(operands);
+          },
+          o.minTime * 3 / 4);
       quilt_rt_force_kernel(-1);
       if (scoreModel(check, *target, explainOptions, error))
         modelChecks.push_back(check);
