@@ -156,6 +156,9 @@ struct PreparedTable {
   double dramLatencyUs = 0.6, cacheLatencyUs = 0.2;
   double invComputeEfficiency = 1, invMemoryEfficiency = 1;
   double launchUs = 0, tileOverheadUs = 0;
+  /// CPU: 1 / the in-place A block the prefetchers keep close, and the
+  /// stall of a row a register block starts beyond it (Evaluate.h).
+  double invInPlaceAReachBytes = 0, usPerRowStartStall = 0;
   bool cpu = false;
   bool splitK = false; ///< some candidate splits K
 

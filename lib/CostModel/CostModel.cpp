@@ -54,6 +54,16 @@ constexpr double kFragmentLoadCycles = 4.0;
 constexpr double kCpuFmaLatency = 4.0;
 /// CPU load ports: one A broadcast or B vector each per cycle.
 constexpr double kCpuLoadPorts = 2.0;
+/// An A block read in place (cpuReadsAInPlace) is read again for every
+/// register-block column. Measured on Zen 4 with every candidate, blocks of
+/// up to twice L1 ran as if they stayed in L1 and larger ones lost up to
+/// 10-20%, as if each row a register block starts stalled; the model ramps
+/// the stall in from two to four times L1. MEASURED on one machine
+/// (docs/cost-model.md, "CPU tiles", has what else was tried).
+constexpr double kCpuInPlaceAReachL1s = 2.0;
+/// That stall, in cycles at the calibrated compute rate: about an L3 hit.
+/// The picks were the same from 32 to 64 cycles on the products measured.
+constexpr double kCpuRowStartStallCycles = 40.0;
 
 /// Warps per scheduler that keep the instruction's pipeline busy: SIMT FMA
 /// chains need a second warp to cover shared-memory latency; matrix
@@ -245,6 +255,11 @@ void setTargetConstants(PreparedTable &t, const TargetDesc &target,
   t.invMemoryEfficiency = 1.0 / std::max(calibration.memoryEfficiency, 1e-9);
   t.launchUs = std::max(calibration.launchOverheadUs, 0.0);
   t.tileOverheadUs = std::max(calibration.tileOverheadUs, 0.0);
+  if (t.cpu && target.l1Bytes > 0) {
+    t.invInPlaceAReachBytes =
+        1.0 / (kCpuInPlaceAReachL1s * double(target.l1Bytes));
+    t.usPerRowStartStall = kCpuRowStartStallCycles / (target.clockGHz * 1e3);
+  }
 }
 
 } // namespace

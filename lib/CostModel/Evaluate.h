@@ -445,6 +445,22 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
     invLatency = maxOf(one, field(c.invLatencyWarps) * invResident);
   T computeRaw = busiest(paddedM * workN, tileM * workTileN) * 2.0 * paddedK *
                  field(c.usPerFlop) * invLatency;
+  if constexpr (Cpu) {
+    // An A block read in place is read again for every register-block
+    // column; beyond the prefetchers' reach each of the mr rows a register
+    // block starts stalls it. The part beyond grows in from the reach to
+    // twice it (tileM x kc bytes; f32 only, packsA = 0).
+    T kc = minOf(field(c.tileK), paddedK);
+    T beyondReach =
+        clampTo(tileM * kc * (t.elemBytes * t.invInPlaceAReachBytes) - 1.0,
+                splat<T>(0.0), one) *
+        (1.0 - field(c.packsA));
+    T kBlocks = ceilDiv(paddedK, field(c.tileK), field(c.invTileK));
+    T invNr = field(c.invGranN);
+    T rowStarts =
+        busiest(paddedM * paddedN * invNr, tileM * tileN * invNr) * kBlocks;
+    computeRaw = computeRaw + rowStarts * beyondReach * t.usPerRowStartStall;
+  }
 
   // On-chip traffic and, on CPUs, packing.
   T onChipRaw, packRaw = splat<T>(0.0);

@@ -156,8 +156,11 @@ TEST(CostModel, CpuEdgeBlockCostsItsVectorsOrOneFmaLatency) {
   // Compute time in units of a whole block column strip, K long enough to
   // be compute-bound. The edge block multiplies only the vectors that hold
   // columns: a few-row block is then bound by one FMA's latency and costs
-  // what a whole block does; a many-row block costs its vectors.
+  // what a whole block does; a many-row block costs its vectors. With an
+  // L1 that holds the in-place A block, compute is the math alone (the
+  // stall beyond it: CpuInPlaceABeyondReachStallsEachRowStart).
   TargetDesc host = builtinTarget("host-avx512");
+  host.l1Bytes = int64_t(1) << 40;
   auto computeUs = [&](const char *config, int64_t n) {
     std::string error;
     std::optional<KernelConfig> cfg = parseKernelConfig(config, error);
@@ -193,6 +196,45 @@ TEST(CostModel, CpuLastCacheBlockHoldsWhatIsLeft) {
   EXPECT_NEAR(computeUs(102), computeUs(96) * 102.0 / 96.0,
               1e-9 * computeUs(96));
   EXPECT_NEAR(computeUs(97), computeUs(102), 1e-9 * computeUs(96));
+}
+
+TEST(CostModel, CpuInPlaceABeyondReachStallsEachRowStart) {
+  // host-avx512: 48 KiB L1, so in-place A blocks are within reach up to
+  // 96 KiB and wholly beyond it from 192 KiB. The same target with an L1
+  // that holds any block prices the math alone.
+  TargetDesc host = restrictToCores(builtinTarget("host-avx512"), 1);
+  TargetDesc roomy = host;
+  roomy.l1Bytes = int64_t(1) << 40;
+  std::string error;
+  std::optional<KernelConfig> inPlace =
+      parseKernelConfig("1024x128x64 t1 w1x1 tt4x64 v16 s1 cpu_fma", error);
+  std::optional<KernelConfig> packed =
+      parseKernelConfig("1024x4096x128 t1 w1x1 tt8x32 v16 s1 cpu_fma", error);
+  ASSERT_TRUE(inPlace && packed) << error;
+  ASSERT_TRUE(cpuReadsAInPlace(*inPlace, ElemType::F32));
+  ASSERT_FALSE(cpuReadsAInPlace(*packed, ElemType::F32));
+  auto stallUs = [&](const KernelConfig &cfg, GemmShape shape) {
+    return predict(shape, ElemType::F32, cfg, host)[Term::ComputeUs] -
+           predict(shape, ElemType::F32, cfg, roomy)[Term::ComputeUs];
+  };
+  // 40 cycles at 2.3 GHz per row start, at the calibrated compute rate.
+  double perRowStart = 40.0 / 2.3e3 / host.calibration.computeEfficiency;
+  // M = 1024, K = 128 in two 64-deep blocks: 256 KiB blocks, wholly beyond;
+  // each of 4 register-block columns starts all 1024 rows per K block.
+  EXPECT_NEAR(stallUs(*inPlace, {1, 1024, 256, 128}),
+              1024 * 4 * 2 * perRowStart, 1e-9);
+  // 144 KiB (576 rows): halfway from the reach to twice it.
+  EXPECT_NEAR(stallUs(*inPlace, {1, 576, 256, 128}),
+              576 * 4 * 2 * perRowStart * 0.5, 1e-9);
+  // 96 KiB (384 rows) and less: within reach.
+  EXPECT_EQ(stallUs(*inPlace, {1, 384, 256, 128}), 0.0);
+  // A packed A block streams from its packed copy: no stall.
+  EXPECT_EQ(stallUs(*packed, {1, 1024, 256, 128}), 0.0);
+  // f16 blocks are packed (widened once): no stall either.
+  EXPECT_EQ(predict({1, 1024, 256, 128}, ElemType::F16, *inPlace,
+                    host)[Term::ComputeUs],
+            predict({1, 1024, 256, 128}, ElemType::F16, *inPlace,
+                    roomy)[Term::ComputeUs]);
 }
 
 TEST(CostModel, BusiestCpuCoreRunsTheLargestTileOrItsShare) {

@@ -253,8 +253,22 @@ double plainEvaluate(const PreparedTable &t, int i, const GemmShape &shape) {
   double resident = std::min(c.blocksPerCU[i], rounds);
   double invLatency =
       t.cpu ? 1.0 : std::max(1.0, c.invLatencyWarps[i] / resident);
-  double compute = busiest(paddedM * workN, tileM * workTileN) * 2.0 * paddedK *
-                   c.usPerFlop[i] * invLatency / (1.0 / t.invComputeEfficiency);
+  double math = busiest(paddedM * workN, tileM * workTileN) * 2.0 * paddedK *
+                c.usPerFlop[i] * invLatency;
+  if (t.cpu) {
+    // An in-place A block beyond the prefetchers' reach: a stall per row a
+    // register block starts, ramped in from the reach to twice it.
+    double kc = std::min(c.tileK[i], paddedK);
+    double aBlockBytes = tileM * kc * t.elemBytes;
+    double beyond =
+        std::clamp(aBlockBytes * t.invInPlaceAReachBytes - 1.0, 0.0, 1.0) *
+        (1.0 - c.packsA[i]);
+    double rowStarts =
+        busiest(paddedM * paddedN / c.granN[i], tileM * tileN / c.granN[i]) *
+        std::ceil(paddedK / c.tileK[i]);
+    math += rowStarts * beyond * t.usPerRowStartStall;
+  }
+  double compute = math / (1.0 / t.invComputeEfficiency);
   double onChip, pack = 0;
   if (t.cpu) {
     onChip = busiest(paddedM * paddedN / c.granN[i] + tilesM * paddedN,

@@ -7,7 +7,7 @@
 
 // CHECK-LABEL: func.func @plain
 // CHECK: ukernel.dispatch matmul
-// CHECK-SAME: candidates [#ukernel.config<tile = 1024x64x128, {{[^>]*}}>, #ukernel.config<tile = 32x32x384, {{[^>]*}}>, #ukernel.config<tile = 48x256x128, threads = 1, warps = 1x1, thread_tile = 12x32, {{[^>]*}}>]
+// CHECK-SAME: candidates [#ukernel.config<tile = 128x64x128, {{[^>]*}}>, #ukernel.config<tile = 32x32x384, {{[^>]*}}>, #ukernel.config<tile = 48x256x128, threads = 1, warps = 1x1, thread_tile = 12x32, {{[^>]*}}>]
 // CHECK-SAME: tuned [#ukernel.tuned<candidate = 2, lower = 1x100x768x768, upper = 1x140x768x768, source = "{{[^"]*}}tuned-avx512.db:7">, #ukernel.tuned<candidate = 1, lower = 1x1000x16x16, upper = 1x2000x64x64, source = "{{[^"]*}}tuned-avx512.db:14">]
 func.func @plain(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
@@ -18,7 +18,7 @@ func.func @plain(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>) 
 // CHECK-LABEL: func.func @fused
 // CHECK: ukernel.dispatch matmul
 // CHECK: arith.maximumf
-// CHECK: } candidates [#ukernel.config<tile = 1024x64x128, {{[^>]*}}>, #ukernel.config<tile = 32x32x384, {{[^>]*}}>, #ukernel.config<tile = 48x256x128, {{[^>]*}}>, #ukernel.config<tile = 96x256x128, {{[^>]*}}>]
+// CHECK: } candidates [#ukernel.config<tile = 128x64x128, {{[^>]*}}>, #ukernel.config<tile = 32x32x384, {{[^>]*}}>, #ukernel.config<tile = 48x256x128, {{[^>]*}}>, #ukernel.config<tile = 96x256x128, {{[^>]*}}>]
 // CHECK-SAME: tuned [#ukernel.tuned<candidate = 2, {{[^"]*}}"{{[^"]*}}tuned-avx512.db:7">, #ukernel.tuned<candidate = 3, lower = 1x8x8x8, upper = 1x8x8x8, source = "{{[^"]*}}tuned-avx512.db:22">]
 func.func @fused(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %m: index, %n: index) -> tensor<?x?xf32> {
   %zero = arith.constant 0.0 : f32
