@@ -347,10 +347,10 @@ struct Result {
   std::string error;
 };
 
-/// Runs `library` on `w` once into an output full of NaNs, checks what it
-/// wrote like Quilt's, and times it.
-Result::LibraryRun runLibrary(LibraryBaseline &library, const Workload &w,
-                              Operands &operands, double minTime) {
+/// Prepares `library` for `w`, runs it once into an output full of NaNs
+/// and checks what it wrote like Quilt's. It is timed (us) only if right.
+Result::LibraryRun checkLibrary(LibraryBaseline &library, const Workload &w,
+                                Operands &operands) {
   Result::LibraryRun run;
   if (!library.prepare(w, operands, run.error))
     return run;
@@ -359,11 +359,8 @@ Result::LibraryRun runLibrary(LibraryBaseline &library, const Workload &w,
   poison(operands.out);
   library.run();
   double error = maxRelativeError(w, operands);
-  if (!(error <= kTolerance)) {
+  if (!(error <= kTolerance))
     run.error = "wrong output (largest error " + std::to_string(error) + ")";
-    return run;
-  }
-  run.us = medianMicros([&] { library.run(); }, minTime);
   return run;
 }
 
@@ -775,7 +772,25 @@ int main(int argc, char **argv) {
     quilt->run(operands);
     r.maxRelError = maxRelativeError(w, operands);
     r.ok = r.maxRelError <= kTolerance;
-    r.quiltUs = medianMicros([&] { quilt->run(operands); }, o.minTime);
+    // Quilt and each library that computed it right, timed in interleaved
+    // rounds: on a shared machine the speed drifts between their turns.
+    std::vector<std::function<void()>> contenders = {
+        [&] { quilt->run(operands); }};
+    std::vector<Result::LibraryRun *> timedLibraries;
+    for (const std::unique_ptr<LibraryBaseline> &library : libraries) {
+      Result::LibraryRun &run = r.libraries[library->name()] =
+          checkLibrary(*library, w, operands);
+      if (run.ran && run.error.empty()) {
+        LibraryBaseline *timed = library.get();
+        contenders.push_back([timed] { timed->run(); });
+        timedLibraries.push_back(&run);
+      }
+    }
+    std::vector<double> times = interleavedMedianMicros(
+        contenders.size(), [&](size_t i) { contenders[i](); }, o.minTime);
+    r.quiltUs = times[0];
+    for (size_t i = 0; i < timedLibraries.size(); ++i)
+      timedLibraries[i]->us = times[i + 1];
     // A baseline is timed only when it computes the right result.
     auto correct = [&](const BenchKernel &kernel) {
       poison(operands.out);
@@ -811,9 +826,6 @@ int main(int argc, char **argv) {
         }
       }
     }
-    for (const std::unique_ptr<LibraryBaseline> &library : libraries)
-      r.libraries[library->name()] =
-          runLibrary(*library, w, operands, o.minTime);
     if (wantUpstream && gflop(w) <= o.upstreamMaxGflop) {
       BenchKernel *upstream =
           kernelFor(upstreamKernels, key, "the upstream baseline ",
