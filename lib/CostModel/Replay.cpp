@@ -30,8 +30,8 @@ struct LogTimes {
   }
 };
 
-using ProductKey = std::tuple<OpKind, ElemType, int64_t, int64_t, int64_t,
-                              int64_t>;
+using ProductKey =
+    std::tuple<OpKind, ElemType, int64_t, int64_t, int64_t, int64_t>;
 
 ProductKey keyOf(const Measurement &m) {
   return {m.op, m.elem, m.shape.b, m.shape.m, m.shape.n, m.shape.k};
@@ -43,8 +43,8 @@ std::string label(const ReplayedProduct &p) {
   std::string s = w.str();
   if (p.op != OpKind::Matmul && p.op != OpKind::BatchMatmul)
     s += " (GEMM b=" + std::to_string(p.shape.b) +
-         " m=" + std::to_string(p.shape.m) + " n=" +
-         std::to_string(p.shape.n) + " k=" + std::to_string(p.shape.k) + ")";
+         " m=" + std::to_string(p.shape.m) + " n=" + std::to_string(p.shape.n) +
+         " k=" + std::to_string(p.shape.k) + ")";
   return s;
 }
 

@@ -1,4 +1,4 @@
-//===- AnalysisCommands.cpp - quiltc targets / explain / calibrate --------===//
+//===- AnalysisCommands.cpp - quiltc's cost-model commands ----------------===//
 //
 // Part of the Quilt project.
 //
@@ -8,6 +8,8 @@
 
 #include "CostModel/CalibrationFit.h"
 #include "CostModel/Explain.h"
+#include "CostModel/Replay.h"
+#include "CostModel/TargetDatabase.h"
 
 #include <cstdlib>
 #include <ostream>
@@ -24,8 +26,10 @@ struct Options {
   std::string workloadsFile, measurementsFile, tuningDb, residualModel,
       policy = "cost-model";
   std::vector<std::string> workloads;
+  /// Every --measurements, in order (calibrate takes the last).
+  std::vector<std::string> measurementsFiles;
   bool json = false, tf32 = false, help = false;
-  int top = 0, maxCandidates = 16;
+  int top = 0, maxCandidates = 16, threads = 1;
 };
 
 bool parseCount(const std::string &text, int low, int high, int &out) {
@@ -87,9 +91,10 @@ bool parseOptions(const std::vector<std::string> &args,
       o.targetFiles.push_back(value);
     else if (arg == "--workloads")
       o.workloadsFile = value;
-    else if (arg == "--measurements")
+    else if (arg == "--measurements") {
       o.measurementsFile = value;
-    else if (arg == "--tuning-db")
+      o.measurementsFiles.push_back(value);
+    } else if (arg == "--tuning-db")
       o.tuningDb = value;
     else if (arg == "--residual-model")
       o.residualModel = value;
@@ -97,6 +102,9 @@ bool parseOptions(const std::vector<std::string> &args,
       o.policy = value;
     else if (arg == "--top" && !parseCount(value, 0, 1000000, o.top)) {
       error = "--top expects a non-negative integer, got '" + value + "'";
+      return false;
+    } else if (arg == "--threads" && !parseCount(value, 1, 4096, o.threads)) {
+      error = "--threads expects an integer in [1, 4096], got '" + value + "'";
       return false;
     } else if (arg == "--max-candidates" &&
                !parseCount(value, 1, kMaxPreparedCandidates, o.maxCandidates)) {
@@ -298,6 +306,65 @@ int runCalibrateCommand(const std::vector<std::string> &args, std::ostream &out,
     out << text << "\n";
   } else {
     out << renderFitText(fit, *target);
+  }
+  return kExitOk;
+}
+
+int runReplayCommand(const std::vector<std::string> &args, std::ostream &out,
+                     std::ostream &err) {
+  Options o;
+  std::string error;
+  if (!parseOptions(args,
+                    {"--target", "--target-file", "--measurements", "--threads",
+                     "--max-candidates", "--json"},
+                    false, o, error))
+    return usageError(err, "replay", error);
+  if (o.help) {
+    out << "usage: quiltc replay --target T [--target-file F] [--threads N] "
+           "[--max-candidates N] [--json] --measurements FILE.csv "
+           "[--measurements FILE.csv]...\n"
+           "  For each product measured (quilt-bench --model-sample N\n"
+           "  --measurements), keeps the candidates compiling for T keeps,\n"
+           "  picks one as the dispatch does on N of T's cores (default 1),\n"
+           "  and reports its measured time over the best kept candidate's\n"
+           "  (regret) and the best measured one's (loss). Later files join\n"
+           "  the earlier ones scaled by the candidates they share. Products\n"
+           "  with a kept candidate not measured are listed, not scored.\n"
+           "  Judges a change to the model on times measured once\n"
+           "  (docs/cost-model.md, \"CPU tiles\").\n";
+    return kExitOk;
+  }
+  if (o.measurementsFiles.empty())
+    return usageError(err, "replay", "--measurements FILE.csv is required");
+  TargetDatabase db;
+  if (!loadDatabase(o, db, err))
+    return kExitError;
+  const TargetDesc *target = findTarget(o, db, err);
+  if (!target)
+    return kExitError;
+  std::vector<std::vector<Measurement>> runs;
+  for (const std::string &file : o.measurementsFiles) {
+    runs.emplace_back();
+    if (!readMeasurementsCsv(file, runs.back(), error)) {
+      err << "quiltc: error: " << error << "\n";
+      return kExitError;
+    }
+  }
+  ReplayOptions options;
+  options.threads = o.threads;
+  options.maxCandidates = o.maxCandidates;
+  ReplayReport report;
+  if (!replayMeasurements(runs, *target, options, report, error)) {
+    err << "quiltc: error: " << error << "\n";
+    return kExitError;
+  }
+  if (o.json) {
+    std::string text;
+    JsonWriter json(text);
+    writeReplayJson(json, report);
+    out << text << "\n";
+  } else {
+    out << renderReplayText(report);
   }
   return kExitOk;
 }

@@ -1,8 +1,9 @@
-//===- AnalysisCommands.h - quiltc targets / explain / calibrate ----------===//
+//===- AnalysisCommands.h - quiltc's cost-model commands ------------------===//
 //
 // Part of the Quilt project. Each command parses its own options and prints
 // to the given streams; the work and the rendering live in the cost-model
-// library (Explain.h, CalibrationFit.h). Returns the process exit code.
+// library (Explain.h, CalibrationFit.h, Replay.h). Returns the process exit
+// code.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +25,8 @@ int runExplainCommand(const std::vector<std::string> &args, std::ostream &out,
                       std::ostream &err);
 int runCalibrateCommand(const std::vector<std::string> &args, std::ostream &out,
                         std::ostream &err);
+int runReplayCommand(const std::vector<std::string> &args, std::ostream &out,
+                     std::ostream &err);
 
 } // namespace quilt
 

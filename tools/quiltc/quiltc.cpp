@@ -35,6 +35,8 @@ const Subcommand kSubcommands[] = {
      runExplainCommand},
     {"calibrate", "fit a target's cost-model coefficients to measurements",
      runCalibrateCommand},
+    {"replay", "score the model's picks, pruning included, on measured times",
+     runReplayCommand},
 #ifdef QUILT_HAVE_COMPILER
     {"tune",
      "measure configurations around the model's picks into a tuning "
@@ -65,6 +67,11 @@ void printHelp(std::ostream &os) {
         "                   --measurements FILE.csv [--json]\n"
         "      CSV header: op,dtype,b,m,n,k,config,measured_us (or\n"
         "      workload,config,measured_us); see docs/cost-model.md.\n"
+        "  quiltc replay --target T [--target-file F] [--threads N]\n"
+        "                [--max-candidates N] [--json]\n"
+        "                --measurements FILE.csv [--measurements FILE.csv]...\n"
+        "      prunes and picks as compiling and the dispatch would, and\n"
+        "      scores the picks on the measured times (regret and loss).\n"
 #ifdef QUILT_HAVE_COMPILER
         "  quiltc tune --workloads FILE [--target T] [--op OP] [--types T]\n"
         "              [--budget SECONDS] [--db FILE] [--threads N]\n"
@@ -104,6 +111,6 @@ int main(int argc, char **argv) {
 #ifdef QUILT_HAVE_COMPILER
             << "compile, tune, "
 #endif
-            << "targets, explain or calibrate; see quiltc --help)\n";
+            << "targets, explain, calibrate or replay; see quiltc --help)\n";
   return kExitUsage;
 }

@@ -36,9 +36,8 @@ struct MeasuredHost {
     TargetDesc oneCore = restrictToCores(target, 1);
     PreparedTable table;
     std::string error;
-    EXPECT_TRUE(
-        prepareTable(kept, ElemType::F32, oneCore, oneCore.calibration, table,
-                     error))
+    EXPECT_TRUE(prepareTable(kept, ElemType::F32, oneCore, oneCore.calibration,
+                             table, error))
         << error;
     Selection selection;
     EXPECT_EQ(selectKernel(table, kShape, selection), SelectStatus::Ok);
@@ -110,8 +109,8 @@ TEST(Replay, ListsKeptCandidatesThatWereNotMeasured) {
   MeasuredHost s;
   ReplayReport report;
   std::string error;
-  ASSERT_TRUE(replayMeasurements({{s.at(s.kept.front(), 10.0)}}, s.target,
-                                 {}, report, error))
+  ASSERT_TRUE(replayMeasurements({{s.at(s.kept.front(), 10.0)}}, s.target, {},
+                                 report, error))
       << error;
   EXPECT_TRUE(report.scored.empty());
   ASSERT_EQ(report.unscored.size(), 1u);
@@ -122,8 +121,8 @@ TEST(Replay, ListsKeptCandidatesThatWereNotMeasured) {
   // Fewer kept candidates, fewer to measure.
   ReplayOptions two;
   two.maxCandidates = 2;
-  ASSERT_TRUE(replayMeasurements({{s.at(s.kept.front(), 10.0)}}, s.target,
-                                 two, report, error))
+  ASSERT_TRUE(replayMeasurements({{s.at(s.kept.front(), 10.0)}}, s.target, two,
+                                 report, error))
       << error;
   ASSERT_EQ(report.unscored.size(), 1u);
   EXPECT_LE(report.unscored.front().unmeasured.size(), 2u);
@@ -150,8 +149,7 @@ TEST(Replay, RejectsWhatCannotBeReplayed) {
 
   EXPECT_FALSE(replayMeasurements({{s.at(wgmmaConfig(), 5.0)}}, s.target, {},
                                   report, error));
-  EXPECT_NE(error.find("is not a candidate for host-avx512"),
-            std::string::npos)
+  EXPECT_NE(error.find("is not a candidate for host-avx512"), std::string::npos)
       << error;
 
   ReplayOptions none;
