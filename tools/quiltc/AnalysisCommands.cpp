@@ -144,6 +144,21 @@ const TargetDesc *findTarget(const Options &o, const TargetDatabase &db,
   return nullptr;
 }
 
+/// The database (built-ins and --target-file additions) and --target in
+/// it, or null after saying why.
+const TargetDesc *loadTarget(const Options &o, TargetDatabase &db,
+                             std::ostream &err) {
+  return loadDatabase(o, db, err) ? findTarget(o, db, err) : nullptr;
+}
+
+/// `write(json)`'s document on `out`, on a line of its own.
+template <typename Write> void printJson(std::ostream &out, Write write) {
+  std::string text;
+  JsonWriter json(text);
+  write(json);
+  out << text << "\n";
+}
+
 int usageError(std::ostream &err, const std::string &command,
                const std::string &error) {
   err << "quiltc " << command << ": error: " << error
@@ -200,9 +215,7 @@ int runExplainCommand(const std::vector<std::string> &args, std::ostream &out,
                       "unknown policy '" + o.policy +
                           "' (expected cost-model, pad, patch or fixed=<i>)");
   TargetDatabase db;
-  if (!loadDatabase(o, db, err))
-    return kExitError;
-  const TargetDesc *target = findTarget(o, db, err);
+  const TargetDesc *target = loadTarget(o, db, err);
   if (!target)
     return kExitError;
   TuningDatabase tuning;
@@ -250,17 +263,16 @@ int runExplainCommand(const std::vector<std::string> &args, std::ostream &out,
     reports.push_back(std::move(report));
   }
   if (o.json) {
-    std::string text;
-    JsonWriter json(text);
-    if (reports.size() == 1) {
-      writeExplainJson(json, reports.front(), o.top);
-    } else {
+    printJson(out, [&](JsonWriter &json) {
+      if (reports.size() == 1) {
+        writeExplainJson(json, reports.front(), o.top);
+        return;
+      }
       json.beginArray();
       for (const ExplainReport &r : reports)
         writeExplainJson(json, r, o.top);
       json.endArray();
-    }
-    out << text << "\n";
+    });
     return kExitOk;
   }
   for (size_t i = 0; i < reports.size(); ++i)
@@ -284,9 +296,7 @@ int runCalibrateCommand(const std::vector<std::string> &args, std::ostream &out,
   if (o.measurementsFile.empty())
     return usageError(err, "calibrate", "--measurements FILE.csv is required");
   TargetDatabase db;
-  if (!loadDatabase(o, db, err))
-    return kExitError;
-  const TargetDesc *target = findTarget(o, db, err);
+  const TargetDesc *target = loadTarget(o, db, err);
   if (!target)
     return kExitError;
   std::vector<Measurement> measurements;
@@ -300,10 +310,7 @@ int runCalibrateCommand(const std::vector<std::string> &args, std::ostream &out,
     return kExitError;
   }
   if (o.json) {
-    std::string text;
-    JsonWriter json(text);
-    writeFitJson(json, fit, *target);
-    out << text << "\n";
+    printJson(out, [&](JsonWriter &json) { writeFitJson(json, fit, *target); });
   } else {
     out << renderFitText(fit, *target);
   }
@@ -337,9 +344,7 @@ int runReplayCommand(const std::vector<std::string> &args, std::ostream &out,
   if (o.measurementsFiles.empty())
     return usageError(err, "replay", "--measurements FILE.csv is required");
   TargetDatabase db;
-  if (!loadDatabase(o, db, err))
-    return kExitError;
-  const TargetDesc *target = findTarget(o, db, err);
+  const TargetDesc *target = loadTarget(o, db, err);
   if (!target)
     return kExitError;
   std::vector<std::vector<Measurement>> runs;
@@ -359,10 +364,7 @@ int runReplayCommand(const std::vector<std::string> &args, std::ostream &out,
     return kExitError;
   }
   if (o.json) {
-    std::string text;
-    JsonWriter json(text);
-    writeReplayJson(json, report);
-    out << text << "\n";
+    printJson(out, [&](JsonWriter &json) { writeReplayJson(json, report); });
   } else {
     out << renderReplayText(report);
   }
