@@ -31,8 +31,9 @@
 namespace quilt {
 
 struct ReplayOptions {
-  /// The dispatch prices the product on this many of the target's cores
-  /// (restrictToCores); pruning sees the target as compiled for.
+  /// The dispatch prices the product on this many of a CPU target's cores
+  /// (restrictToCores; GPUs whole); pruning sees the target as compiled
+  /// for.
   int threads = 1;
   /// Candidates pruning keeps, as --max-candidates when compiling.
   int maxCandidates = 16;
