@@ -42,10 +42,11 @@ template <typename Fn> double medianMicros(Fn run, double minTime) {
 /// with each other: `rounds` passes over all of them, each starting one
 /// further along, each timing every alternative with medianMicros for
 /// `minTime / rounds`; an alternative's time is its median over the
-/// passes. On a shared machine the speed drifts over seconds, by up to 40%
-/// on memory-bound products (docs/benchmarks.md, "Regret"): timed one
-/// after another, alternatives far apart in the order would compare
-/// different moments, not kernels.
+/// passes. On a shared machine the speed drifts over seconds (on this
+/// project's VM, the same candidate on the same attention product by 6% on
+/// average and up to 40%; docs/benchmarks.md, "Host, against oneDNN, BLIS
+/// and OpenBLAS"): timed one after another, alternatives far apart in the
+/// order would compare different moments, not kernels.
 template <typename Fn>
 std::vector<double> interleavedMedianMicros(size_t count, Fn run,
                                             double minTime, int rounds = 3) {

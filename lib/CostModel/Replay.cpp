@@ -20,13 +20,15 @@ namespace quilt {
 
 namespace {
 
-/// One product's times: the log of each candidate's time, summed, and how
-/// many times were summed.
+/// Times of one candidate: the sum of their logs, and how many.
+using LogSum = std::pair<double, int>;
+double meanLog(const LogSum &s) { return s.first / s.second; }
+
+/// One product's times, by candidate.
 struct LogTimes {
-  std::map<std::string, std::pair<double, int>> byConfig;
+  std::map<std::string, LogSum> byConfig;
   double us(const std::string &config) const {
-    const auto &[sum, count] = byConfig.at(config);
-    return std::exp(sum / count);
+    return std::exp(meanLog(byConfig.at(config)));
   }
 };
 
@@ -98,8 +100,7 @@ bool replayMeasurements(const std::vector<std::vector<Measurement>> &runs,
       for (const auto &[config, logTime] : times.byConfig)
         if (auto it = joined.byConfig.find(config);
             it != joined.byConfig.end()) {
-          shift += it->second.first / it->second.second -
-                   logTime.first / logTime.second;
+          shift += meanLog(it->second) - meanLog(logTime);
           ++shared;
         }
       if (shared)
