@@ -20,7 +20,7 @@ config.test_exec_root = os.path.join(config.quilt_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%quilt_src_root", config.quilt_src_root))
 config.substitutions.append(("%quilt_obj_root", config.quilt_obj_root))
-config.substitutions.append(("%workloads", config.shared_workloads_dir))
+config.substitutions.append(("%workloads", config.workloads_dir))
 config.substitutions.append(("%python", sys.executable))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
@@ -79,8 +79,6 @@ if subprocess.run([sys.executable, "-c", "import sklearn"],
     config.available_features.add("sklearn")
 
 # Features for tests that need tools or hardware CI does not have.
-if os.path.isdir(config.shared_workloads_dir):
-    config.available_features.add("shared-workloads")
 # Upstream mlir-opt with Quilt's plugin (lib/Plugin, built when Quilt links
 # libMLIR.so as mlir-opt does).
 quilt_plugin = os.path.join(config.quilt_obj_root, "lib", "QuiltPlugin.so")
