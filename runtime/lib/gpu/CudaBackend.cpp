@@ -109,8 +109,13 @@ public:
   }
 
   Error streamCreate(void *&stream) override {
+    // Blocking: a call's launches wait for the work its caller queued on
+    // the legacy default stream (PyTorch's and CuPy's default), which may
+    // still be writing the call's operands. On a non-blocking stream the
+    // kernels raced with it (seen on an H100: every f32 candidate wrong in
+    // 5 of 6 calls on operands PyTorch had just queued work on).
     return check(api_.cuStreamCreate(reinterpret_cast<CUstream *>(&stream),
-                                     CU_STREAM_NON_BLOCKING),
+                                     CU_STREAM_DEFAULT),
                  "cuStreamCreate");
   }
   Error streamDestroy(void *stream) override {

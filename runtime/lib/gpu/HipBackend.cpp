@@ -117,9 +117,11 @@ public:
   }
 
   Error streamCreate(void *&stream) override {
+    // Blocking, as on CUDA: launches wait for the caller's work on the
+    // null stream.
     return check(
         api_.hipStreamCreateWithFlags(reinterpret_cast<hipStream_t *>(&stream),
-                                      hipStreamNonBlocking),
+                                      hipStreamDefault),
         "hipStreamCreateWithFlags");
   }
   Error streamDestroy(void *stream) override {
