@@ -3,9 +3,10 @@
 #   scripts/quilt.sh demo    install what is missing, build, run the main job
 #   scripts/quilt.sh test    install what is missing, build, run every test
 #   scripts/quilt.sh build   install what is missing and build
-#   scripts/quilt.sh gpu-bench [TARGET]
-#                            build, and prepare the GPU benchmark of every
-#                            workload file for TARGET (default h100) in
+#   scripts/quilt.sh gpu-bench [TARGET [WORKLOAD_FILE...]]
+#                            build, and prepare the GPU benchmark of each
+#                            workload file (default: bench/workloads/*.txt)
+#                            for TARGET (default h100) in
 #                            bench/gpu/bundles/TARGET; runs it when this
 #                            machine has an NVIDIA GPU and PyTorch, else says
 #                            how to run it on one. wgmma candidates are
@@ -140,7 +141,13 @@ demo() {
 
 gpu_bench() {
   local target=${1:-h100}
-  local workloads=${QUILT_WORKLOADS:-$ROOT/../shared/workloads}
+  shift || true
+  # Workload files: those named after the target, else every file of
+  # bench/workloads (or of $QUILT_WORKLOADS).
+  local files=("$@")
+  if ((${#files[@]} == 0)); then
+    files=("${QUILT_WORKLOADS:-$ROOT/bench/workloads}"/*.txt)
+  fi
   local set=$target extra=()
   # The default kernels issue wgmma.mma_async with TMA loads; the earlier
   # forms stay one variable away.
@@ -155,7 +162,7 @@ gpu_bench() {
   build
   local run=(python3 bench/gpu/run.py --model-sample 2)
   rm -rf "$bundles"
-  for file in "$workloads"/*.txt; do
+  for file in "${files[@]}"; do
     local name
     name=$(basename "$file" .txt)
     "$BUILD_DIR/bin/quilt-bench" --target "$target" --workloads "$file" \

@@ -55,18 +55,26 @@ triton_matmul = None  # bench/gpu/triton_matmul.py when Triton works here
 # Quilt's libraries
 # --------------------------------------------------------------------------
 
+_DESCRIPTORS = {}
+
+
+def descriptor_type(rank):
+    """The ctypes structure of a rank-`rank` memref descriptor, made once."""
+    if rank not in _DESCRIPTORS:
+        class Descriptor(ctypes.Structure):
+            _fields_ = [("allocated", ctypes.c_void_p),
+                        ("aligned", ctypes.c_void_p),
+                        ("offset", ctypes.c_int64),
+                        ("sizes", ctypes.c_int64 * rank),
+                        ("strides", ctypes.c_int64 * rank)]
+        _DESCRIPTORS[rank] = Descriptor
+    return _DESCRIPTORS[rank]
+
+
 def memref_descriptor(tensor):
     """The MLIR memref descriptor of a strided device tensor."""
     rank = tensor.dim()
-
-    class Descriptor(ctypes.Structure):
-        _fields_ = [("allocated", ctypes.c_void_p),
-                    ("aligned", ctypes.c_void_p),
-                    ("offset", ctypes.c_int64),
-                    ("sizes", ctypes.c_int64 * rank),
-                    ("strides", ctypes.c_int64 * rank)]
-
-    d = Descriptor()
+    d = descriptor_type(rank)()
     d.allocated = d.aligned = tensor.data_ptr() or None
     d.offset = 0
     for i in range(rank):
@@ -119,8 +127,15 @@ class Library:
         self.entry.restype = None
 
     def __call__(self, lhs, rhs, out):
-        a, b, c = (memref_descriptor(t) for t in (lhs, rhs, out))
-        self.entry(ctypes.byref(a), ctypes.byref(b), ctypes.byref(c))
+        self.bind(lhs, rhs, out)()
+
+    def bind(self, lhs, rhs, out):
+        """The call on these tensors with its descriptors built once: what
+        is timed is the compiled function, not Python building its
+        arguments."""
+        a, b, c = (ctypes.byref(memref_descriptor(t)) for t in (lhs, rhs, out))
+        entry = self.entry
+        return lambda: entry(a, b, c)
 
 
 # --------------------------------------------------------------------------
@@ -206,6 +221,34 @@ def median_event_us(fn, reps=50):
     return statistics.median(times)
 
 
+def device_us(fn, reps=20):
+    """The GPU's busy time per call, kernels, copies and fills together, as
+    CUPTI traces it through PyTorch's profiler (Quilt launches through the
+    driver API, which CUPTI sees too), and the names of the kernels; the
+    difference to the wall-clock time is what a call costs on the host.
+    None, with the reason, where the profiler does not work."""
+    fn()
+    torch.cuda.synchronize()
+    try:
+        from torch.profiler import ProfilerActivity, profile
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(reps):
+                fn()
+            torch.cuda.synchronize()
+        busy, names = 0.0, {}
+        for event in prof.key_averages():
+            us = getattr(event, "self_device_time_total", None)
+            if us is None:
+                us = event.self_cuda_time_total
+            if us > 0:
+                busy += us
+                names[event.key] = names.get(event.key, 0.0) + us / reps
+    except Exception as failure:  # noqa: BLE001 - profiler missing or refused
+        return None, f"{type(failure).__name__}: {failure}".splitlines()[0]
+    top = sorted(names.items(), key=lambda kv: -kv[1])[:3]
+    return busy / reps, [[name[:80], round(us, 2)] for name, us in top]
+
+
 def spearman(x, y):
     def ranks(v):
         order = sorted(range(len(v)), key=lambda i: v[i])
@@ -251,6 +294,10 @@ class Case:
 
     def run(self, library):
         self.out.copy_(self.acc)
+        # Quilt launches on its own stream: PyTorch's work on these tensors
+        # (the random inputs, the reference, the poisoned output) must be
+        # finished before the call reads or writes them.
+        torch.cuda.synchronize()
         library(self.lhs, self.rhs, self.out)
         torch.cuda.synchronize()
         return relative_error(self.out, self.ref)
@@ -288,14 +335,19 @@ def run_bundle(bundle, args, generator):
         if failure:
             r["error"] = failure
             continue
-        r["quilt_us"] = median_wall_us(lambda: library(case.lhs, case.rhs, case.out),
+        if not r["ok"]:
+            r["wrong_elements"] = wrong_elements(case)
+        call = library.bind(case.lhs, case.rhs, case.out)
+        r["quilt_us"] = median_wall_us(call,
                                        args.min_time)
+        r["quilt_device_us"], r["quilt_device_detail"] = device_us(call)
         # cuBLAS in the math mode of Quilt's pick: tf32 only when Quilt's
         # candidate uses it (PyTorch's default for float32 is full f32).
         torch.backends.cuda.matmul.allow_tf32 = "tf32" in (w.get("instruction") or "")
         torch.backends.cudnn.allow_tf32 = torch.backends.cuda.matmul.allow_tf32
         baseline = lambda: contraction(w, case.lhs, case.rhs)
         r["cublas_us"] = median_event_us(baseline)
+        r["cublas_device_us"], _ = device_us(baseline)
         r["cublas_sync_us"] = median_wall_us(baseline, args.min_time)
         if r["quilt_us"] > 0:
             r["vs_cublas"] = r["cublas_us"] / r["quilt_us"]
@@ -312,7 +364,7 @@ def run_bundle(bundle, args, generator):
                 runtime.force_kernel(i)
                 err = case.run(library)
                 failure = runtime.take_error()
-                us = median_wall_us(lambda: library(case.lhs, case.rhs, case.out),
+                us = median_wall_us(library.bind(case.lhs, case.rhs, case.out),
                                     args.min_time / 4)
                 check["candidates"].append({
                     "config": c["config"], "predicted_us": c["predicted_us"],
@@ -327,9 +379,43 @@ def run_bundle(bundle, args, generator):
             check["regret"] = picked / min(measured) - 1.0
             check["all_candidates_ok"] = all(c["ok"] for c in check["candidates"])
             checks.append(check)
-        print(f"[{index + 1}/{len(workloads)}] {w['workload']}", file=sys.stderr)
+        progress(index, len(workloads), r)
 
     return manifest, results, checks
+
+
+def wrong_elements(case):
+    """Where a wrong output is wrong: how many elements differ from the
+    reference by more than 1e-3 of its largest magnitude, and the ranges of
+    their indices per dimension (a tile, a row band, every element)."""
+    out = case.out.to(case.ref.dtype)
+    bad = ((out - case.ref).abs() > 1e-3 * case.ref.abs().max()) | ~torch.isfinite(out)
+    where = bad.nonzero()
+    summary = {"count": int(where.shape[0]), "of": int(bad.numel())}
+    if where.shape[0]:
+        summary["ranges"] = [[int(where[:, d].min()), int(where[:, d].max())]
+                             for d in range(where.shape[1])]
+    return summary
+
+
+def progress(index, count, r):
+    """One line per finished workload on stderr, flushed at once: a run cut
+    short by a time limit or a hung kernel still leaves what it measured."""
+    parts = [f"[{index + 1}/{count}] {r['workload']}:",
+             "skipped" if r["ok"] is None else "ok" if r["ok"] else "WRONG"]
+    for key, label in (("max_rel_error", "err {:.1e}"), ("quilt_us", "quilt {:.1f} us"),
+                       ("quilt_device_us", "(device {:.1f} us)"),
+                       ("cublas_us", "cublas {:.1f} us"), ("vs_cublas", "{:.2f}x"),
+                       ("triton_us", "triton {:.1f} us")):
+        if r.get(key) is not None:
+            parts.append(label.format(r[key]))
+    if r.get("error"):
+        parts.append("error: " + r["error"])
+    if r.get("quilt_device_detail"):
+        parts.append(f"{r['quilt_device_detail']}")
+    if r.get("wrong_elements"):
+        parts.append(f"wrong elements: {r['wrong_elements']}")
+    print(" ".join(parts), file=sys.stderr, flush=True)
 
 
 def time_triton(r, w, case):
@@ -339,7 +425,7 @@ def time_triton(r, w, case):
     allow_tf32 = "tf32" in (w.get("instruction") or "")
     product = lambda: triton_matmul.matmul(case.lhs, case.rhs, allow_tf32)
     try:
-        error = relative_error(product(), case.ref - case.acc.to(case.ref.dtype))
+        error = relative_error(product(), case.ref)
     except Exception as failure:  # noqa: BLE001 - compile errors, bad configs
         r["triton_error"] = f"{type(failure).__name__}: {failure}".splitlines()[0]
         return
@@ -347,6 +433,7 @@ def time_triton(r, w, case):
         r["triton_error"] = f"wrong product (relative error {error:.1e})"
         return
     r["triton_us"] = median_event_us(product)
+    r["triton_device_us"], _ = device_us(product)
     if r.get("quilt_us"):
         r["vs_triton"] = r["triton_us"] / r["quilt_us"]
 
@@ -386,6 +473,12 @@ def report(bundle, manifest, results, checks, device):
             lines.append(f"- {dtype}: geomean {geomean(ratios):.2f}x cuBLAS "
                          f"({geomean(synced):.2f}x against cuBLAS synchronized "
                          f"per call) over {len(ratios)} workloads")
+        kernels = [r["cublas_device_us"] / r["quilt_device_us"] for r in results
+                   if r.get("ok") and r.get("cublas_device_us") and r.get("quilt_device_us")
+                   and f" {dtype} " in r["workload"]]
+        if kernels:
+            lines.append(f"- {dtype}: kernels alone (GPU busy time per call, CUPTI): "
+                         f"geomean {geomean(kernels):.2f}x cuBLAS over {len(kernels)} workloads")
         vs_triton = [r["vs_triton"] for r in results
                      if r.get("ok") and r.get("vs_triton") and f" {dtype} " in r["workload"]]
         if vs_triton:
