@@ -397,6 +397,27 @@ def QuiltDecomposeAggregateOps
   ];
 }
 
+def QuiltBufferSafeCanonicalize : Pass<"quilt-buffer-safe-canonicalize"> {
+  let summary = "Canonicalize a program that may write through "
+                "`bufferization.to_buffer`, keeping its buffer reads";
+  let description = [{
+    Upstream's `canonicalize` with every pattern except those that
+    `bufferization.to_buffer` registers. One of them rewrites a
+    `memref.load` of a `to_buffer` result into a `tensor.extract` of the
+    tensor it came from. That is sound only when nothing writes through the
+    buffer in between, and exporters do write through it: a KV-cache update
+    stores the new row into `to_buffer %cache` and the attention loop then
+    loads the cache through the same buffer (Buddy Compiler's decode
+    graphs). After the rewrite the loop reads the tensor as it was before
+    the update, and One-Shot Bufferize, seeing the old value still read
+    after the stores, gives the stores a copy: the reader silently misses
+    the update. The other two patterns fold `to_buffer(to_tensor %m)` and
+    casts, which bufferization does itself, so nothing is lost before it.
+    Quilt's pipelines run this pass, not `canonicalize`, ahead of
+    bufferization.
+  }];
+}
+
 def QuiltCheckLowered : Pass<"quilt-check-lowered", "::mlir::ModuleOp"> {
   let summary = "Refuse a module that a pipeline did not lower completely";
   let description = [{

@@ -84,7 +84,10 @@ void quilt::buildDispatchFrontEnd(OpPassManager &pm,
     tuning.threads = options.threads;
     pm.addPass(ukernel::createUKernelApplyTuningDb(tuning));
   }
-  pm.addPass(createCanonicalizerPass());
+  // Before bufferization, reads through a `to_buffer` stay reads of the
+  // buffer: the input may have written through it (an in-place cache
+  // update), which plain canonicalization would not see.
+  pm.addPass(createQuiltBufferSafeCanonicalize());
   pm.addPass(createCSEPass());
 }
 

@@ -227,7 +227,14 @@ public:
   EpilogueChain abandon() { return EpilogueChain(); }
 
 private:
-  /// On tensors: the current value's one user, if it has exactly one.
+  /// On tensors: the current value's one user, if it has exactly one and
+  /// the dispatch may take its place. The dispatch reads the product's
+  /// operands and writes its result where the last consumer was, so the
+  /// user must be in the same block and nothing in between may touch
+  /// memory: a tensor can alias a buffer written in place (through
+  /// `bufferization.to_buffer`, a `to_tensor restrict` of a buffer the
+  /// program stores into, a call), and moving the product past that write
+  /// would change what it reads.
   Operation *onlyTensorUser() const {
     if (current.use_empty())
       return nullptr;
@@ -235,6 +242,12 @@ private:
     if (llvm::any_of(current.getUsers(),
                      [&](Operation *other) { return other != user; }))
       return nullptr;
+    if (user->getBlock() != lastWriter->getBlock())
+      return nullptr;
+    for (Operation *op = lastWriter->getNextNode(); op != user;
+         op = op->getNextNode())
+      if (!quilt::touchesNoMemory(op))
+        return nullptr;
     return user;
   }
 

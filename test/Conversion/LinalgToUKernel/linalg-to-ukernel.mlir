@@ -506,3 +506,61 @@ func.func @named_not_fusable_stays_named(%a: tensor<?x?xf32>, %b: tensor<?x?xf32
       ins(%c, %r : tensor<?x?xf32>, tensor<?x?xf32>) outs(%o : tensor<?x?xf32>) -> tensor<?x?xf32>
   return %s : tensor<?x?xf32>
 }
+
+// -----
+
+// The dispatch would take the consumer's place, after a store through a
+// buffer of the product's operand (an in-place cache update): the product
+// would read the updated A. It stays where it is, unfused, and the
+// consumer stays a generic after the store.
+// CHECK-LABEL: func.func @no_fusion_across_a_write
+// CHECK: %[[R:.*]] = ukernel.dispatch matmul
+// CHECK-NOT: fused
+// CHECK: memref.store
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[R]]
+func.func @no_fusion_across_a_write(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %v: f32) -> tensor<4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %e = tensor.empty() : tensor<4x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %0 = linalg.matmul ins(%x, %w : tensor<4x8xf32>, tensor<8x16xf32>) outs(%acc : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %xb = bufferization.to_buffer %x : tensor<4x8xf32> to memref<4x8xf32>
+  memref.store %v, %xb[%c0, %c0] : memref<4x8xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%0 : tensor<4x16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<4x16xf32>
+  return %1 : tensor<4x16xf32>
+}
+
+// -----
+
+// A consumer inside a loop is not fused: the dispatch would move into the
+// loop and multiply once per iteration.
+// CHECK-LABEL: func.func @no_fusion_into_a_loop
+// CHECK: %[[R:.*]] = ukernel.dispatch matmul
+// CHECK-NOT: fused
+// CHECK: scf.for
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[R]]
+func.func @no_fusion_into_a_loop(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %n: index) -> tensor<4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %e = tensor.empty() : tensor<4x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %0 = linalg.matmul ins(%x, %w : tensor<4x8xf32>, tensor<8x16xf32>) outs(%acc : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%it = %e) -> tensor<4x16xf32> {
+    %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+        ins(%0 : tensor<4x16xf32>) outs(%it : tensor<4x16xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %s = arith.addf %a, %o : f32
+      linalg.yield %s : f32
+    } -> tensor<4x16xf32>
+    scf.yield %1 : tensor<4x16xf32>
+  }
+  return %r : tensor<4x16xf32>
+}
