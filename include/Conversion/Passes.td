@@ -241,6 +241,44 @@ def QuiltGpuDeviceBuffers : Pass<"quilt-gpu-device-buffers", "::mlir::ModuleOp">
 
     Copies between buffers of different layouts and `memref.alloca` have no
     device counterpart here and are diagnosed.
+
+    The deallocation pipeline's bookkeeping stays in host memory: a
+    `memref<N x index>` or `memref<N x i1>` allocation that is only loaded,
+    stored, cast, freed and passed to a private helper of the module (the
+    base pointers and ownership flags `bufferization.dealloc` lowers to,
+    and `@dealloc_helper`), which host code fills and reads.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def QuiltGpuHostAccessesToKernels
+    : Pass<"quilt-gpu-host-accesses-to-kernels", "::mlir::ModuleOp"> {
+  let summary = "Run a GPU program's own element loads and stores on the "
+                "device";
+  let description = [{
+    In a GPU program every buffer is device memory
+    (`quilt-gpu-device-buffers`), which host code cannot dereference. The
+    `memref.load`s and `memref.store`s a program writes itself, outside
+    any linalg op (an exporter's KV-cache update, a hand-written attention
+    loop), would dereference device pointers on the host: a crash on a GPU,
+    and silently fine on an emulator whose device memory is host memory.
+
+    This pass moves each outermost piece of host code that accesses
+    device memory, defines no value, and holds nothing but scalar
+    arithmetic (`arith`, `math`, `index`), structured control flow
+    (`scf.for`, `scf.if`, `scf.while`) and buffer loads, stores, sizes and
+    views into a `gpu.launch` of one block of one thread, in place: it runs
+    in program order, serially, on the device. Inside any other piece (one
+    holding host work such as a product, a call or an allocation, one that
+    also accesses host memory, or one whose results the host uses), each
+    access of device memory moves alone: a store into a kernel of its own;
+    a load into a kernel that writes the element to a device cell, copied
+    into a host cell that the host code loads. Host memory is what
+    `memref.alloc` still allocates after `quilt-gpu-device-buffers` (the
+    deallocation pipeline's bookkeeping), globals, and the arguments of
+    private functions that every call gives host memory; it stays on the
+    host. An atomic update of device memory whose old value the host uses
+    is an error at its location.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }

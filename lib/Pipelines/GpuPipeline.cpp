@@ -137,6 +137,9 @@ void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
   stridedCopies.asLinalg = true;
   pm.addPass(createQuiltStridedCopiesToLoops(stridedCopies));
   pm.addPass(createQuiltGpuDeviceBuffers());
+  // The program's own element loads and stores run on the device too: its
+  // buffers are device memory now.
+  pm.addPass(createQuiltGpuHostAccessesToKernels());
 
   // Micro-kernels, run-time selection and launches.
   ConvertUKernelToGPUOptions kernelOptions;

@@ -210,3 +210,25 @@ def test_products_written_every_way(emulator, rng):
             fused(q, w, bias, c),
             np.maximum(q.astype(f64) @ w.astype(f64) + bias + c, 0),
             rtol=1e-4, atol=1e-4)
+
+
+def test_decode_step_with_cache_updates(emulator):
+    """The two-layer decode step of test_decode_step.py on the emulated
+    H100: its cache updates and flash-decoding loop, written as memref
+    loads and stores in host code, run as one-thread kernels
+    (quilt-gpu-host-accesses-to-kernels), the products as Quilt's kernels."""
+    from decode_step import decode_step_mlir, random_inputs, reference
+    text = decode_step_mlir()
+    library = quilt.compile(text, target="h100", emit="shared",
+                            device_format="isa")
+    step = quilt.load(library, "decode_step", source=text)
+    for pos in (0, 7):
+        rng = np.random.default_rng(2000 + pos)
+        x, values = random_inputs(rng, pos)
+        results = step(x, pos, *values)
+        expected = reference(x, pos, values)
+        np.testing.assert_allclose(results[0], expected[0], rtol=2e-4,
+                                   atol=2e-4)
+        assert int(np.argmax(results[0])) == int(np.argmax(expected[0]))
+        for got, want in zip(results[1:], expected[1:]):
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)

@@ -8,9 +8,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AsyncGpuOps.h"
+
 #include "Conversion/Passes.h"
 #include "Conversion/Utils/Views.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
@@ -22,17 +25,57 @@ namespace quilt {
 
 using namespace mlir;
 
-namespace {
-
-/// Runs `issue` (which takes and returns an async token) between a
-/// `gpu.wait async` and a blocking `gpu.wait`.
-void issueAndWait(OpBuilder &b, Location loc,
-                  function_ref<Value(Value token)> issue) {
+void mlir::ukernel::gpucg::issueAndWait(
+    OpBuilder &b, Location loc, function_ref<Value(Value token)> issue) {
   Type tokenType = gpu::AsyncTokenType::get(b.getContext());
   Value start =
       gpu::WaitOp::create(b, loc, tokenType, ValueRange{}).getAsyncToken();
   Value done = issue(start);
   gpu::WaitOp::create(b, loc, Type(), ValueRange{done});
+}
+
+namespace {
+
+using mlir::ukernel::gpucg::issueAndWait;
+
+/// The value `buffer` is, looking through casts.
+Value throughCasts(Value buffer) {
+  while (auto cast = buffer.getDefiningOp<memref::CastOp>())
+    buffer = cast.getSource();
+  return buffer;
+}
+
+/// Whether `user` uses `buffer` the way the deallocation pipeline's host
+/// bookkeeping does: its elements read or written on the host, freed, cast,
+/// or passed to a private helper of this module (@dealloc_helper).
+bool isBookkeepingUse(Operation *user, Value buffer) {
+  if (auto store = dyn_cast<memref::StoreOp>(user))
+    return store.getMemref() == buffer;
+  if (isa<memref::LoadOp, memref::DeallocOp>(user))
+    return true;
+  if (auto cast = dyn_cast<memref::CastOp>(user))
+    return llvm::all_of(cast->getUsers(), [&](Operation *castUser) {
+      return isBookkeepingUse(castUser, cast.getResult());
+    });
+  if (auto call = dyn_cast<func::CallOp>(user)) {
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    return callee && callee.isPrivate() && !callee.isExternal();
+  }
+  return false;
+}
+
+/// The deallocation pipeline's bookkeeping (the base pointers and ownership
+/// flags of the buffers one `bufferization.dealloc` frees, memref<N x index>
+/// and memref<N x i1>): host data that no kernel reads, so it stays in host
+/// memory, where the host code that fills and reads it can.
+bool isHostBookkeeping(memref::AllocOp alloc) {
+  Type elem = alloc.getType().getElementType();
+  if (!elem.isIndex() && !elem.isInteger(1))
+    return false;
+  return llvm::all_of(alloc->getUsers(), [&](Operation *user) {
+    return isBookkeepingUse(user, alloc.getResult());
+  });
 }
 
 struct QuiltGpuDeviceBuffersPass
@@ -64,8 +107,14 @@ struct QuiltGpuDeviceBuffersPass
           ok = false;
         }
         ops.push_back(op);
-      } else if (isa<memref::AllocOp, memref::DeallocOp>(op)) {
-        ops.push_back(op);
+      } else if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+        if (!isHostBookkeeping(alloc))
+          ops.push_back(op);
+      } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+        auto alloc = throughCasts(dealloc.getMemref())
+                         .getDefiningOp<memref::AllocOp>();
+        if (!alloc || !isHostBookkeeping(alloc))
+          ops.push_back(op);
       }
       return WalkResult::advance();
     });

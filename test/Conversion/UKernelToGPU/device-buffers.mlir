@@ -62,3 +62,38 @@ func.func @layouts(%a: memref<?x?xf32, strided<[?, 1]>>, %b: memref<?x?xf32>) {
   memref.copy %a, %b : memref<?x?xf32, strided<[?, 1]>> to memref<?x?xf32>
   return
 }
+
+// -----
+
+// The deallocation pipeline's bookkeeping (base pointers and ownership
+// flags handed to its private helper, read back on the host) stays in host
+// memory, freed on the host; a buffer of i1 that a kernel may read does not.
+// CHECK-LABEL: func.func @bookkeeping
+// CHECK:         %[[PTRS:.*]] = memref.alloc() : memref<2xindex>
+// CHECK:         %[[FLAGS:.*]] = memref.alloc() : memref<2xi1>
+// CHECK:         call @helper
+// CHECK:         memref.load %[[FLAGS]]
+// CHECK:         memref.dealloc %[[FLAGS]]
+// CHECK:         memref.dealloc %[[PTRS]]
+// CHECK:         gpu.alloc async {{.*}} : memref<2xi1>
+// CHECK-NOT:     memref.alloc
+func.func private @helper(%ptrs: memref<?xindex>, %flags: memref<?xi1>) {
+  return
+}
+func.func @bookkeeping(%p: index, %mask: memref<2xi1>) -> i1 {
+  %c0 = arith.constant 0 : index
+  %true = arith.constant true
+  %ptrs = memref.alloc() : memref<2xindex>
+  %flags = memref.alloc() : memref<2xi1>
+  memref.store %p, %ptrs[%c0] : memref<2xindex>
+  memref.store %true, %flags[%c0] : memref<2xi1>
+  %pc = memref.cast %ptrs : memref<2xindex> to memref<?xindex>
+  %fc = memref.cast %flags : memref<2xi1> to memref<?xi1>
+  call @helper(%pc, %fc) : (memref<?xindex>, memref<?xi1>) -> ()
+  %r = memref.load %flags[%c0] : memref<2xi1>
+  memref.dealloc %flags : memref<2xi1>
+  memref.dealloc %ptrs : memref<2xindex>
+  %device = memref.alloc() : memref<2xi1>
+  memref.copy %mask, %device : memref<2xi1> to memref<2xi1>
+  return %r : i1
+}
