@@ -99,6 +99,16 @@ if config.quilt_python_built:
     config.available_features.add("python-bindings")
     config.substitutions.append(("%quilt_python_dir", os.path.join(config.quilt_obj_root, "python")))
     config.substitutions.append(("%quilt_python", config.quilt_python_executable))
+    # The suite is the longest test; lit often runs it last and alone, so
+    # it spreads its files over the machine's cores itself (pytest-xdist,
+    # Debian's python3-pytest-xdist) where that is installed.
+    has_xdist = subprocess.run(
+        [config.quilt_python_executable, "-c", "import xdist"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+    workers = max(1, min(os.cpu_count() or 1, 4))
+    config.substitutions.append(
+        ("%pytest_parallel",
+         f"-n {workers} --dist loadfile" if has_xdist and workers > 1 else ""))
 # The GPU runtimes (runtime/, QuiltGpuRuntime.h): `cuda-runtime` /
 # `hip-runtime` when the library was built, `cuda-gpu` / `hip-gpu` when its
 # probe opens a device here (CI has none: tests that launch kernels are
