@@ -100,6 +100,13 @@ std::vector<int64_t> tileKs(InstKind inst) {
     return {8, 16, 32};
   case InstKind::MmaSyncTf32:
     return {16, 32};
+  case InstKind::Wgmma:
+    // One 128-byte swizzled row of halves: the K tile the wgmma engine
+    // issues natively (canIssueWgmma). Candidates with a K tile of 32 ran
+    // as mma.sync, at 60-128 TFLOP/s where the native kernels reached
+    // 153-253 on the same H100 products (docs/benchmarks.md, GPU), while
+    // the model priced both as wgmma.
+    return {64};
   default:
     return {32, 64};
   }

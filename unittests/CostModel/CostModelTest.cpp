@@ -307,16 +307,16 @@ TEST_F(SelectionTest, CostModelPicksTheArgmin) {
 TEST_F(SelectionTest, PatchWinsWhenTheRemainderIsThin) {
   prepare("h100", ElemType::F16);
   Selection sel;
-  ASSERT_EQ(selectKernel(table, {1, 1040, 8192, 8192}, sel), SelectStatus::Ok);
+  ASSERT_EQ(selectKernel(table, {1, 1040, 4096, 8192}, sel), SelectStatus::Ok);
   EXPECT_EQ(sel.patchDim, PatchDim::M);
   EXPECT_GE(sel.remainder, 0);
   EXPECT_EQ(sel.mainExtent % cands[sel.candidate].tileM, 0);
   EXPECT_LT(sel.predictedUs, sel.bestSingleUs);
   // Main and remainder predictions add up to the patch's.
   double main =
-      evaluateCandidate(table, sel.candidate, {1, sel.mainExtent, 8192, 8192});
+      evaluateCandidate(table, sel.candidate, {1, sel.mainExtent, 4096, 8192});
   double rest = evaluateCandidate(table, sel.remainder,
-                                  {1, 1040 - sel.mainExtent, 8192, 8192});
+                                  {1, 1040 - sel.mainExtent, 4096, 8192});
   EXPECT_NEAR(sel.predictedUs, main + rest, 1e-9 * sel.predictedUs);
 }
 

@@ -42,7 +42,7 @@ TEST(Explain, WhyNamesWaveQuantization) {
 }
 
 TEST(Explain, PatchIsReported) {
-  ExplainReport r = explain("h100", "matmul f16 M=1040 N=8192 K=8192");
+  ExplainReport r = explain("h100", "matmul f16 M=1040 N=4096 K=8192");
   ASSERT_EQ(r.selection.patchDim, PatchDim::M);
   EXPECT_EQ(r.why.rfind("patch wins: ", 0), 0u) << r.why;
   std::string json;
