@@ -338,8 +338,7 @@ def run_bundle(bundle, args, generator):
         if not r["ok"]:
             r["wrong_elements"] = wrong_elements(case)
         call = library.bind(case.lhs, case.rhs, case.out)
-        r["quilt_us"] = median_wall_us(call,
-                                       args.min_time)
+        r["quilt_us"] = median_wall_us(call, args.min_time)
         r["quilt_device_us"], r["quilt_device_detail"] = device_us(call)
         # cuBLAS in the math mode of Quilt's pick: tf32 only when Quilt's
         # candidate uses it (PyTorch's default for float32 is full f32).
@@ -412,7 +411,7 @@ def progress(index, count, r):
     if r.get("error"):
         parts.append("error: " + r["error"])
     if r.get("quilt_device_detail"):
-        parts.append(f"{r['quilt_device_detail']}")
+        parts.append(str(r["quilt_device_detail"]))
     if r.get("wrong_elements"):
         parts.append(f"wrong elements: {r['wrong_elements']}")
     print(" ".join(parts), file=sys.stderr, flush=True)

@@ -334,8 +334,8 @@ def reference(x, pos, values):
     h = x.astype(np.float64)
     caches = []
     for l in range(LAYERS):
-        p = named_layer = {k[len(f"l{l}_"):]: v for k, v in named.items()
-                           if k.startswith(f"l{l}_")}
+        p = {k[len(f"l{l}_"):]: v for k, v in named.items()
+             if k.startswith(f"l{l}_")}
         n = rmsnorm(h, p["attn_norm"])
         q, k, v = rope(n @ p["wq"]), rope(n @ p["wk"]), n @ p["wv"]
         kc, vc = p["kcache"].copy(), p["vcache"].copy()
@@ -351,6 +351,5 @@ def reference(x, pos, values):
         n = rmsnorm(h, p["ffn_norm"])
         gate, up = n @ p["w_gate"], n @ p["w_up"]
         h = h + (gate / (1 + np.exp(-gate)) * up) @ p["w_down"]
-        del named_layer
     logits = rmsnorm(h, named["final_norm"]) @ named["lm_head"]
     return (logits, *caches)

@@ -19,6 +19,10 @@ bool hasContiguousRows(Value view);
 /// `view` (a memref) has the identity layout: row-major and dense.
 bool hasIdentityLayout(Value view);
 
+/// The buffer `view` is a view of, through every view-like op (subviews,
+/// casts, reshapes); `view` itself when it is none.
+Value viewRoot(Value view);
+
 } // namespace mlir::ukernel
 
 #endif // QUILT_CONVERSION_UTILS_VIEWS_H

@@ -7,6 +7,8 @@
 
 #include "EpilogueFusion.h"
 
+#include "Conversion/Utils/Views.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
@@ -14,23 +16,16 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::ukernel;
+using mlir::ukernel::viewRoot;
 using quilt::EpilogueChain;
 
 namespace {
 
 bool isScalarType(Type type) {
   return isa<FloatType, IntegerType, IndexType>(type);
-}
-
-/// The buffer a memref value is a view of (itself if it is none).
-Value viewRoot(Value buffer) {
-  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
-    buffer = view.getViewSource();
-  return buffer;
 }
 
 bool isAllocation(Value buffer) {

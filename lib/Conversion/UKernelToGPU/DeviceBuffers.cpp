@@ -38,13 +38,6 @@ namespace {
 
 using mlir::ukernel::gpucg::issueAndWait;
 
-/// The value `buffer` is, looking through casts.
-Value throughCasts(Value buffer) {
-  while (auto cast = buffer.getDefiningOp<memref::CastOp>())
-    buffer = cast.getSource();
-  return buffer;
-}
-
 /// Whether `user` uses `buffer` the way the deallocation pipeline's host
 /// bookkeeping does: its elements read or written on the host, freed, cast,
 /// or passed to a private helper of this module (@dealloc_helper).
@@ -111,7 +104,7 @@ struct QuiltGpuDeviceBuffersPass
         if (!isHostBookkeeping(alloc))
           ops.push_back(op);
       } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
-        auto alloc = throughCasts(dealloc.getMemref())
+        auto alloc = ukernel::viewRoot(dealloc.getMemref())
                          .getDefiningOp<memref::AllocOp>();
         if (!alloc || !isHostBookkeeping(alloc))
           ops.push_back(op);

@@ -13,6 +13,7 @@
 #include "AsyncGpuOps.h"
 
 #include "Conversion/Passes.h"
+#include "Conversion/Utils/Views.h"
 #include "Dialect/UKernel/IR/UKernelDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -24,7 +25,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace quilt {
 #define GEN_PASS_DEF_QUILTGPUHOSTACCESSESTOKERNELS
@@ -73,9 +73,8 @@ class BufferPlaces {
 public:
   explicit BufferPlaces(ModuleOp module) : module(module) {}
 
-  bool isHost(Value buffer) {
-    while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
-      buffer = view.getViewSource();
+  bool isHost(Value view) {
+    Value buffer = ukernel::viewRoot(view);
     if (Operation *def = buffer.getDefiningOp())
       return isa<memref::AllocOp, memref::AllocaOp, memref::GetGlobalOp>(def);
     auto arg = cast<BlockArgument>(buffer);
@@ -86,11 +85,12 @@ public:
     auto [it, inserted] = hostArgs.try_emplace(arg, false);
     if (!inserted)
       return it->second; // (false while being decided: a recursive call)
-    bool host = true, called = false;
     std::optional<SymbolTable::UseRange> uses =
         SymbolTable::getSymbolUses(function, module);
-    for (const SymbolTable::SymbolUse &use : uses ? *uses
-                                                  : SymbolTable::UseRange({})) {
+    if (!uses)
+      return false; // used where no symbol table says how
+    bool host = true, called = false;
+    for (const SymbolTable::SymbolUse &use : *uses) {
       auto call = dyn_cast<func::CallOp>(use.getUser());
       if (!call) {
         host = false;
@@ -150,30 +150,26 @@ void readOnDevice(memref::LoadOp load) {
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value deviceCell;
   issueAndWait(b, loc, [&](Value token) {
-    auto alloc = gpu::AllocOp::create(b, loc, cellType, token.getType(),
-                                      ValueRange{token}, ValueRange{},
-                                      ValueRange{});
+    auto alloc =
+        gpu::AllocOp::create(b, loc, cellType, token.getType(),
+                             ValueRange{token}, ValueRange{}, ValueRange{});
     deviceCell = alloc.getMemref();
     return alloc.getAsyncToken();
   });
   Value loaded = load.getResult();
-  Operation *launch = nullptr;
-  {
-    OpBuilder kernel = runInOneThread(load);
-    launch = load->getParentOp();
-    auto store = memref::StoreOp::create(kernel, loc, loaded, deviceCell,
-                                         ValueRange{zero});
-    b.setInsertionPointAfter(launch);
-    Value hostCell = memref::AllocOp::create(b, loc, cellType);
-    issueAndWait(b, loc, [&](Value token) {
-      return gpu::MemcpyOp::create(b, loc, token.getType(), ValueRange{token},
-                                   hostCell, deviceCell)
-          .getAsyncToken();
-    });
-    Value value = memref::LoadOp::create(b, loc, hostCell, ValueRange{zero});
-    loaded.replaceAllUsesExcept(value, store);
-    memref::DeallocOp::create(b, loc, hostCell);
-  }
+  OpBuilder kernel = runInOneThread(load);
+  auto store = memref::StoreOp::create(kernel, loc, loaded, deviceCell,
+                                       ValueRange{zero});
+  b.setInsertionPointAfter(load->getParentOp()); // after the launch
+  Value hostCell = memref::AllocOp::create(b, loc, cellType);
+  issueAndWait(b, loc, [&](Value token) {
+    return gpu::MemcpyOp::create(b, loc, token.getType(), ValueRange{token},
+                                 hostCell, deviceCell)
+        .getAsyncToken();
+  });
+  Value value = memref::LoadOp::create(b, loc, hostCell, ValueRange{zero});
+  loaded.replaceAllUsesExcept(value, store);
+  memref::DeallocOp::create(b, loc, hostCell);
   issueAndWait(b, loc, [&](Value token) {
     return gpu::DeallocOp::create(b, loc, token.getType(), ValueRange{token},
                                   deviceCell)
@@ -195,14 +191,11 @@ struct QuiltGpuHostAccessesToKernelsPass
       signalPassFailure();
   }
 
-  /// Whether `op` is in the body of an op that becomes kernels itself.
-  static bool insideKernelOp(Operation *op) {
-    for (Operation *parent = op->getParentOp(); parent;
-         parent = parent->getParentOp())
-      if (isa<linalg::LinalgOp>(parent) ||
-          isa_and_nonnull<ukernel::UKernelDialect>(parent->getDialect()))
-        return true;
-    return false;
+  /// Whether `op` is device code already, or becomes kernels with its
+  /// body (linalg ops, dispatches): never looked into.
+  static bool isDeviceOrKernelOp(Operation &op) {
+    return isa<gpu::LaunchOp, gpu::GPUModuleOp, linalg::LinalgOp>(op) ||
+           isa_and_nonnull<ukernel::UKernelDialect>(op.getDialect());
   }
 
   /// Moves each outermost piece of `block` that runs in a kernel, defines
@@ -213,8 +206,7 @@ struct QuiltGpuHostAccessesToKernelsPass
   /// a host cell (readOnDevice).
   void moveToDevice(Block &block, BufferPlaces &places) {
     for (Operation &op : llvm::make_early_inc_range(block)) {
-      if (isa<gpu::LaunchOp, gpu::GPUModuleOp, linalg::LinalgOp>(op) ||
-          insideKernelOp(&op))
+      if (isDeviceOrKernelOp(op))
         continue;
       PieceAccesses piece = classify(&op, places);
       if (!piece.device)

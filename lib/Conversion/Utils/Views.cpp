@@ -7,11 +7,18 @@
 #include "Conversion/Utils/Views.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 
 bool mlir::ukernel::hasIdentityLayout(Value view) {
   return cast<MemRefType>(view.getType()).getLayout().isIdentity();
+}
+
+Value mlir::ukernel::viewRoot(Value view) {
+  while (auto viewOp = view.getDefiningOp<ViewLikeOpInterface>())
+    view = viewOp.getViewSource();
+  return view;
 }
 
 bool mlir::ukernel::hasContiguousRows(Value view) {
