@@ -1,0 +1,88 @@
+//===- Dispatch.h - Running an AMDGCN kernel over a grid --------*- C++ -*-===//
+//
+// Part of the Quilt project.
+//
+// A dispatch runs one workgroup after another; the waves of a workgroup
+// run in turn until each reaches an s_barrier or s_endpgm, and a barrier
+// opens when every wave that has not ended waits at it, as the ISA's
+// barrier does. Memory accesses are checked against the live allocations
+// (global) and the workgroup's LDS; the first failure stops the launch
+// with a report naming the kernel, instruction, workgroup, wave and lane.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUILT_EMULATOR_AMDGCN_DISPATCH_H
+#define QUILT_EMULATOR_AMDGCN_DISPATCH_H
+
+#include "CodeObject.h"
+#include "Isa.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace quilt::amdgcn {
+
+/// A kernel ready to run: its metadata and decoded instructions.
+struct LoadedKernel {
+  KernelInfo info;
+  std::string processor;
+  std::vector<Instruction> code;
+};
+
+struct LaunchConfig {
+  uint32_t grid[3] = {1, 1, 1};  ///< workgroups
+  uint32_t block[3] = {1, 1, 1}; ///< work-items per workgroup
+  uint32_t dynamicLdsBytes = 0;
+  std::vector<uint8_t> kernarg; ///< the kernel argument segment
+};
+
+/// Instruction counts by class (QUILT_EMULATOR_PROFILE).
+struct Counters {
+  uint64_t waveInstructions = 0;
+  uint64_t matrix = 0, valu = 0, salu = 0, lds = 0, global = 0, scalarMemory = 0;
+  uint64_t globalBytesLoaded = 0, globalBytesStored = 0;
+  uint64_t ldsBytesLoaded = 0, ldsBytesStored = 0;
+  uint64_t barriers = 0;
+};
+
+/// The hipError_t values a failed launch returns (numbers from
+/// hip_runtime_api.h; the dispatcher does not include HIP's headers).
+enum : int {
+  kHipErrorIllegalAddress = 700,
+  kHipErrorLaunchFailure = 719,
+};
+
+struct LaunchFailure {
+  int error = 0;
+  std::string report;
+};
+
+struct Workgroup {
+  uint32_t id[3] = {0, 0, 0};
+  std::vector<uint8_t> lds;
+};
+
+struct Dispatch {
+  const LoadedKernel *kernel = nullptr;
+  const LaunchConfig *config = nullptr;
+  Counters counters;
+  bool failed = false;
+  LaunchFailure failure;
+  /// The dispatch packet the kernel may read through its dispatch pointer
+  /// (hsa_kernel_dispatch_packet_t's layout).
+  alignas(64) uint8_t packet[64] = {};
+};
+
+/// Stops the dispatch with `error` and a report on the wave's current
+/// instruction (the first report wins).
+void fail(Wave &w, int lane, int error, const std::string &what);
+
+/// Runs the whole grid. False with `failure` set when a check or an
+/// instruction stopped it.
+bool runKernel(const LoadedKernel &kernel, const LaunchConfig &config,
+               Counters &counters, LaunchFailure &failure);
+
+} // namespace quilt::amdgcn
+
+#endif // QUILT_EMULATOR_AMDGCN_DISPATCH_H

@@ -1,0 +1,350 @@
+//===- MemoryOps.cpp - Scalar, global, LDS and scratch memory -------------===//
+//
+// Part of the Quilt project. SMEM, global FLAT, DS and scratch FLAT
+// instructions (CDNA3 ISA chapters 7, 9-11; RDNA3 chapters 7, 9-11), with
+// both generations' names (global_load_dword / global_load_b32, ds_read2_b32
+// / ds_load_2addr_b32, ...). Global addresses are host addresses (the HIP
+// API's allocations are host memory); every access is checked against the
+// live allocations, every LDS access against the workgroup's LDS.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Dispatch.h"
+#include "Semantics.h"
+
+#include "../lib/DeviceMemory.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+namespace quilt::amdgcn {
+namespace {
+
+std::string hex(uint64_t v) {
+  char buffer[24];
+  std::snprintf(buffer, sizeof(buffer), "0x%" PRIx64, v);
+  return buffer;
+}
+
+bool checkGlobal(Wave &w, int lane, uint64_t address, unsigned bytes,
+                 bool store) {
+  if (emu::deviceMemory().contains(address, bytes))
+    return true;
+  fail(w, lane, kHipErrorIllegalAddress,
+       std::string("out-of-bounds global ") + (store ? "store" : "load") +
+           " of " + std::to_string(bytes) + " bytes at " + hex(address) +
+           ", " + emu::deviceMemory().describe(address, bytes));
+  return false;
+}
+
+bool checkLds(Wave &w, int lane, uint32_t address, unsigned bytes,
+              bool store) {
+  size_t size = w.group->lds.size();
+  if (uint64_t(address) + bytes <= size)
+    return true;
+  fail(w, lane, kHipErrorIllegalAddress,
+       std::string("out-of-bounds LDS ") + (store ? "store" : "load") + " of " +
+           std::to_string(bytes) + " bytes at LDS offset " +
+           std::to_string(address) + ", the workgroup has " +
+           std::to_string(size) + " bytes of LDS");
+  return false;
+}
+
+// s_load_dword[xN] / s_load_bN sdst, sbase, offset-or-soffset [offset:N].
+template <unsigned Dwords> void scalarLoad(Wave &w, const Instruction &in) {
+  uint64_t base = scalar64(w, in.ops[1]);
+  uint64_t offset = in.numOperands > 2 ? scalar32(w, in.ops[2]) : 0;
+  uint64_t address = (base + offset + uint32_t(in.offset)) & ~uint64_t(3);
+  if (!checkGlobal(w, -1, address, 4 * Dwords, false))
+    return;
+  uint32_t values[Dwords];
+  std::memcpy(values, reinterpret_cast<const void *>(address), sizeof(values));
+  for (unsigned i = 0; i < Dwords; ++i)
+    writeScalar32(w, in.ops[0], values[i], i);
+  w.dispatch->counters.scalarMemory++;
+}
+
+/// The per-lane address of a global instruction: vaddr (64 bits) with
+/// `off`, or saddr (64 bits) + vaddr (32 bits, unsigned), plus the offset.
+inline uint64_t globalAddress(const Wave &w, const Instruction &in,
+                              const Operand &vaddr, const Operand &saddr,
+                              unsigned lane) {
+  if (saddr.kind == OperandKind::Off)
+    return read64(w, vaddr, lane) + int64_t(in.offset);
+  return scalar64(w, saddr) + read32(w, vaddr, lane) + int64_t(in.offset);
+}
+
+enum class Extend { Zero, Sign, Low16, High16 };
+
+/// Loads `Bytes` per lane into the destination: whole dwords, or a byte
+/// or short extended to a dword, or (d16) into one half keeping the other.
+template <unsigned Bytes, Extend Ext>
+void writeLoaded(Wave &w, const Operand &dst, unsigned lane,
+                 const uint8_t *data) {
+  if (Bytes >= 4) {
+    for (unsigned i = 0; i < Bytes / 4; ++i) {
+      uint32_t v;
+      std::memcpy(&v, data + 4 * i, 4);
+      write32(w, dst, lane, v, i);
+    }
+    return;
+  }
+  uint32_t raw = Bytes == 1 ? data[0] : uint32_t(data[0] | (data[1] << 8));
+  uint32_t v;
+  switch (Ext) {
+  case Extend::Zero: v = raw; break;
+  case Extend::Sign: v = Bytes == 1 ? uint32_t(int32_t(int8_t(raw))) : uint32_t(int32_t(int16_t(raw))); break;
+  case Extend::Low16: v = (read32(w, dst, lane) & 0xffff0000u) | raw; break;
+  case Extend::High16: v = (read32(w, dst, lane) & 0xffffu) | (raw << 16); break;
+  }
+  write32(w, dst, lane, v);
+}
+
+/// The bytes a store writes: the low bytes of the data, or (d16_hi) the
+/// high half.
+template <unsigned Bytes, bool High>
+void readStored(const Wave &w, const Operand &data, unsigned lane,
+                uint8_t *out) {
+  if (Bytes >= 4) {
+    for (unsigned i = 0; i < Bytes / 4; ++i) {
+      uint32_t v = read32(w, data, lane, i);
+      std::memcpy(out + 4 * i, &v, 4);
+    }
+    return;
+  }
+  uint32_t v = read32(w, data, lane);
+  if (High)
+    v >>= 16;
+  std::memcpy(out, &v, Bytes);
+}
+
+// global_load vdst, vaddr, saddr|off.
+template <unsigned Bytes, Extend Ext>
+void globalLoad(Wave &w, const Instruction &in) {
+  bool ok = true;
+  forEachActiveLane(w, [&](unsigned l) {
+    if (!ok)
+      return;
+    uint64_t address = globalAddress(w, in, in.ops[1], in.ops[2], l);
+    if (!(ok = checkGlobal(w, int(l), address, Bytes, false)))
+      return;
+    writeLoaded<Bytes, Ext>(w, in.ops[0], l,
+                            reinterpret_cast<const uint8_t *>(address));
+    w.dispatch->counters.globalBytesLoaded += Bytes;
+  });
+  w.dispatch->counters.global++;
+}
+// global_store vaddr, vdata, saddr|off.
+template <unsigned Bytes, bool High>
+void globalStore(Wave &w, const Instruction &in) {
+  bool ok = true;
+  forEachActiveLane(w, [&](unsigned l) {
+    if (!ok)
+      return;
+    uint64_t address = globalAddress(w, in, in.ops[0], in.ops[2], l);
+    if (!(ok = checkGlobal(w, int(l), address, Bytes, true)))
+      return;
+    readStored<Bytes, High>(w, in.ops[1], l, reinterpret_cast<uint8_t *>(address));
+    w.dispatch->counters.globalBytesStored += Bytes;
+  });
+  w.dispatch->counters.global++;
+}
+
+// ds_read vdst, vaddr [offset:N]; ds_write vaddr, vdata [offset:N].
+template <unsigned Bytes, Extend Ext> void ldsLoad(Wave &w, const Instruction &in) {
+  bool ok = true;
+  forEachActiveLane(w, [&](unsigned l) {
+    if (!ok)
+      return;
+    uint32_t address = read32(w, in.ops[1], l) + uint32_t(in.offset);
+    if (!(ok = checkLds(w, int(l), address, Bytes, false)))
+      return;
+    writeLoaded<Bytes, Ext>(w, in.ops[0], l, w.group->lds.data() + address);
+  });
+  w.dispatch->counters.lds++;
+  w.dispatch->counters.ldsBytesLoaded += Bytes * __builtin_popcountll(w.exec());
+}
+template <unsigned Bytes, bool High> void ldsStore(Wave &w, const Instruction &in) {
+  bool ok = true;
+  forEachActiveLane(w, [&](unsigned l) {
+    if (!ok)
+      return;
+    uint32_t address = read32(w, in.ops[0], l) + uint32_t(in.offset);
+    if (!(ok = checkLds(w, int(l), address, Bytes, true)))
+      return;
+    readStored<Bytes, High>(w, in.ops[1], l, w.group->lds.data() + address);
+  });
+  w.dispatch->counters.lds++;
+  w.dispatch->counters.ldsBytesStored += Bytes * __builtin_popcountll(w.exec());
+}
+// ds_read2[st64] vdst(2 elements), vaddr offset0:A offset1:B: the offsets
+// count elements (64 elements for st64).
+template <unsigned Bytes, unsigned Stride>
+void ldsLoad2(Wave &w, const Instruction &in) {
+  bool ok = true;
+  forEachActiveLane(w, [&](unsigned l) {
+    uint32_t base = read32(w, in.ops[1], l);
+    for (unsigned k = 0; k < 2 && ok; ++k) {
+      uint32_t address = base + uint32_t(k ? in.offset1 : in.offset) * Bytes * Stride;
+      if (!(ok = checkLds(w, int(l), address, Bytes, false)))
+        return;
+      for (unsigned i = 0; i < Bytes / 4; ++i) {
+        uint32_t v;
+        std::memcpy(&v, w.group->lds.data() + address + 4 * i, 4);
+        write32(w, in.ops[0], l, v, k * (Bytes / 4) + i);
+      }
+    }
+  });
+  w.dispatch->counters.lds++;
+  w.dispatch->counters.ldsBytesLoaded += 2 * Bytes * __builtin_popcountll(w.exec());
+}
+// ds_write2[st64] vaddr, vdata0, vdata1 offset0:A offset1:B.
+template <unsigned Bytes, unsigned Stride>
+void ldsStore2(Wave &w, const Instruction &in) {
+  bool ok = true;
+  forEachActiveLane(w, [&](unsigned l) {
+    uint32_t base = read32(w, in.ops[0], l);
+    for (unsigned k = 0; k < 2 && ok; ++k) {
+      uint32_t address = base + uint32_t(k ? in.offset1 : in.offset) * Bytes * Stride;
+      if (!(ok = checkLds(w, int(l), address, Bytes, true)))
+        return;
+      for (unsigned i = 0; i < Bytes / 4; ++i) {
+        uint32_t v = read32(w, in.ops[1 + k], l, i);
+        std::memcpy(w.group->lds.data() + address + 4 * i, &v, 4);
+      }
+    }
+  });
+  w.dispatch->counters.lds++;
+  w.dispatch->counters.ldsBytesStored += 2 * Bytes * __builtin_popcountll(w.exec());
+}
+
+/// Scratch (architected flat scratch, gfx940+ and gfx11): each lane's
+/// private segment; address = vaddr|0 + saddr|0 + offset.
+uint8_t *scratchAt(Wave &w, int lane, const Instruction &in, const Operand &vaddr,
+                   const Operand &saddr, unsigned bytes, bool store) {
+  uint64_t address = int64_t(in.offset);
+  if (vaddr.kind != OperandKind::Off)
+    address += read32(w, vaddr, lane);
+  if (saddr.kind != OperandKind::Off)
+    address += scalar32(w, saddr);
+  size_t perLane = w.scratch.size() / 64;
+  if (address + bytes > perLane) {
+    fail(w, lane, kHipErrorIllegalAddress,
+         std::string("out-of-bounds scratch ") + (store ? "store" : "load") +
+             " of " + std::to_string(bytes) + " bytes at private offset " +
+             std::to_string(address) + ", the kernel's private segment has " +
+             std::to_string(perLane) + " bytes");
+    return nullptr;
+  }
+  return w.scratch.data() + size_t(lane) * perLane + address;
+}
+// scratch_load vdst, vaddr|off, saddr|off; scratch_store vaddr|off, vdata, saddr|off.
+template <unsigned Bytes, Extend Ext> void scratchLoad(Wave &w, const Instruction &in) {
+  bool ok = true;
+  forEachActiveLane(w, [&](unsigned l) {
+    if (!ok)
+      return;
+    uint8_t *p = scratchAt(w, int(l), in, in.ops[1], in.ops[2], Bytes, false);
+    if (!(ok = p != nullptr))
+      return;
+    writeLoaded<Bytes, Ext>(w, in.ops[0], l, p);
+  });
+}
+template <unsigned Bytes, bool High> void scratchStore(Wave &w, const Instruction &in) {
+  bool ok = true;
+  forEachActiveLane(w, [&](unsigned l) {
+    if (!ok)
+      return;
+    uint8_t *p = scratchAt(w, int(l), in, in.ops[0], in.ops[2], Bytes, true);
+    if (!(ok = p != nullptr))
+      return;
+    readStored<Bytes, High>(w, in.ops[1], l, p);
+  });
+}
+
+} // namespace
+
+void registerMemoryOps(HandlerTable &t) {
+  auto add = [&](const std::string &name, Handler h) { t[name] = {h, false}; };
+  // Scalar loads (gfx9 / gfx11 names).
+  add("s_load_dword", scalarLoad<1>), add("s_load_b32", scalarLoad<1>);
+  add("s_load_dwordx2", scalarLoad<2>), add("s_load_b64", scalarLoad<2>);
+  add("s_load_dwordx4", scalarLoad<4>), add("s_load_b128", scalarLoad<4>);
+  add("s_load_dwordx8", scalarLoad<8>), add("s_load_b256", scalarLoad<8>);
+  add("s_load_dwordx16", scalarLoad<16>), add("s_load_b512", scalarLoad<16>);
+
+  // Global and scratch: the same shapes under two prefixes.
+  struct LoadShape { const char *gfx9, *gfx11; Handler global, scratch; };
+  const LoadShape loads[] = {
+      {"load_ubyte", "load_u8", globalLoad<1, Extend::Zero>, scratchLoad<1, Extend::Zero>},
+      {"load_sbyte", "load_i8", globalLoad<1, Extend::Sign>, scratchLoad<1, Extend::Sign>},
+      {"load_ushort", "load_u16", globalLoad<2, Extend::Zero>, scratchLoad<2, Extend::Zero>},
+      {"load_sshort", "load_i16", globalLoad<2, Extend::Sign>, scratchLoad<2, Extend::Sign>},
+      {"load_short_d16", "load_d16_b16", globalLoad<2, Extend::Low16>, scratchLoad<2, Extend::Low16>},
+      {"load_short_d16_hi", "load_d16_hi_b16", globalLoad<2, Extend::High16>, scratchLoad<2, Extend::High16>},
+      {"load_ubyte_d16", "load_d16_u8", globalLoad<1, Extend::Low16>, scratchLoad<1, Extend::Low16>},
+      {"load_ubyte_d16_hi", "load_d16_hi_u8", globalLoad<1, Extend::High16>, scratchLoad<1, Extend::High16>},
+      {"load_dword", "load_b32", globalLoad<4, Extend::Zero>, scratchLoad<4, Extend::Zero>},
+      {"load_dwordx2", "load_b64", globalLoad<8, Extend::Zero>, scratchLoad<8, Extend::Zero>},
+      {"load_dwordx3", "load_b96", globalLoad<12, Extend::Zero>, scratchLoad<12, Extend::Zero>},
+      {"load_dwordx4", "load_b128", globalLoad<16, Extend::Zero>, scratchLoad<16, Extend::Zero>},
+  };
+  for (const LoadShape &s : loads) {
+    for (const char *name : {s.gfx9, s.gfx11}) {
+      add(std::string("global_") + name, s.global);
+      add(std::string("flat_") + name, s.global);
+      add(std::string("scratch_") + name, s.scratch);
+    }
+  }
+  struct StoreShape { const char *gfx9, *gfx11; Handler global, scratch; };
+  const StoreShape stores[] = {
+      {"store_byte", "store_b8", globalStore<1, false>, scratchStore<1, false>},
+      {"store_byte_d16_hi", "store_d16_hi_b8", globalStore<1, true>, scratchStore<1, true>},
+      {"store_short", "store_b16", globalStore<2, false>, scratchStore<2, false>},
+      {"store_short_d16_hi", "store_d16_hi_b16", globalStore<2, true>, scratchStore<2, true>},
+      {"store_dword", "store_b32", globalStore<4, false>, scratchStore<4, false>},
+      {"store_dwordx2", "store_b64", globalStore<8, false>, scratchStore<8, false>},
+      {"store_dwordx3", "store_b96", globalStore<12, false>, scratchStore<12, false>},
+      {"store_dwordx4", "store_b128", globalStore<16, false>, scratchStore<16, false>},
+  };
+  for (const StoreShape &s : stores) {
+    for (const char *name : {s.gfx9, s.gfx11}) {
+      add(std::string("global_") + name, s.global);
+      add(std::string("flat_") + name, s.global);
+      add(std::string("scratch_") + name, s.scratch);
+    }
+  }
+
+  // LDS.
+  add("ds_read_u8", ldsLoad<1, Extend::Zero>), add("ds_load_u8", ldsLoad<1, Extend::Zero>);
+  add("ds_read_i8", ldsLoad<1, Extend::Sign>), add("ds_load_i8", ldsLoad<1, Extend::Sign>);
+  add("ds_read_u16", ldsLoad<2, Extend::Zero>), add("ds_load_u16", ldsLoad<2, Extend::Zero>);
+  add("ds_read_i16", ldsLoad<2, Extend::Sign>), add("ds_load_i16", ldsLoad<2, Extend::Sign>);
+  add("ds_read_u16_d16", ldsLoad<2, Extend::Low16>), add("ds_load_u16_d16", ldsLoad<2, Extend::Low16>);
+  add("ds_read_u16_d16_hi", ldsLoad<2, Extend::High16>), add("ds_load_u16_d16_hi", ldsLoad<2, Extend::High16>);
+  add("ds_read_u8_d16", ldsLoad<1, Extend::Low16>), add("ds_load_u8_d16", ldsLoad<1, Extend::Low16>);
+  add("ds_read_u8_d16_hi", ldsLoad<1, Extend::High16>), add("ds_load_u8_d16_hi", ldsLoad<1, Extend::High16>);
+  add("ds_read_b32", ldsLoad<4, Extend::Zero>), add("ds_load_b32", ldsLoad<4, Extend::Zero>);
+  add("ds_read_b64", ldsLoad<8, Extend::Zero>), add("ds_load_b64", ldsLoad<8, Extend::Zero>);
+  add("ds_read_b96", ldsLoad<12, Extend::Zero>), add("ds_load_b96", ldsLoad<12, Extend::Zero>);
+  add("ds_read_b128", ldsLoad<16, Extend::Zero>), add("ds_load_b128", ldsLoad<16, Extend::Zero>);
+  add("ds_write_b8", ldsStore<1, false>), add("ds_store_b8", ldsStore<1, false>);
+  add("ds_write_b8_d16_hi", ldsStore<1, true>), add("ds_store_b8_d16_hi", ldsStore<1, true>);
+  add("ds_write_b16", ldsStore<2, false>), add("ds_store_b16", ldsStore<2, false>);
+  add("ds_write_b16_d16_hi", ldsStore<2, true>), add("ds_store_b16_d16_hi", ldsStore<2, true>);
+  add("ds_write_b32", ldsStore<4, false>), add("ds_store_b32", ldsStore<4, false>);
+  add("ds_write_b64", ldsStore<8, false>), add("ds_store_b64", ldsStore<8, false>);
+  add("ds_write_b96", ldsStore<12, false>), add("ds_store_b96", ldsStore<12, false>);
+  add("ds_write_b128", ldsStore<16, false>), add("ds_store_b128", ldsStore<16, false>);
+  add("ds_read2_b32", ldsLoad2<4, 1>), add("ds_load_2addr_b32", ldsLoad2<4, 1>);
+  add("ds_read2_b64", ldsLoad2<8, 1>), add("ds_load_2addr_b64", ldsLoad2<8, 1>);
+  add("ds_read2st64_b32", ldsLoad2<4, 64>), add("ds_load_2addr_stride64_b32", ldsLoad2<4, 64>);
+  add("ds_read2st64_b64", ldsLoad2<8, 64>), add("ds_load_2addr_stride64_b64", ldsLoad2<8, 64>);
+  add("ds_write2_b32", ldsStore2<4, 1>), add("ds_store_2addr_b32", ldsStore2<4, 1>);
+  add("ds_write2_b64", ldsStore2<8, 1>), add("ds_store_2addr_b64", ldsStore2<8, 1>);
+  add("ds_write2st64_b32", ldsStore2<4, 64>), add("ds_store_2addr_stride64_b32", ldsStore2<4, 64>);
+  add("ds_write2st64_b64", ldsStore2<8, 64>), add("ds_store_2addr_stride64_b64", ldsStore2<8, 64>);
+}
+
+} // namespace quilt::amdgcn
