@@ -36,6 +36,9 @@ tools = [
     ToolSubst("quiltc", unresolved="fatal"),
     ToolSubst("mlir-runner", unresolved="fatal"),
     ToolSubst("mlir-translate", unresolved="fatal"),
+    # LLVM 22's, not an older one earlier on PATH.
+    ToolSubst("llc", unresolved="ignore"),
+    ToolSubst("ld.lld", unresolved="ignore"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
@@ -146,6 +149,14 @@ if config.quilt_cuda_emulator_built and config.quilt_cuda_runtime_built:
         ("%quilt_cuda_emulator",
          os.path.join(config.quilt_obj_root, "lib",
                       "libquilt_cuda_emulator.so")))
+# The AMDGCN emulator (docs/gpu-emulator.md): AMD kernels run on this
+# machine with QUILT_GPU_DRIVER=%quilt_hip_emulator, in every CI run.
+if config.quilt_hip_emulator_built and config.quilt_hip_runtime_built:
+    config.available_features.add("hip-emulator")
+    config.substitutions.append(
+        ("%quilt_hip_emulator",
+         os.path.join(config.quilt_obj_root, "lib",
+                      "libquilt_hip_emulator.so")))
 # The CUDA toolkit's libcuda.so stub: every driver symbol, no driver.
 if config.cuda_driver_stub and os.path.exists(config.cuda_driver_stub):
     config.available_features.add("cuda-driver-stub")

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Dispatch.h"
 #include "Semantics.h"
 
 namespace quilt::amdgcn {
@@ -25,6 +26,12 @@ template <bool (*Taken)(const Wave &)>
 void branchIf(Wave &w, const Instruction &in) {
   if (Taken(w))
     w.pc = in.target;
+}
+
+/// s_trap: the program asked to stop (LLVM emits it for llvm.trap, e.g.
+/// on an impossible division); a GPU aborts the dispatch.
+void trap(Wave &w, const Instruction &in) {
+  fail(w, -1, kHipErrorLaunchFailure, "the kernel executed s_trap");
 }
 
 bool always(const Wave &) { return true; }
@@ -47,10 +54,15 @@ void registerControlOps(HandlerTable &t) {
         "s_waitcnt_expcnt", "s_delay_alu", "s_clause", "s_nop", "s_sleep",
         "s_setprio", "s_code_end", "s_inst_prefetch", "s_icache_inv",
         "s_dcache_wb", "buffer_wbl2", "buffer_inv", "s_wait_idle",
-        "s_set_inst_prefetch_distance", "s_sendmsg", "buffer_gl0_inv",
+        "s_set_inst_prefetch_distance", "s_sendmsg", "s_waitcnt_depctr", "buffer_gl0_inv",
         "buffer_gl1_inv"})
     t[name] = {nothing, false};
   t["s_endpgm"] = {endProgram, false};
+  t["s_trap"] = {trap, false};
+  // What follows s_trap in LLVM's gfx11 code (the trap handler's fallback):
+  // never reached, since s_trap ends the launch, but decodable.
+  t["s_sethalt"] = {trap, false};
+  t["s_sendmsg_rtn_b32"] = {trap, false};
   t["s_barrier"] = {barrier, false};
   t["s_branch"] = {branchIf<always>, true};
   t["s_cbranch_scc0"] = {branchIf<sccZero>, true};

@@ -25,6 +25,7 @@
 #include "llvm/TargetParser/Triple.h"
 
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 
@@ -51,6 +52,9 @@ SourceType sourceType(StringRef mnemonic) {
   SmallVector<StringRef, 8> parts;
   mnemonic.split(parts, '_');
   bool packed = mnemonic.starts_with("v_pk_");
+  // Mixed-precision FMAs take f32 sources unless op_sel_hi says f16.
+  if (mnemonic.starts_with("v_fma_mix") || mnemonic.starts_with("v_mad_mix"))
+    return SourceType::F32;
   // The MFMA/WMMA names end in their input type (f16, bf16, ...) but take
   // no constants that matter; their accumulator is f32.
   for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
@@ -99,6 +103,15 @@ bool parseRegister(StringRef token, Operand &op) {
     op.kind = OperandKind::Scalar;
     op.index = it->second.first;
     op.count = it->second.second;
+    return true;
+  }
+  // Trap temporaries (the code LLVM puts after s_trap uses them).
+  unsigned ttmp;
+  if (token.starts_with("ttmp") && !token.drop_front(4).getAsInteger(10, ttmp) &&
+      ttmp < 16) {
+    op.kind = OperandKind::Scalar;
+    op.index = kTtmp0 + ttmp;
+    op.count = 1;
     return true;
   }
   if (token == "scc") {
@@ -281,7 +294,9 @@ bool takesNoOperands(StringRef mnemonic) {
          mnemonic == "s_icache_inv" || mnemonic == "buffer_wbl2" ||
          mnemonic == "buffer_inv" || mnemonic == "s_dcache_wb" ||
          mnemonic == "s_wait_idle" || mnemonic == "s_set_inst_prefetch_distance" ||
-         mnemonic == "s_sendmsg" || mnemonic == "buffer_gl0_inv" ||
+         mnemonic == "s_sendmsg" || mnemonic == "s_waitcnt_depctr" ||
+         mnemonic == "s_sendmsg_rtn_b32" || mnemonic == "s_sethalt" ||
+         mnemonic == "buffer_gl0_inv" ||
          mnemonic == "buffer_gl1_inv";
 }
 
@@ -407,6 +422,11 @@ Expected<Instruction> parseInstruction(const std::string &printed) {
   in.handler = found->second.handler;
   if (found->second.isBranch)
     in.flags |= kBranch;
+  // op_sel_hi is printed when it differs from its default: all ones for
+  // packed math, all zeros (f32 sources) for the mixed-precision FMAs.
+  if (StringRef(mnemonic).starts_with("v_fma_mix") ||
+      StringRef(mnemonic).starts_with("v_mad_mix"))
+    in.opSelHi = 0;
   if (takesNoOperands(mnemonic))
     return in;
   SourceType type = sourceType(mnemonic);
@@ -455,6 +475,7 @@ decodeKernel(const std::string &processor, const std::vector<uint8_t> &code) {
   Machine &m = **machine;
   std::vector<Instruction> result;
   std::map<uint32_t, uint32_t> indexOfAddress;
+  std::set<std::string> missing;
   ArrayRef<uint8_t> bytes(code);
   for (uint64_t address = 0; address < bytes.size();) {
     MCInst inst;
@@ -477,14 +498,29 @@ decodeKernel(const std::string &processor, const std::vector<uint8_t> &code) {
     m.printer->printInst(&inst, address, "", *m.subtarget, os);
     os.flush();
     auto in = parseInstruction(printed);
-    if (!in)
-      return fail("at offset 0x" + utohexstr(address) + ": " +
-                  toString(in.takeError()));
+    if (!in) {
+      std::string message = toString(in.takeError());
+      // Name every unimplemented instruction at once, not the first.
+      StringRef prefix = "instruction '";
+      if (StringRef(message).starts_with(prefix) &&
+          StringRef(message).ends_with("' is not implemented by the emulator")) {
+        missing.insert(StringRef(message).drop_front(prefix.size()).split('\'').first.str());
+        address += size;
+        continue;
+      }
+      return fail("at offset 0x" + utohexstr(address) + ": " + message);
+    }
     in->address = uint32_t(address);
     in->size = uint8_t(size);
     indexOfAddress[uint32_t(address)] = uint32_t(result.size());
     result.push_back(std::move(*in));
     address += size;
+  }
+  if (!missing.empty()) {
+    std::string names;
+    for (const std::string &name : missing)
+      names += (names.empty() ? "" : ", ") + name;
+    return fail("instructions the emulator does not implement: " + names);
   }
   // Branch targets: a signed word offset from the next instruction.
   for (Instruction &in : result) {

@@ -39,6 +39,16 @@ uint64_t instructionLimit() {
   return limit;
 }
 
+/// QUILT_EMULATOR_CHECKS=0 turns the LDS race checker off (bounds checks
+/// stay).
+bool checksEnabled() {
+  static bool on = [] {
+    const char *env = std::getenv("QUILT_EMULATOR_CHECKS");
+    return !(env && std::strcmp(env, "0") == 0);
+  }();
+  return on;
+}
+
 /// The per-class counter an instruction adds to, chosen by its mnemonic.
 void count(Counters &c, const Instruction &in) {
   ++c.waveInstructions;
@@ -61,11 +71,15 @@ public:
       waves[i].group = &group;
     }
     group.lds.assign(k.info.groupSegmentFixedSize + cfg.dynamicLdsBytes, 0);
+    group.races.setWarpSize(width);
+    group.races.setEnabled(checksEnabled());
   }
 
   bool run(uint32_t x, uint32_t y, uint32_t z) {
     group.id[0] = x, group.id[1] = y, group.id[2] = z;
     std::fill(group.lds.begin(), group.lds.end(), 0);
+    group.races.reset(group.lds.size());
+    group.epoch = 0;
     for (Wave &w : waves)
       initialize(w);
     uint64_t limit = instructionLimit(), executed = 0;
@@ -108,6 +122,7 @@ public:
       if (waiting && !anyRunning) {
         // Every wave that has not ended waits: the barrier opens.
         ++d.counters.barriers;
+        ++group.epoch;
         for (Wave &w : waves)
           if (w.state == Wave::State::AtBarrier)
             w.state = Wave::State::Running;

@@ -17,6 +17,8 @@
 #include "CodeObject.h"
 #include "Isa.h"
 
+#include "../lib/SharedMemoryChecker.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -61,6 +63,10 @@ struct LaunchFailure {
 struct Workgroup {
   uint32_t id[3] = {0, 0, 0};
   std::vector<uint8_t> lds;
+  /// The race checker's shadow of the LDS; `epoch` counts the barriers
+  /// the workgroup has passed.
+  emu::SharedMemoryChecker races;
+  uint32_t epoch = 0;
 };
 
 struct Dispatch {

@@ -565,12 +565,15 @@ QUILT_EMULATOR_EXPORT hipError_t hipModuleLoadData(hipModule_t *module,
                         ", the emulated " + device().target->name + " is " +
                         chip);
   auto loaded = std::make_unique<EmulatedModule>();
+  std::string errors;
   for (KernelInfo &info : object->kernels) {
     auto code = decodeKernel(object->processor, info.code);
-    if (!code)
-      return failWith(hipErrorInvalidImage,
-                      "kernel " + info.name + ": " +
-                          llvm::toString(code.takeError()));
+    if (!code) {
+      // Every kernel's reason, so one load names all that is missing.
+      errors += (errors.empty() ? "" : "; ") + ("kernel " + info.name + ": " +
+                                                llvm::toString(code.takeError()));
+      continue;
+    }
     auto kernel = std::make_unique<LoadedKernel>();
     kernel->processor = object->processor;
     kernel->code = std::move(*code);
@@ -578,6 +581,8 @@ QUILT_EMULATOR_EXPORT hipError_t hipModuleLoadData(hipModule_t *module,
     std::string name = kernel->info.name;
     loaded->kernels[name] = std::move(kernel);
   }
+  if (!errors.empty())
+    return failWith(hipErrorInvalidImage, errors);
   *module = reinterpret_cast<hipModule_t>(loaded.release());
   return succeed();
 }

@@ -31,6 +31,7 @@ using Handler = void (*)(Wave &, const Instruction &);
 enum : uint16_t {
   kVccLo = 106,
   kVccHi = 107,
+  kTtmp0 = 108,
   kM0 = 124,
   kNull = 125,
   kExecLo = 126,

@@ -51,6 +51,27 @@ bool checkLds(Wave &w, int lane, uint32_t address, unsigned bytes,
   return false;
 }
 
+/// The race checker: an access conflicting with another wave's since the
+/// last barrier stops the launch.
+bool checkLdsRace(Wave &w, unsigned lane, uint32_t address, unsigned bytes,
+                  bool store) {
+  Workgroup &g = *w.group;
+  if (!g.races.enabled())
+    return true;
+  static const emu::SharedMemoryChecker::ObservedPhases none;
+  uint32_t thread = w.index * w.width + lane;
+  std::string conflict =
+      store ? g.races.write(thread, address, bytes, g.epoch)
+            : g.races.read(thread, address, bytes, g.epoch, none);
+  if (conflict.empty())
+    return true;
+  fail(w, int(lane), kHipErrorLaunchFailure,
+       "LDS hazard: work-item " + std::to_string(thread) + " " +
+           (store ? "writing" : "reading") + " " + std::to_string(bytes) +
+           " bytes at LDS offset " + std::to_string(address) + ": " + conflict);
+  return false;
+}
+
 // s_load_dword[xN] / s_load_bN sdst, sbase, offset-or-soffset [offset:N].
 template <unsigned Dwords> void scalarLoad(Wave &w, const Instruction &in) {
   uint64_t base = scalar64(w, in.ops[1]);
@@ -158,7 +179,8 @@ template <unsigned Bytes, Extend Ext> void ldsLoad(Wave &w, const Instruction &i
     if (!ok)
       return;
     uint32_t address = read32(w, in.ops[1], l) + uint32_t(in.offset);
-    if (!(ok = checkLds(w, int(l), address, Bytes, false)))
+    if (!(ok = checkLds(w, int(l), address, Bytes, false) &&
+               checkLdsRace(w, l, address, Bytes, false)))
       return;
     writeLoaded<Bytes, Ext>(w, in.ops[0], l, w.group->lds.data() + address);
   });
@@ -171,7 +193,8 @@ template <unsigned Bytes, bool High> void ldsStore(Wave &w, const Instruction &i
     if (!ok)
       return;
     uint32_t address = read32(w, in.ops[0], l) + uint32_t(in.offset);
-    if (!(ok = checkLds(w, int(l), address, Bytes, true)))
+    if (!(ok = checkLds(w, int(l), address, Bytes, true) &&
+               checkLdsRace(w, l, address, Bytes, true)))
       return;
     readStored<Bytes, High>(w, in.ops[1], l, w.group->lds.data() + address);
   });
@@ -187,7 +210,8 @@ void ldsLoad2(Wave &w, const Instruction &in) {
     uint32_t base = read32(w, in.ops[1], l);
     for (unsigned k = 0; k < 2 && ok; ++k) {
       uint32_t address = base + uint32_t(k ? in.offset1 : in.offset) * Bytes * Stride;
-      if (!(ok = checkLds(w, int(l), address, Bytes, false)))
+      if (!(ok = checkLds(w, int(l), address, Bytes, false) &&
+                 checkLdsRace(w, l, address, Bytes, false)))
         return;
       for (unsigned i = 0; i < Bytes / 4; ++i) {
         uint32_t v;
@@ -207,7 +231,8 @@ void ldsStore2(Wave &w, const Instruction &in) {
     uint32_t base = read32(w, in.ops[0], l);
     for (unsigned k = 0; k < 2 && ok; ++k) {
       uint32_t address = base + uint32_t(k ? in.offset1 : in.offset) * Bytes * Stride;
-      if (!(ok = checkLds(w, int(l), address, Bytes, true)))
+      if (!(ok = checkLds(w, int(l), address, Bytes, true) &&
+                 checkLdsRace(w, l, address, Bytes, true)))
         return;
       for (unsigned i = 0; i < Bytes / 4; ++i) {
         uint32_t v = read32(w, in.ops[1 + k], l, i);

@@ -124,6 +124,11 @@ PLAIN_OP32(ff1_64, S64(1) ? __builtin_ctzll(S64(1)) : ~0u)
 PLAIN_OP32(flbit_32, S32(1) ? __builtin_clz(S32(1)) : ~0u)
 PLAIN_OP32(flbit_64, S64(1) ? __builtin_clzll(S64(1)) : ~0u)
 
+PLAIN_OP32(bitset0_32, S32(0) & ~(1u << (S32(1) & 31)))
+PLAIN_OP32(bitset1_32, S32(0) | (1u << (S32(1) & 31)))
+PLAIN_OP64(bitset0_64, S64(0) & ~(uint64_t(1) << (S32(1) & 63)))
+PLAIN_OP64(bitset1_64, S64(0) | (uint64_t(1) << (S32(1) & 63)))
+
 void cselect32(Wave &w, const Instruction &in) {
   writeScalar32(w, in.ops[0], w.scc ? S32(1) : S32(2));
 }
@@ -276,6 +281,8 @@ void registerScalarOps(HandlerTable &t) {
   add("s_flbit_i32_b32", flbit_32), add("s_flbit_i32_b64", flbit_64);
   add("s_clz_i32_u32", flbit_32), add("s_clz_i32_u64", flbit_64);
   add("s_brev_b32", brev32);
+  add("s_bitset0_b32", bitset0_32), add("s_bitset1_b32", bitset1_32);
+  add("s_bitset0_b64", bitset0_64), add("s_bitset1_b64", bitset1_64);
   // Moves and selects.
   add("s_mov_b32", mov32), add("s_mov_b64", mov64), add("s_movk_i32", movk);
   add("s_cselect_b32", cselect32), add("s_cselect_b64", cselect64);

@@ -510,6 +510,32 @@ void pk_mov_b32(Wave &w, const Instruction &in) {
   });
 }
 
+/// v_fma_mix{,lo,hi}: each source is an f32, or (op_sel_hi bit set) the
+/// f16 half op_sel picks; the fused result is an f32, or an f16 written to
+/// the low or high half with the other half kept.
+enum class MixResult { F32, Low, High };
+template <MixResult Result> void fmaMix(Wave &w, const Instruction &in) {
+  forEachActiveLane(w, [&](unsigned l) {
+    float s[3];
+    for (int i = 0; i < 3; ++i) {
+      uint32_t bits = read32(w, in.ops[i + 1], l);
+      float x = (in.opSelHi >> i) & 1
+                    ? f16ToF32(uint16_t((in.opSel >> i) & 1 ? bits >> 16 : bits))
+                    : asF32(bits);
+      s[i] = modifiedF32(x, in.ops[i + 1]);
+    }
+    float r = outputModified(in, std::fma(s[0], s[1], s[2]));
+    if (Result == MixResult::F32) {
+      write32(w, in.ops[0], l, bitsF32(r));
+      return;
+    }
+    uint32_t h = f32ToF16(r), old = read32(w, in.ops[0], l);
+    write32(w, in.ops[0], l,
+            Result == MixResult::High ? (old & 0xffffu) | (h << 16)
+                                      : (old & 0xffff0000u) | h);
+  });
+}
+
 // Compares: the mask destination gets one bit per lane, 0 for inactive
 // lanes; v_cmpx also writes EXEC (gfx9: both; gfx10+: EXEC only, and the
 // printed form has no destination).
@@ -697,6 +723,8 @@ void registerVectorOps(HandlerTable &t) {
   add("v_max_f32", max_f32), add("v_min_f32", min_f32);
   add("v_max3_f32", max3_f32), add("v_min3_f32", min3_f32), add("v_med3_f32", med3_f32);
   add("v_exp_f32", exp_f32), add("v_log_f32", log_f32), add("v_rcp_f32", rcp_f32);
+  add("v_rcp_iflag_f32", rcp_f32);
+  add("v_rcp_iflag_f32", rcp_f32);
   add("v_rsq_f32", rsq_f32), add("v_sqrt_f32", sqrt_f32);
   add("v_sin_f32", sin_f32), add("v_cos_f32", cos_f32), add("v_fract_f32", fract_f32);
   add("v_trunc_f32", trunc_f32), add("v_ceil_f32", ceil_f32);
@@ -731,6 +759,9 @@ void registerVectorOps(HandlerTable &t) {
   add("v_pk_min_f16", packedF16<PackedOp::Min>);
   add("v_pk_add_f32", packedF32<PackedOp::Add>), add("v_pk_mul_f32", packedF32<PackedOp::Mul>);
   add("v_pk_fma_f32", packedF32<PackedOp::Fma>), add("v_pk_mov_b32", pk_mov_b32);
+  add("v_fma_mix_f32", fmaMix<MixResult::F32>);
+  add("v_fma_mixlo_f16", fmaMix<MixResult::Low>);
+  add("v_fma_mixhi_f16", fmaMix<MixResult::High>);
   addCompares(t);
 }
 

@@ -11,8 +11,6 @@
 namespace quilt::emu {
 namespace {
 
-bool sameWarp(uint32_t a, uint32_t b) { return a / 32 == b / 32; }
-
 std::string thread(uint32_t t) { return "thread " + std::to_string(t); }
 
 uint32_t seen(const SharedMemoryChecker::ObservedPhases &observed,

@@ -35,6 +35,9 @@ public:
   /// Forgets everything; `bytes` is the CTA's shared window.
   void reset(size_t bytes);
   void setEnabled(bool enabled) { enabled_ = enabled; }
+  /// Threads t and u are in one warp (NVIDIA, 32) or wave (AMD, 32 or 64)
+  /// when t / lanes == u / lanes; those execute in lock step and never race.
+  void setWarpSize(uint32_t lanes) { warpSize_ = lanes; }
   bool enabled() const { return enabled_; }
 
   /// mbarrier shared offset -> phases the reading thread has seen complete.
@@ -63,7 +66,11 @@ public:
 
 private:
   static constexpr uint32_t kNone = 0xffffffffu;
+  bool sameWarp(uint32_t a, uint32_t b) const {
+    return a / warpSize_ == b / warpSize_;
+  }
   bool enabled_ = true;
+  uint32_t warpSize_ = 32;
   // Structure of arrays: the common case touches two of them.
   std::vector<uint32_t> writer_, writeEpoch_, reader_, readEpoch_;
   /// A reader of another warp than reader_'s in the same epoch: with both,

@@ -28,6 +28,7 @@ static void copy_out(void *dst, const void *src, size_t bytes) {
   memcpy(dst, src, bytes);
 }
 static int device_ok(void) { return 1; }
+static const char *device_error(void) { return ""; }
 #else
 #include "QuiltGpuRuntime.h"
 static void *buffer(size_t bytes) {
@@ -38,6 +39,7 @@ static void copy_out(void *dst, const void *src, size_t bytes) {
   mgpuMemcpy(dst, (void *)src, bytes, NULL);
 }
 static int device_ok(void) { return quilt_gpu_status() == QUILT_GPU_SUCCESS; }
+static const char *device_error(void) { return quilt_gpu_first_error(); }
 #endif
 
 enum Kind { CLAMP, RESIDUAL, TANH_GELU, SELECT_RELU, OFFSET_FILL };
@@ -162,7 +164,8 @@ int main(int argc, char **argv) {
         offset = res2.offset, sizes = res2.sizes, strides = res2.strides;
       }
       if (!device_ok() || quilt_rt_status() != 0) {
-        printf("ERROR %s round %d: the call failed\n", argv[s], round);
+        printf("ERROR %s round %d: the call failed %s\n", argv[s], round,
+               device_error());
         failed = 1;
         continue;
       }

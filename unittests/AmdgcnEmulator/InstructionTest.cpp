@@ -1,0 +1,248 @@
+//===- InstructionTest.cpp - Instruction semantics from the ISA manuals ---===//
+//
+// Part of the Quilt project.
+//
+// Each case runs one instruction, as LLVM prints it, on a wave whose
+// registers hold chosen values, and compares the result with what the
+// CDNA3 / RDNA3 ISA manuals define: the operand order the decoder assumes
+// and the semantics the handler implements, for the instructions whose
+// definitions are easy to get subtly wrong (carries, byte permutes, bit
+// fields, op_sel, mixed precision, EXEC manipulation, LDS offsets in
+// elements, dual issue).
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestWave.h"
+
+#include "VectorAlu.h"
+
+using namespace quilt::amdgcn;
+
+namespace {
+
+TEST(ScalarAlu, AddCarriesIntoAddc) {
+  TestWave t;
+  t.s(0) = 0xffffffffu, t.s(1) = 1, t.s(2) = 2, t.s(3) = 3;
+  t.run("s_add_u32 s4, s0, s2"); // 0xffffffff + 2: carry out
+  EXPECT_EQ(t.s(4), 1u);
+  EXPECT_TRUE(t.wave.scc);
+  t.run("s_addc_u32 s5, s1, s3"); // 1 + 3 + carry
+  EXPECT_EQ(t.s(5), 5u);
+  EXPECT_FALSE(t.wave.scc);
+}
+
+TEST(ScalarAlu, BitFieldExtractTakesOffsetAndWidthFromOneOperand) {
+  TestWave t;
+  t.s(0) = 0xabcd1234u;
+  t.s(1) = (8u << 16) | 4; // width 8 at bit 4
+  t.run("s_bfe_u32 s2, s0, s1");
+  EXPECT_EQ(t.s(2), 0x23u);
+  t.s(1) = (8u << 16) | 24; // 0xab, negative as i8
+  t.run("s_bfe_i32 s3, s0, s1");
+  EXPECT_EQ(t.s(3), 0xffffffabu);
+}
+
+TEST(ScalarAlu, SopkSignExtendsItsImmediate) {
+  TestWave t;
+  t.s(0) = 10;
+  t.run("s_mulk_i32 s0, 0xfffe"); // * -2
+  EXPECT_EQ(int32_t(t.s(0)), -20);
+  t.run("s_movk_i32 s1, 0x8000");
+  EXPECT_EQ(t.s(1), 0xffff8000u);
+}
+
+TEST(ScalarAlu, SaveExecSavesThenMasks) {
+  TestWave t;
+  t.wave.setExec(0x00000000ffff0000ull);
+  t.s(2) = 0x00ff00ffu, t.s(3) = 0;
+  t.run("s_and_saveexec_b64 s[0:1], s[2:3]");
+  EXPECT_EQ(t.s(0), 0xffff0000u);
+  EXPECT_EQ(t.wave.exec(), 0x00ff0000ull);
+  EXPECT_TRUE(t.wave.scc);
+  t.run("s_andn2_saveexec_b64 s[4:5], s[0:1]"); // S0 & ~EXEC
+  EXPECT_EQ(t.wave.exec(), 0xff000000ull);
+}
+
+TEST(VectorAlu, MadU64U32WritesCarryMaskAndSkipsInactiveLanes) {
+  TestWave t;
+  t.wave.setExec(0b11);
+  for (unsigned l = 0; l < 3; ++l) {
+    t.v(0, l) = 0xffffffffu;
+    t.v(2, l) = 0xffffffffu, t.v(3, l) = 0xffffffffu;
+    t.v(6, l) = 0x1234;
+  }
+  t.s(10) = 0xffffffffu, t.s(11) = 0xffffffffu;
+  t.v(1, 0) = 1;
+  t.v(1, 1) = 2;
+  // lane 0: 0xffffffff * 1 + 0xffff...ff: carries; lane 1 too.
+  t.run("v_mad_u64_u32 v[4:5], s[8:9], v0, v1, v[2:3]");
+  EXPECT_EQ(t.v(4, 0), 0xfffffffeu);
+  EXPECT_EQ(t.v(5, 0), 0u);
+  EXPECT_EQ(t.s(8), 0b11u);
+  EXPECT_EQ(t.v(6, 2), 0x1234u); // untouched register
+  EXPECT_EQ(t.v(4, 2), 0u);      // inactive lane keeps its value
+}
+
+TEST(VectorAlu, PermuteSelectsBytesOfBothSourcesAndSignReplicas) {
+  TestWave t;
+  t.v(0, 0) = 0x80112233u; // S0: bytes 4-7
+  t.v(1, 0) = 0x44558066u; // S1: bytes 0-3
+  t.s(0) = 0x0c0b0407u;    // 0x00, sign of S0[31], S0 byte 0, S0 byte 3
+  t.run("v_perm_b32 v2, v0, v1, s0");
+  EXPECT_EQ(t.v(2, 0), 0x00ff3380u);
+}
+
+TEST(VectorAlu, ShiftsReverseTheirOperands) {
+  TestWave t;
+  t.v(1, 0) = 3;
+  t.run("v_lshlrev_b32_e32 v0, 4, v1");
+  EXPECT_EQ(t.v(0, 0), 48u);
+  t.v(2, 0) = 1, t.v(3, 0) = 0x10, t.v(4, 0) = 0, t.v(5, 0) = 0x100;
+  t.run("v_lshl_add_u64 v[6:7], v[2:3], 3, v[4:5]");
+  EXPECT_EQ(t.v(6, 0), 8u);
+  EXPECT_EQ(t.v(7, 0), 0x180u);
+}
+
+TEST(VectorAlu, CompareWritesZeroForInactiveLanes) {
+  TestWave t;
+  t.wave.setExec(0b0101);
+  for (unsigned l = 0; l < 4; ++l)
+    t.v(0, l) = l;
+  t.s(4) = 0xffffffffu, t.s(5) = 0xffffffffu;
+  t.run("v_cmp_gt_u32_e64 s[4:5], 3, v0");
+  EXPECT_EQ(t.s(4), 0b0101u);
+  EXPECT_EQ(t.s(5), 0u);
+}
+
+TEST(VectorAlu, CndmaskPicksSecondSourceWhereMaskIsSet) {
+  TestWave t;
+  t.s(kVccLo) = 0b10;
+  t.v(1, 0) = 1, t.v(1, 1) = 1, t.v(2, 0) = 2, t.v(2, 1) = 2;
+  t.run("v_cndmask_b32_e32 v0, v1, v2, vcc");
+  EXPECT_EQ(t.v(0, 0), 1u);
+  EXPECT_EQ(t.v(0, 1), 2u);
+}
+
+TEST(VectorAlu, FloatConstantsTakeTheInstructionsType) {
+  TestWave t;
+  t.v(1, 0) = bitsF32(2.0f);
+  t.run("v_add_f32_e32 v0, 0.5, v1");
+  EXPECT_EQ(asF32(t.v(0, 0)), 2.5f);
+  t.v(2, 0) = 0, t.v(3, 0) = 0;
+  t.run("v_add_f64 v[4:5], v[2:3], 1.0");
+  EXPECT_EQ(asF64(t.v(4, 0) | (uint64_t(t.v(5, 0)) << 32)), 1.0);
+  t.run("v_add_f64 v[4:5], v[2:3], -4.0");
+  EXPECT_EQ(asF64(t.v(4, 0) | (uint64_t(t.v(5, 0)) << 32)), -4.0);
+}
+
+TEST(VectorAlu, SourceAndOutputModifiers) {
+  TestWave t;
+  t.v(1, 0) = bitsF32(-3.0f), t.v(2, 0) = bitsF32(0.25f);
+  t.run("v_mul_f32_e64 v0, -|v1|, v2 mul:2");
+  EXPECT_EQ(asF32(t.v(0, 0)), -1.5f);
+  t.run("v_mul_f32_e64 v0, v1, v2 clamp");
+  EXPECT_EQ(asF32(t.v(0, 0)), 0.0f);
+}
+
+TEST(VectorAlu, PackedFmaSelectsHalvesWithOpSel) {
+  TestWave t;
+  t.v(0, 0) = bitsF32(1), t.v(1, 0) = bitsF32(2);   // a = (1, 2)
+  t.v(2, 0) = bitsF32(10), t.v(3, 0) = bitsF32(20); // b = (10, 20)
+  t.v(4, 0) = bitsF32(0), t.v(5, 0) = bitsF32(100); // c = (0, 100)
+  t.run("v_pk_fma_f32 v[6:7], v[0:1], v[2:3], v[4:5]");
+  EXPECT_EQ(asF32(t.v(6, 0)), 10.0f);
+  EXPECT_EQ(asF32(t.v(7, 0)), 140.0f);
+  // Low result from a.hi * b.lo + c.lo, high from a.lo * b.hi + c.hi.
+  t.run("v_pk_fma_f32 v[6:7], v[0:1], v[2:3], v[4:5] op_sel:[1,0,0] op_sel_hi:[0,1,1]");
+  EXPECT_EQ(asF32(t.v(6, 0)), 20.0f);
+  EXPECT_EQ(asF32(t.v(7, 0)), 120.0f);
+}
+
+TEST(VectorAlu, MixedPrecisionFmaReadsF32UnlessOpSelHiSaysF16) {
+  TestWave t;
+  t.v(1, 0) = bitsF32(1.5f);
+  t.v(2, 0) = uint32_t(f32ToF16(4.0f)) << 16; // f16 in the high half
+  t.v(3, 0) = bitsF32(0.5f);
+  t.v(0, 0) = 0xabcd0000u;
+  t.run("v_fma_mixlo_f16 v0, v1, v2, v3 op_sel:[0,1,0] op_sel_hi:[0,1,0]");
+  EXPECT_EQ(t.v(0, 0) >> 16, 0xabcdu); // high half kept
+  EXPECT_EQ(f16ToF32(uint16_t(t.v(0, 0))), 6.5f);
+}
+
+TEST(VectorAlu, CarryChainsThroughAddcCo) {
+  TestWave t;
+  t.v(0, 0) = 0xffffffffu, t.v(1, 0) = 1, t.v(2, 0) = 0, t.v(3, 0) = 0;
+  t.run("v_add_co_u32_e32 v4, vcc, v0, v1");
+  t.run("v_addc_co_u32_e32 v5, vcc, v2, v3, vcc");
+  EXPECT_EQ(t.v(4, 0), 0u);
+  EXPECT_EQ(t.v(5, 0), 1u);
+}
+
+TEST(VectorAlu, DualIssueReadsBothSourcesBeforeWriting) {
+  TestWave t(32);
+  t.v(1, 0) = 7, t.v(2, 0) = 9;
+  // X writes v2, which Y reads: Y must see the old 9.
+  t.run("v_dual_mov_b32 v2, v1 :: v_dual_add_nc_u32 v3, 1, v2");
+  EXPECT_EQ(t.v(2, 0), 7u);
+  EXPECT_EQ(t.v(3, 0), 10u);
+  t.v(4, 0) = bitsF32(1), t.v(5, 0) = bitsF32(2), t.v(6, 0) = bitsF32(3);
+  t.run("v_dual_fmac_f32 v6, v4, v5 :: v_dual_mov_b32 v4, 0");
+  EXPECT_EQ(asF32(t.v(6, 0)), 5.0f);
+  EXPECT_EQ(t.v(4, 0), 0u);
+}
+
+TEST(VectorAlu, SixteenBitHalvesOfGfx11) {
+  TestWave t(32);
+  t.v(1, 0) = 0x1111aaaau;
+  t.run("v_mov_b16_e32 v1.l, v1.h");
+  EXPECT_EQ(t.v(1, 0), 0x11111111u);
+  t.run("v_mov_b16_e32 v1.h, 0");
+  EXPECT_EQ(t.v(1, 0), 0x00001111u);
+}
+
+TEST(Memory, LdsTwoAddressOffsetsCountElements) {
+  TestWave t(64, 64 * 8 * 4);
+  for (unsigned i = 0; i < 64 * 8; ++i)
+    reinterpret_cast<uint32_t *>(t.group.lds.data())[i] = i;
+  t.wave.setExec(1);
+  t.v(0, 0) = 8; // byte address
+  t.run("ds_read2_b32 v[2:3], v0 offset0:1 offset1:5");
+  EXPECT_EQ(t.v(2, 0), 3u); // (8 + 1*4) / 4
+  EXPECT_EQ(t.v(3, 0), 7u); // (8 + 5*4) / 4
+  t.run("ds_read2st64_b32 v[2:3], v0 offset1:2");
+  EXPECT_EQ(t.v(2, 0), 2u);
+  EXPECT_EQ(t.v(3, 0), 2u + 128u);
+}
+
+TEST(Memory, LdsOutOfRangeStopsTheLaunchWithAReport) {
+  TestWave t(64, 256);
+  t.wave.setExec(0b100);
+  t.v(0, 2) = 256;
+  t.run("ds_write_b32 v0, v1");
+  ASSERT_TRUE(t.dispatch.failed);
+  EXPECT_NE(t.dispatch.failure.report.find("out-of-bounds LDS store of 4 bytes "
+                                           "at LDS offset 256"),
+            std::string::npos)
+      << t.dispatch.failure.report;
+  EXPECT_NE(t.dispatch.failure.report.find("lane 2"), std::string::npos);
+}
+
+TEST(Matrix, WmmaRefusesInputsWhoseUpperLanesDiffer) {
+  TestWave t(32);
+  t.v(0, 17) = 1; // lane 17 of A differs from lane 1
+  t.run("v_wmma_f32_16x16x16_f16 v[32:39], v[0:7], v[8:15], v[16:23]");
+  ASSERT_TRUE(t.dispatch.failed);
+  EXPECT_NE(t.dispatch.failure.report.find("lanes 16-31 to repeat lanes 0-15"),
+            std::string::npos)
+      << t.dispatch.failure.report;
+}
+
+TEST(Matrix, MfmaRefusesAPartialExec) {
+  TestWave t;
+  t.wave.setExec(1);
+  t.run("v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[0:3]");
+  ASSERT_TRUE(t.dispatch.failed);
+  EXPECT_NE(t.dispatch.failure.report.find("EXEC not all ones"), std::string::npos);
+}
+
+} // namespace
