@@ -19,13 +19,17 @@
 #include "Paths.h"
 #include "Signature.h"
 
+#include "CostModel/TargetDatabase.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <map>
 #include <memory>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 namespace quilt::python {
@@ -459,10 +463,21 @@ private:
 
 /// Compiles MLIR source for the host into a temporary shared library (with
 /// quilt.compile itself, so options mean the same), loads it and deletes
-/// the file: the mapping outlives it.
+/// the file: the mapping outlives it. Loading several functions of one
+/// source compiles it once: the library is shared while any of them lives.
 std::shared_ptr<SharedLibrary> compileAndLoad(const std::string &source,
                                               const std::string &target,
                                               const std::string &policy) {
+  // Guarded by the GIL, which every caller holds.
+  static std::map<std::tuple<std::string, std::string, std::string>,
+                  std::weak_ptr<SharedLibrary>>
+      compiled;
+  auto key = std::make_tuple(source, target, policy);
+  if (auto it = compiled.find(key); it != compiled.end()) {
+    if (auto library = it->second.lock())
+      return library;
+    compiled.erase(it);
+  }
   py::object compile = py::module_::import("quilt").attr("compile");
   std::string path =
       compile(source, py::arg("target") = target, py::arg("emit") = "shared",
@@ -471,6 +486,7 @@ std::shared_ptr<SharedLibrary> compileAndLoad(const std::string &source,
   try {
     auto library = std::make_shared<SharedLibrary>(path);
     std::remove(path.c_str());
+    compiled[key] = library;
     return library;
   } catch (...) {
     std::remove(path.c_str());
@@ -538,23 +554,39 @@ void bindLoader(py::module_ &m) {
   m.def(
       "use_emulator",
       [](const std::string &target) {
-        std::string path = runtimeLibraryDir() + "/libquilt_cuda_emulator.so";
+        // The target's vendor picks the emulator: the PTX one behind the
+        // CUDA driver API, the AMDGCN one behind HIP.
+        const TargetDesc *desc = TargetDatabase::builtin().lookup(target);
+        if (!desc || desc->vendor == Vendor::CPU)
+          throw Error("use_emulator: " + target +
+                      " is not a GPU target of Quilt's database (h100, "
+                      "a100, mi300x, mi250x, rx7900xtx, ...)");
+        bool amd = desc->vendor == Vendor::AMD;
+        std::string path = runtimeLibraryDir() +
+                           (amd ? "/libquilt_hip_emulator.so"
+                                : "/libquilt_cuda_emulator.so");
         if (!py::module_::import("os")
                  .attr("path")
                  .attr("exists")(path)
                  .cast<bool>())
-          throw Error(path + " does not exist: the PTX emulator is built with "
-                             "the CUDA runtime, when cuda.h is found");
+          throw Error(path + " does not exist: the " +
+                      (amd ? std::string("AMDGCN emulator is built with the "
+                                         "HIP runtime, when "
+                                         "hip/hip_runtime_api.h is found")
+                           : std::string("PTX emulator is built with the "
+                                         "CUDA runtime, when cuda.h is found")));
         setenv("QUILT_GPU_DRIVER", path.c_str(), 1);
         setenv("QUILT_EMULATOR_TARGET", target.c_str(), 1);
         return path;
       },
       py::arg("target") = "h100",
-      R"(Runs this process's NVIDIA GPU libraries on the PTX emulator
-(docs/gpu-emulator.md), answering as `target` (h100, a100, ...): sets
-QUILT_GPU_DRIVER and QUILT_EMULATOR_TARGET. Call it before the first GPU
-call; libraries must be built with device_format="isa". Returns the
-emulator's path.)");
+      R"(Runs this process's GPU libraries for `target`'s vendor on Quilt's
+emulator (docs/gpu-emulator.md), answering as `target`: the PTX emulator
+for NVIDIA targets (h100, a100, ...; libraries built with
+device_format="isa"), the AMDGCN emulator for AMD ones (mi300x, mi250x,
+rx7900xtx; libraries built with device_format="bin"). Sets
+QUILT_GPU_DRIVER and QUILT_EMULATOR_TARGET: call it before the first GPU
+call; a process emulates one vendor. Returns the emulator's path.)");
 
   m.def("load", &load, py::arg("library"), py::arg("function_name"),
         py::arg("signature") = py::none(), py::arg("source") = py::none(),

@@ -1,0 +1,58 @@
+"""quilt.load on AMD GPU builds, run on the AMDGCN emulator
+(docs/gpu-emulator.md).
+
+A process emulates one vendor (quilt.use_emulator sets QUILT_GPU_DRIVER
+before the first GPU call), and test_gpu_emulator.py's may share this
+worker: each case runs in a fresh interpreter."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+SCRIPT = textwrap.dedent('''
+    import numpy as np
+    import quilt
+
+    SOURCE = """
+    func.func @mm(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+      %r = linalg.matmul ins(%a, %b : tensor<?x?xf16>, tensor<?x?xf16>)
+                         outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+      return %r : tensor<?x?xf32>
+    }
+    """
+    target = "TARGET"
+    print(quilt.use_emulator(target).rsplit("/", 1)[1])
+    library = quilt.compile(SOURCE, target=target, emit="shared",
+                            device_format="bin")
+    mm = quilt.load(library, "mm", source=SOURCE)
+    rng = np.random.default_rng(7)
+    for m, n, k in [(0, 3, 5), (1, 1, 1), (37, 29, 70), (65, 129, 33)]:
+        a = rng.standard_normal((m, k)).astype(np.float16)
+        b = rng.standard_normal((k, n)).astype(np.float16)
+        c = rng.standard_normal((m, n)).astype(np.float32)
+        expected = a.astype(np.float64) @ b.astype(np.float64) + c
+        np.testing.assert_allclose(mm(a, b, c), expected, rtol=1e-4,
+                                   atol=1e-4)
+        print("ok", m, n, k)
+''')
+
+
+@pytest.mark.parametrize("target", ["mi300x", "rx7900xtx"])
+def test_tensor_matmul_on_the_amd_emulator(target):
+    run = subprocess.run([sys.executable, "-c", SCRIPT.replace("TARGET", target)],
+                         capture_output=True, text=True, env=os.environ)
+    if "does not exist" in run.stderr:
+        pytest.skip(run.stderr.strip().splitlines()[-1])
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.split()
+    assert lines[0] == "libquilt_hip_emulator.so"
+    assert run.stdout.count("ok") == 4
+
+
+def test_use_emulator_refuses_a_cpu_target():
+    import quilt
+    with pytest.raises(quilt.Error, match="not a GPU target"):
+        quilt.use_emulator("host")
