@@ -34,7 +34,7 @@ PACKAGES=(
   cmake ninja-build g++ python3
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools lld-22
   libgtest-dev libbenchmark-dev libopenblas-dev libomp-22-dev
-  libdnnl-dev libblis-dev
+  libdnnl-dev libblis-dev libtcmalloc-minimal4
   python3-dev pybind11-dev python3-numpy python3-pytest python3-pytest-xdist
   python3-sklearn
   libamdhip64-dev rocm-device-libs

@@ -149,6 +149,11 @@ if config.quilt_cuda_emulator_built and config.quilt_cuda_runtime_built:
         ("%quilt_cuda_emulator",
          os.path.join(config.quilt_obj_root, "lib",
                       "libquilt_cuda_emulator.so")))
+# The allocator Quilt's compilers link (cmake/QuiltFastMalloc.cmake), for
+# the Python interpreter that compiles in-process: `env %fast_malloc ...`.
+config.substitutions.append(
+    ("%fast_malloc",
+     "LD_PRELOAD=" + config.quilt_tcmalloc if config.quilt_tcmalloc else ""))
 # The AMDGCN emulator (docs/gpu-emulator.md): AMD kernels run on this
 # machine with QUILT_GPU_DRIVER=%quilt_hip_emulator, in every CI run.
 if config.quilt_hip_emulator_built and config.quilt_hip_runtime_built:

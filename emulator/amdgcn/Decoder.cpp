@@ -162,6 +162,11 @@ bool parseRegister(StringRef token, Operand &op) {
 
 Error parseOperand(StringRef token, SourceType type, Operand &op) {
   StringRef original = token;
+  // lit(x): a literal that the encoding keeps as one although an inline
+  // constant has its value; the value is what matters here.
+  if ((token.consume_front("lit(") || token.consume_front("lit64(")) &&
+      !token.consume_back(")"))
+    return fail("unreadable operand '" + original + "'");
   if (token.consume_front("-"))
     op.neg = true;
   if (token.starts_with("|") && token.ends_with("|")) {
@@ -277,8 +282,16 @@ Expected<bool> parseModifier(StringRef token, Instruction &in) {
     in.flags |= kClamp;
     return true;
   }
-  if (token == "offen" || token == "idxen" || token == "addr64" ||
-      token == "lds" || token == "gds" || token == "tfe" || token == "lwe")
+  if (token == "offen") {
+    in.flags |= kOffen;
+    return true;
+  }
+  if (token == "idxen") {
+    in.flags |= kIdxen;
+    return true;
+  }
+  if (token == "addr64" || token == "lds" || token == "gds" ||
+      token == "tfe" || token == "lwe")
     return fail("unsupported modifier '" + token + "'");
   return false;
 }

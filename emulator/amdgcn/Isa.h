@@ -70,6 +70,8 @@ enum : uint32_t {
   kGlc = 1u << 1, ///< also sc0
   kSlc = 1u << 2, ///< also sc1 / nt
   kBranch = 1u << 3, ///< its first operand is a word offset to resolve
+  kOffen = 1u << 4,  ///< buffer: the address VGPR holds a byte offset
+  kIdxen = 1u << 5,  ///< buffer: the address VGPR holds a record index
 };
 
 struct Instruction {

@@ -244,6 +244,78 @@ void ldsStore2(Wave &w, const Instruction &in) {
   w.dispatch->counters.ldsBytesStored += 2 * Bytes * __builtin_popcountll(w.exec());
 }
 
+/// MUBUF: buffer_load vdata, vaddr|off, srsrc, soffset [offen] [idxen]
+/// [offset:N] (stores name their data first too). The resource holds the
+/// base address (48 bits), the stride (dword 1, bits 16-29) and the number
+/// of records (dword 2). An access outside the records loads zeros and
+/// stores nothing, as the hardware's range check does: the bounds check
+/// MLIR's amdgpu.raw_buffer_load/store rely on. Inside, the address must
+/// be in a live allocation like any global access.
+struct BufferAccess {
+  uint64_t address = 0;
+  bool inRange = false;
+};
+BufferAccess bufferAccess(const Wave &w, const Instruction &in, unsigned lane,
+                          unsigned bytes) {
+  const Operand &vaddr = in.ops[1], &rsrc = in.ops[2], &soffset = in.ops[3];
+  uint32_t d0 = scalar32(w, rsrc, 0), d1 = scalar32(w, rsrc, 1);
+  uint32_t records = scalar32(w, rsrc, 2);
+  uint64_t base = d0 | (uint64_t(d1 & 0xffff) << 32);
+  uint32_t stride = (d1 >> 16) & 0x3fff;
+  uint64_t index = 0, offset = 0;
+  bool idxen = in.flags & kIdxen, offen = in.flags & kOffen;
+  if (idxen && offen) {
+    index = read32(w, vaddr, lane, 0);
+    offset = read32(w, vaddr, lane, 1);
+  } else if (idxen) {
+    index = read32(w, vaddr, lane);
+  } else if (offen) {
+    offset = read32(w, vaddr, lane);
+  }
+  offset += uint32_t(in.offset) + scalar32(w, soffset);
+  BufferAccess access;
+  access.address = base + index * stride + offset;
+  access.inRange = stride != 0 && idxen ? index < records
+                                        : offset + bytes <= uint64_t(records);
+  return access;
+}
+template <unsigned Bytes, Extend Ext>
+void bufferLoad(Wave &w, const Instruction &in) {
+  bool ok = true;
+  forEachActiveLane(w, [&](unsigned l) {
+    if (!ok)
+      return;
+    BufferAccess a = bufferAccess(w, in, l, Bytes);
+    static const uint8_t zeros[16] = {};
+    if (!a.inRange) {
+      writeLoaded<Bytes, Ext>(w, in.ops[0], l, zeros);
+      return;
+    }
+    if (!(ok = checkGlobal(w, int(l), a.address, Bytes, false)))
+      return;
+    writeLoaded<Bytes, Ext>(w, in.ops[0], l,
+                            reinterpret_cast<const uint8_t *>(a.address));
+    w.dispatch->counters.globalBytesLoaded += Bytes;
+  });
+  w.dispatch->counters.global++;
+}
+template <unsigned Bytes, bool High>
+void bufferStore(Wave &w, const Instruction &in) {
+  bool ok = true;
+  forEachActiveLane(w, [&](unsigned l) {
+    if (!ok)
+      return;
+    BufferAccess a = bufferAccess(w, in, l, Bytes);
+    if (!a.inRange)
+      return;
+    if (!(ok = checkGlobal(w, int(l), a.address, Bytes, true)))
+      return;
+    readStored<Bytes, High>(w, in.ops[0], l, reinterpret_cast<uint8_t *>(a.address));
+    w.dispatch->counters.globalBytesStored += Bytes;
+  });
+  w.dispatch->counters.global++;
+}
+
 /// Scratch (architected flat scratch, gfx940+ and gfx11): each lane's
 /// private segment; address = vaddr|0 + saddr|0 + offset.
 uint8_t *scratchAt(Wave &w, int lane, const Instruction &in, const Operand &vaddr,
@@ -300,44 +372,44 @@ void registerMemoryOps(HandlerTable &t) {
   add("s_load_dwordx16", scalarLoad<16>), add("s_load_b512", scalarLoad<16>);
 
   // Global and scratch: the same shapes under two prefixes.
-  struct LoadShape { const char *gfx9, *gfx11; Handler global, scratch; };
-  const LoadShape loads[] = {
-      {"load_ubyte", "load_u8", globalLoad<1, Extend::Zero>, scratchLoad<1, Extend::Zero>},
-      {"load_sbyte", "load_i8", globalLoad<1, Extend::Sign>, scratchLoad<1, Extend::Sign>},
-      {"load_ushort", "load_u16", globalLoad<2, Extend::Zero>, scratchLoad<2, Extend::Zero>},
-      {"load_sshort", "load_i16", globalLoad<2, Extend::Sign>, scratchLoad<2, Extend::Sign>},
-      {"load_short_d16", "load_d16_b16", globalLoad<2, Extend::Low16>, scratchLoad<2, Extend::Low16>},
-      {"load_short_d16_hi", "load_d16_hi_b16", globalLoad<2, Extend::High16>, scratchLoad<2, Extend::High16>},
-      {"load_ubyte_d16", "load_d16_u8", globalLoad<1, Extend::Low16>, scratchLoad<1, Extend::Low16>},
-      {"load_ubyte_d16_hi", "load_d16_hi_u8", globalLoad<1, Extend::High16>, scratchLoad<1, Extend::High16>},
-      {"load_dword", "load_b32", globalLoad<4, Extend::Zero>, scratchLoad<4, Extend::Zero>},
-      {"load_dwordx2", "load_b64", globalLoad<8, Extend::Zero>, scratchLoad<8, Extend::Zero>},
-      {"load_dwordx3", "load_b96", globalLoad<12, Extend::Zero>, scratchLoad<12, Extend::Zero>},
-      {"load_dwordx4", "load_b128", globalLoad<16, Extend::Zero>, scratchLoad<16, Extend::Zero>},
+  // Global, flat, scratch and buffer: the same shapes under four prefixes.
+  struct Shape { const char *gfx9, *gfx11; Handler global, scratch, buffer; };
+#define LOAD(gfx9, gfx11, bytes, ext)                                          \
+  {gfx9, gfx11, globalLoad<bytes, Extend::ext>, scratchLoad<bytes, Extend::ext>, \
+   bufferLoad<bytes, Extend::ext>}
+#define STORE(gfx9, gfx11, bytes, high)                                        \
+  {gfx9, gfx11, globalStore<bytes, high>, scratchStore<bytes, high>,           \
+   bufferStore<bytes, high>}
+  const Shape shapes[] = {
+      LOAD("load_ubyte", "load_u8", 1, Zero),
+      LOAD("load_sbyte", "load_i8", 1, Sign),
+      LOAD("load_ushort", "load_u16", 2, Zero),
+      LOAD("load_sshort", "load_i16", 2, Sign),
+      LOAD("load_short_d16", "load_d16_b16", 2, Low16),
+      LOAD("load_short_d16_hi", "load_d16_hi_b16", 2, High16),
+      LOAD("load_ubyte_d16", "load_d16_u8", 1, Low16),
+      LOAD("load_ubyte_d16_hi", "load_d16_hi_u8", 1, High16),
+      LOAD("load_dword", "load_b32", 4, Zero),
+      LOAD("load_dwordx2", "load_b64", 8, Zero),
+      LOAD("load_dwordx3", "load_b96", 12, Zero),
+      LOAD("load_dwordx4", "load_b128", 16, Zero),
+      STORE("store_byte", "store_b8", 1, false),
+      STORE("store_byte_d16_hi", "store_d16_hi_b8", 1, true),
+      STORE("store_short", "store_b16", 2, false),
+      STORE("store_short_d16_hi", "store_d16_hi_b16", 2, true),
+      STORE("store_dword", "store_b32", 4, false),
+      STORE("store_dwordx2", "store_b64", 8, false),
+      STORE("store_dwordx3", "store_b96", 12, false),
+      STORE("store_dwordx4", "store_b128", 16, false),
   };
-  for (const LoadShape &s : loads) {
+#undef LOAD
+#undef STORE
+  for (const Shape &s : shapes) {
     for (const char *name : {s.gfx9, s.gfx11}) {
       add(std::string("global_") + name, s.global);
       add(std::string("flat_") + name, s.global);
       add(std::string("scratch_") + name, s.scratch);
-    }
-  }
-  struct StoreShape { const char *gfx9, *gfx11; Handler global, scratch; };
-  const StoreShape stores[] = {
-      {"store_byte", "store_b8", globalStore<1, false>, scratchStore<1, false>},
-      {"store_byte_d16_hi", "store_d16_hi_b8", globalStore<1, true>, scratchStore<1, true>},
-      {"store_short", "store_b16", globalStore<2, false>, scratchStore<2, false>},
-      {"store_short_d16_hi", "store_d16_hi_b16", globalStore<2, true>, scratchStore<2, true>},
-      {"store_dword", "store_b32", globalStore<4, false>, scratchStore<4, false>},
-      {"store_dwordx2", "store_b64", globalStore<8, false>, scratchStore<8, false>},
-      {"store_dwordx3", "store_b96", globalStore<12, false>, scratchStore<12, false>},
-      {"store_dwordx4", "store_b128", globalStore<16, false>, scratchStore<16, false>},
-  };
-  for (const StoreShape &s : stores) {
-    for (const char *name : {s.gfx9, s.gfx11}) {
-      add(std::string("global_") + name, s.global);
-      add(std::string("flat_") + name, s.global);
-      add(std::string("scratch_") + name, s.scratch);
+      add(std::string("buffer_") + name, s.buffer);
     }
   }
 

@@ -217,7 +217,8 @@ void cmovk(Wave &w, const Instruction &in) {
 
 COMPARE(cmp_i32, int32_t, 32)
 COMPARE(cmp_u32, uint32_t, 32)
-COMPARE(cmp_u64, uint64_t, 64)
+void cmp_u64_eq(Wave &w, const Instruction &in) { w.scc = S64(0) == S64(1); }
+void cmp_u64_lg(Wave &w, const Instruction &in) { w.scc = S64(0) != S64(1); }
 void bitcmp0_32(Wave &w, const Instruction &in) { w.scc = !((S32(0) >> (S32(1) & 31)) & 1); }
 void bitcmp1_32(Wave &w, const Instruction &in) { w.scc = (S32(0) >> (S32(1) & 31)) & 1; }
 void bitcmp0_64(Wave &w, const Instruction &in) { w.scc = !((S64(0) >> (S32(1) & 63)) & 1); }

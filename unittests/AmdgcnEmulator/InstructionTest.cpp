@@ -16,6 +16,8 @@
 
 #include "VectorAlu.h"
 
+#include "../../emulator/lib/DeviceMemory.h"
+
 using namespace quilt::amdgcn;
 
 namespace {
@@ -212,6 +214,40 @@ TEST(Memory, LdsTwoAddressOffsetsCountElements) {
   t.run("ds_read2st64_b32 v[2:3], v0 offset1:2");
   EXPECT_EQ(t.v(2, 0), 2u);
   EXPECT_EQ(t.v(3, 0), 2u + 128u);
+}
+
+TEST(Memory, BufferAccessesOutsideTheRecordsLoadZerosAndStoreNothing) {
+  TestWave t;
+  static float data[4] = {1, 2, 3, 4};
+  quilt::emu::deviceMemory().add(reinterpret_cast<uint64_t>(data), sizeof(data),
+                          quilt::emu::DeviceMemory::Kind::HostRegistered);
+  uint64_t base = reinterpret_cast<uint64_t>(data);
+  t.s(4) = uint32_t(base), t.s(5) = uint32_t(base >> 32) & 0xffff;
+  t.s(6) = 12; // three floats are records
+  t.s(7) = 0x27000;
+  t.wave.setExec(0b1111);
+  for (unsigned l = 0; l < 4; ++l)
+    t.v(0, l) = 4 * l;
+  t.run("buffer_load_dword v1, v0, s[4:7], 0 offen");
+  EXPECT_EQ(asF32(t.v(1, 2)), 3.0f);
+  EXPECT_EQ(t.v(1, 3), 0u); // byte 12: past the records
+  for (unsigned l = 0; l < 4; ++l)
+    t.v(2, l) = bitsF32(10.0f + l);
+  t.run("buffer_store_dword v2, v0, s[4:7], 0 offen");
+  EXPECT_EQ(data[2], 12.0f);
+  EXPECT_EQ(data[3], 4.0f); // lane 3's store fell outside: dropped
+  EXPECT_FALSE(t.dispatch.failed);
+  t.run("buffer_load_dword v1, off, s[4:7], 0 offset:4");
+  EXPECT_EQ(asF32(t.v(1, 0)), 11.0f);
+  quilt::emu::deviceMemory().remove(reinterpret_cast<uint64_t>(data));
+}
+
+TEST(Decoder, LiteralsSpelledLit) {
+  TestWave t;
+  t.s(1) = 5;
+  t.run("s_add_u32 s0, s1, lit(0xffffffff)");
+  EXPECT_EQ(t.s(0), 4u);
+  EXPECT_TRUE(t.wave.scc);
 }
 
 TEST(Memory, LdsOutOfRangeStopsTheLaunchWithAReport) {
