@@ -378,6 +378,31 @@ Expected<Instruction> parseDualIssue(StringRef text);
 
 } // namespace
 
+Unit unitOf(StringRef m) {
+  if (m.starts_with("v_mfma") || m.starts_with("v_smfmac") ||
+      m.starts_with("v_wmma"))
+    return Unit::Matrix;
+  if (m.starts_with("v_"))
+    return Unit::Valu;
+  if (m.starts_with("ds_"))
+    return Unit::Lds;
+  if (m.starts_with("global_") || m.starts_with("flat_") ||
+      (m.starts_with("buffer_") && (m.contains("load") || m.contains("store"))))
+    return Unit::Global;
+  if (m.starts_with("scratch_"))
+    return Unit::Scratch;
+  if (m.starts_with("s_load") || m.starts_with("s_buffer_load") ||
+      m.starts_with("s_store"))
+    return Unit::ScalarMemory;
+  if (m.starts_with("s_branch") || m.starts_with("s_cbranch") ||
+      m.starts_with("s_waitcnt") || m.starts_with("s_barrier") ||
+      m == "s_endpgm" || m == "s_nop" || m == "s_delay_alu" ||
+      m == "s_clause" || m == "s_trap" || m.starts_with("s_sendmsg") ||
+      m.starts_with("s_set") || m == "s_sleep" || !m.starts_with("s_"))
+    return Unit::Control;
+  return Unit::Salu;
+}
+
 std::string baseMnemonic(const std::string &mnemonic) {
   StringRef m(mnemonic);
   for (StringRef suffix : {"_e32", "_e64"})
@@ -407,6 +432,7 @@ Expected<Instruction> parseDualIssue(StringRef text) {
   Instruction in;
   in.text = text.str();
   in.handler = dualIssue;
+  in.unit = Unit::Valu;
   first->text = in.text;
   second->text = in.text;
   in.ops[0] = first->ops[0];
@@ -433,6 +459,7 @@ Expected<Instruction> parseInstruction(const std::string &printed) {
     return fail("instruction '" + mnemonic + "' is not implemented by the "
                 "emulator");
   in.handler = found->second.handler;
+  in.unit = unitOf(mnemonic);
   if (found->second.isBranch)
     in.flags |= kBranch;
   // op_sel_hi is printed when it differs from its default: all ones for

@@ -15,6 +15,7 @@
 
 #include "Isa.h"
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -33,6 +34,9 @@ llvm::Expected<Instruction> parseInstruction(const std::string &text);
 
 /// The mnemonic without its encoding suffix (_e32, _e64): the handler key.
 std::string baseMnemonic(const std::string &mnemonic);
+
+/// The unit that executes a mnemonic (Isa.h), for the counters.
+Unit unitOf(llvm::StringRef mnemonic);
 
 } // namespace quilt::amdgcn
 

@@ -49,10 +49,9 @@ bool checksEnabled() {
   return on;
 }
 
-/// The per-class counter an instruction adds to, chosen by its mnemonic.
 void count(Counters &c, const Instruction &in) {
   ++c.waveInstructions;
-  (void)in;
+  ++c.byUnit[size_t(in.unit)];
 }
 
 class WorkgroupRunner {
@@ -238,11 +237,54 @@ void fail(Wave &w, int lane, int error, const std::string &what) {
                      (in ? " (" + in->text + ")" : "");
 }
 
+bool profilingRequested() {
+  static bool on = [] {
+    const char *env = std::getenv("QUILT_EMULATOR_PROFILE");
+    return env && *env && std::strcmp(env, "0") != 0;
+  }();
+  return on;
+}
+
+void countGlobalSegments(Counters &c, const uint64_t *addresses, unsigned lanes,
+                         unsigned bytes) {
+  uint64_t segments[128];
+  unsigned n = 0;
+  for (unsigned i = 0; i < lanes; ++i)
+    for (uint64_t s = addresses[i] / 64; s <= (addresses[i] + bytes - 1) / 64; ++s)
+      if (n < 128)
+        segments[n++] = s;
+  std::sort(segments, segments + n);
+  c.globalSegments += std::unique(segments, segments + n) - segments;
+  c.globalMinimumSegments += (uint64_t(lanes) * bytes + 63) / 64;
+}
+
+void countLdsBankConflicts(Counters &c, const uint32_t *addresses,
+                           unsigned lanes, unsigned bytes) {
+  // 128 bytes a cycle: 32 lanes of dwords, 16 of b64, 8 of b96/b128.
+  unsigned dwords = std::max(1u, bytes / 4);
+  unsigned perCycle = dwords == 1 ? 32 : dwords == 2 ? 16 : 8;
+  for (unsigned first = 0; first < lanes; first += perCycle) {
+    unsigned last = std::min(lanes, first + perCycle);
+    uint32_t words[64 * 4];
+    unsigned n = 0;
+    for (unsigned i = first; i < last; ++i)
+      for (unsigned d = 0; d < dwords; ++d)
+        words[n++] = addresses[i] / 4 + d;
+    std::sort(words, words + n);
+    n = std::unique(words, words + n) - words;
+    unsigned perBank[32] = {}, cycles = 0;
+    for (unsigned i = 0; i < n; ++i)
+      cycles = std::max(cycles, ++perBank[words[i] % 32]);
+    c.ldsBankConflictCycles += cycles - (n + 31) / 32;
+  }
+}
+
 bool runKernel(const LoadedKernel &kernel, const LaunchConfig &config,
                Counters &counters, LaunchFailure &failure) {
   Dispatch d;
   d.kernel = &kernel;
   d.config = &config;
+  d.profile = profilingRequested();
   // hsa_kernel_dispatch_packet_t: workgroup sizes (u16) at 4, grid sizes
   // in work-items (u32) at 12, segment sizes at 24 and 28.
   auto put16 = [&](unsigned at, uint16_t v) { std::memcpy(d.packet + at, &v, 2); };

@@ -39,13 +39,20 @@ struct LaunchConfig {
   std::vector<uint8_t> kernarg; ///< the kernel argument segment
 };
 
-/// Instruction counts by class (QUILT_EMULATOR_PROFILE).
+/// What a launch executed (QUILT_EMULATOR_PROFILE).
 struct Counters {
   uint64_t waveInstructions = 0;
-  uint64_t matrix = 0, valu = 0, salu = 0, lds = 0, global = 0, scalarMemory = 0;
+  uint64_t byUnit[size_t(Unit::Count)] = {};
   uint64_t globalBytesLoaded = 0, globalBytesStored = 0;
   uint64_t ldsBytesLoaded = 0, ldsBytesStored = 0;
   uint64_t barriers = 0;
+  /// Profiling only: the 64-byte segments global accesses touched, and the
+  /// fewest that could hold their bytes; LDS cycles over the ideal for the
+  /// bytes moved, with 32 banks of 4 bytes serving 128 bytes a cycle.
+  uint64_t globalSegments = 0, globalMinimumSegments = 0;
+  uint64_t ldsBankConflictCycles = 0;
+
+  uint64_t of(Unit unit) const { return byUnit[size_t(unit)]; }
 };
 
 /// The hipError_t values a failed launch returns (numbers from
@@ -73,12 +80,24 @@ struct Dispatch {
   const LoadedKernel *kernel = nullptr;
   const LaunchConfig *config = nullptr;
   Counters counters;
+  /// QUILT_EMULATOR_PROFILE: also count segments and bank conflicts.
+  bool profile = false;
   bool failed = false;
   LaunchFailure failure;
   /// The dispatch packet the kernel may read through its dispatch pointer
   /// (hsa_kernel_dispatch_packet_t's layout).
   alignas(64) uint8_t packet[64] = {};
 };
+
+/// Profiling: adds one global instruction's segments (`addresses` of the
+/// `lanes` active lanes, `bytes` each) and one LDS access's bank conflicts.
+void countGlobalSegments(Counters &c, const uint64_t *addresses, unsigned lanes,
+                         unsigned bytes);
+void countLdsBankConflicts(Counters &c, const uint32_t *addresses,
+                           unsigned lanes, unsigned bytes);
+
+/// Whether QUILT_EMULATOR_PROFILE asks for counters.
+bool profilingRequested();
 
 /// Stops the dispatch with `error` and a report on the wave's current
 /// instruction (the first report wins).

@@ -701,26 +701,28 @@ QUILT_EMULATOR_EXPORT hipError_t hipModuleLaunchKernel(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   memory.remove(kernargAddress);
-  if (profiling())
-    std::fprintf(stderr,
-                 "quilt-emulator: %s grid (%u,%u,%u) block (%u,%u,%u) lds %u: "
-                 "%llu wave instructions (matrix %llu, lds %llu, global %llu, "
-                 "scalar memory %llu), global %llu B loaded %llu B stored, "
-                 "lds %llu B loaded %llu B stored, %llu barriers, %.3f s, "
-                 "%.2f M wave instructions/s\n",
-                 info.name.c_str(), gridX, gridY, gridZ, blockX, blockY, blockZ,
-                 info.groupSegmentFixedSize + sharedBytes,
-                 (unsigned long long)counters.waveInstructions,
-                 (unsigned long long)counters.matrix,
-                 (unsigned long long)counters.lds,
-                 (unsigned long long)counters.global,
-                 (unsigned long long)counters.scalarMemory,
-                 (unsigned long long)counters.globalBytesLoaded,
-                 (unsigned long long)counters.globalBytesStored,
-                 (unsigned long long)counters.ldsBytesLoaded,
-                 (unsigned long long)counters.ldsBytesStored,
-                 (unsigned long long)counters.barriers, seconds,
-                 seconds > 0 ? counters.waveInstructions / seconds * 1e-6 : 0.0);
+  if (profiling()) {
+    auto n = [](uint64_t v) { return (unsigned long long)v; };
+    std::fprintf(
+        stderr,
+        "quilt-emulator: %s grid (%u,%u,%u) block (%u,%u,%u) lds %u: %llu "
+        "wave instructions (matrix %llu, valu %llu, salu %llu, lds %llu, "
+        "global %llu, scalar memory %llu, scratch %llu), global %llu B loaded "
+        "%llu B stored in %llu 64-byte segments (fewest %llu), lds %llu B "
+        "loaded %llu B stored with %llu bank-conflict cycles, %llu barriers, "
+        "%.3f s, %.2f M wave instructions/s\n",
+        info.name.c_str(), gridX, gridY, gridZ, blockX, blockY, blockZ,
+        info.groupSegmentFixedSize + sharedBytes, n(counters.waveInstructions),
+        n(counters.of(Unit::Matrix)), n(counters.of(Unit::Valu)),
+        n(counters.of(Unit::Salu)), n(counters.of(Unit::Lds)),
+        n(counters.of(Unit::Global)), n(counters.of(Unit::ScalarMemory)),
+        n(counters.of(Unit::Scratch)), n(counters.globalBytesLoaded),
+        n(counters.globalBytesStored), n(counters.globalSegments),
+        n(counters.globalMinimumSegments), n(counters.ldsBytesLoaded),
+        n(counters.ldsBytesStored), n(counters.ldsBankConflictCycles),
+        n(counters.barriers), seconds,
+        seconds > 0 ? counters.waveInstructions / seconds * 1e-6 : 0.0);
+  }
   if (!ok) {
     std::fprintf(stderr, "%s\n", failure.report.c_str());
     return failWith(hipError_t(failure.error), failure.report);

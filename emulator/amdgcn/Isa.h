@@ -74,8 +74,22 @@ enum : uint32_t {
   kIdxen = 1u << 5,  ///< buffer: the address VGPR holds a record index
 };
 
+/// What executes an instruction, for the counters.
+enum class Unit : uint8_t {
+  Salu,
+  Valu,
+  Matrix,
+  ScalarMemory,
+  Lds,
+  Global, ///< global, flat and buffer
+  Scratch,
+  Control, ///< branches, barriers, waits, s_endpgm
+  Count
+};
+
 struct Instruction {
   Handler handler = nullptr;
+  Unit unit = Unit::Control;
   uint32_t address = 0; ///< byte offset in the kernel
   uint8_t size = 4;     ///< bytes
   uint8_t numOperands = 0;

@@ -76,7 +76,6 @@ void mfma(Wave &w, const Instruction &in) {
   for (unsigned l = 0; l < 64; ++l)
     for (unsigned r = 0; r < results; ++r)
       write32(w, in.ops[0], l, bitsF32(d[l][r]), r);
-  w.dispatch->counters.matrix++;
 }
 
 /// gfx11's rule: lanes 16-31 of A and B repeat lanes 0-15.
@@ -134,7 +133,6 @@ void wmma(Wave &w, const Instruction &in) {
   for (unsigned l = 0; l < 32; ++l)
     for (unsigned r = 0; r < 8; ++r)
       write32(w, in.ops[0], l, d[l][r], r);
-  w.dispatch->counters.matrix++;
 }
 
 } // namespace

@@ -72,6 +72,27 @@ bool checkLdsRace(Wave &w, unsigned lane, uint32_t address, unsigned bytes,
   return false;
 }
 
+/// Profiling: the segments (global) or bank cycles (LDS) of one access by
+/// every active lane, `addressOf(lane)` giving each lane's address.
+template <typename AddressOf>
+void profileGlobal(Wave &w, unsigned bytes, AddressOf addressOf) {
+  if (!w.dispatch->profile || w.dispatch->failed)
+    return;
+  uint64_t addresses[64];
+  unsigned n = 0;
+  forEachActiveLane(w, [&](unsigned l) { addresses[n++] = addressOf(l); });
+  countGlobalSegments(w.dispatch->counters, addresses, n, bytes);
+}
+template <typename AddressOf>
+void profileLds(Wave &w, unsigned bytes, AddressOf addressOf) {
+  if (!w.dispatch->profile || w.dispatch->failed)
+    return;
+  uint32_t addresses[64];
+  unsigned n = 0;
+  forEachActiveLane(w, [&](unsigned l) { addresses[n++] = addressOf(l); });
+  countLdsBankConflicts(w.dispatch->counters, addresses, n, bytes);
+}
+
 // s_load_dword[xN] / s_load_bN sdst, sbase, offset-or-soffset [offset:N].
 template <unsigned Dwords> void scalarLoad(Wave &w, const Instruction &in) {
   uint64_t base = scalar64(w, in.ops[1]);
@@ -83,7 +104,6 @@ template <unsigned Dwords> void scalarLoad(Wave &w, const Instruction &in) {
   std::memcpy(values, reinterpret_cast<const void *>(address), sizeof(values));
   for (unsigned i = 0; i < Dwords; ++i)
     writeScalar32(w, in.ops[0], values[i], i);
-  w.dispatch->counters.scalarMemory++;
 }
 
 /// The per-lane address of a global instruction: vaddr (64 bits) with
@@ -154,7 +174,9 @@ void globalLoad(Wave &w, const Instruction &in) {
                             reinterpret_cast<const uint8_t *>(address));
     w.dispatch->counters.globalBytesLoaded += Bytes;
   });
-  w.dispatch->counters.global++;
+  profileGlobal(w, Bytes, [&](unsigned l) {
+    return globalAddress(w, in, in.ops[1], in.ops[2], l);
+  });
 }
 // global_store vaddr, vdata, saddr|off.
 template <unsigned Bytes, bool High>
@@ -169,7 +191,9 @@ void globalStore(Wave &w, const Instruction &in) {
     readStored<Bytes, High>(w, in.ops[1], l, reinterpret_cast<uint8_t *>(address));
     w.dispatch->counters.globalBytesStored += Bytes;
   });
-  w.dispatch->counters.global++;
+  profileGlobal(w, Bytes, [&](unsigned l) {
+    return globalAddress(w, in, in.ops[0], in.ops[2], l);
+  });
 }
 
 // ds_read vdst, vaddr [offset:N]; ds_write vaddr, vdata [offset:N].
@@ -184,8 +208,10 @@ template <unsigned Bytes, Extend Ext> void ldsLoad(Wave &w, const Instruction &i
       return;
     writeLoaded<Bytes, Ext>(w, in.ops[0], l, w.group->lds.data() + address);
   });
-  w.dispatch->counters.lds++;
   w.dispatch->counters.ldsBytesLoaded += Bytes * __builtin_popcountll(w.exec());
+  profileLds(w, Bytes, [&](unsigned l) {
+    return read32(w, in.ops[1], l) + uint32_t(in.offset);
+  });
 }
 template <unsigned Bytes, bool High> void ldsStore(Wave &w, const Instruction &in) {
   bool ok = true;
@@ -198,8 +224,10 @@ template <unsigned Bytes, bool High> void ldsStore(Wave &w, const Instruction &i
       return;
     readStored<Bytes, High>(w, in.ops[1], l, w.group->lds.data() + address);
   });
-  w.dispatch->counters.lds++;
   w.dispatch->counters.ldsBytesStored += Bytes * __builtin_popcountll(w.exec());
+  profileLds(w, Bytes, [&](unsigned l) {
+    return read32(w, in.ops[0], l) + uint32_t(in.offset);
+  });
 }
 // ds_read2[st64] vdst(2 elements), vaddr offset0:A offset1:B: the offsets
 // count elements (64 elements for st64).
@@ -220,8 +248,11 @@ void ldsLoad2(Wave &w, const Instruction &in) {
       }
     }
   });
-  w.dispatch->counters.lds++;
   w.dispatch->counters.ldsBytesLoaded += 2 * Bytes * __builtin_popcountll(w.exec());
+  for (int32_t offset : {in.offset, in.offset1})
+    profileLds(w, Bytes, [&](unsigned l) {
+      return read32(w, in.ops[1], l) + uint32_t(offset) * Bytes * Stride;
+    });
 }
 // ds_write2[st64] vaddr, vdata0, vdata1 offset0:A offset1:B.
 template <unsigned Bytes, unsigned Stride>
@@ -240,8 +271,11 @@ void ldsStore2(Wave &w, const Instruction &in) {
       }
     }
   });
-  w.dispatch->counters.lds++;
   w.dispatch->counters.ldsBytesStored += 2 * Bytes * __builtin_popcountll(w.exec());
+  for (int32_t offset : {in.offset, in.offset1})
+    profileLds(w, Bytes, [&](unsigned l) {
+      return read32(w, in.ops[0], l) + uint32_t(offset) * Bytes * Stride;
+    });
 }
 
 /// MUBUF: buffer_load vdata, vaddr|off, srsrc, soffset [offen] [idxen]
@@ -297,7 +331,6 @@ void bufferLoad(Wave &w, const Instruction &in) {
                             reinterpret_cast<const uint8_t *>(a.address));
     w.dispatch->counters.globalBytesLoaded += Bytes;
   });
-  w.dispatch->counters.global++;
 }
 template <unsigned Bytes, bool High>
 void bufferStore(Wave &w, const Instruction &in) {
@@ -313,7 +346,6 @@ void bufferStore(Wave &w, const Instruction &in) {
     readStored<Bytes, High>(w, in.ops[0], l, reinterpret_cast<uint8_t *>(a.address));
     w.dispatch->counters.globalBytesStored += Bytes;
   });
-  w.dispatch->counters.global++;
 }
 
 /// Scratch (architected flat scratch, gfx940+ and gfx11): each lane's

@@ -282,3 +282,37 @@ TEST(Matrix, MfmaRefusesAPartialExec) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(Counters, LdsBankConflictsCountCyclesOverTheIdeal) {
+  Counters c;
+  uint32_t consecutive[32], sameBank[32], broadcast[32];
+  for (unsigned i = 0; i < 32; ++i) {
+    consecutive[i] = 4 * i;
+    sameBank[i] = 128 * i; // every dword in bank 0
+    broadcast[i] = 64;
+  }
+  countLdsBankConflicts(c, consecutive, 32, 4);
+  countLdsBankConflicts(c, broadcast, 32, 4);
+  EXPECT_EQ(c.ldsBankConflictCycles, 0u);
+  countLdsBankConflicts(c, sameBank, 32, 4);
+  EXPECT_EQ(c.ldsBankConflictCycles, 31u);
+}
+
+TEST(Counters, GlobalSegmentsAgainstTheFewest) {
+  Counters c;
+  uint64_t rows[64], strided[64];
+  for (unsigned i = 0; i < 64; ++i) {
+    rows[i] = 0x1000 + 4 * i;
+    strided[i] = 0x1000 + 256 * i;
+  }
+  countGlobalSegments(c, rows, 64, 4);
+  EXPECT_EQ(c.globalSegments, 4u);
+  EXPECT_EQ(c.globalMinimumSegments, 4u);
+  countGlobalSegments(c, strided, 64, 4);
+  EXPECT_EQ(c.globalSegments, 4u + 64u);
+  EXPECT_EQ(c.globalMinimumSegments, 8u);
+}
+
+} // namespace
