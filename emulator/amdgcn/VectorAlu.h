@@ -18,26 +18,10 @@
 
 namespace quilt::amdgcn {
 
-inline float asF32(uint32_t b) {
-  float f;
-  std::memcpy(&f, &b, 4);
-  return f;
-}
-inline uint32_t bitsF32(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
-inline double asF64(uint64_t b) {
-  double f;
-  std::memcpy(&f, &b, 8);
-  return f;
-}
-inline uint64_t bitsF64(double f) {
-  uint64_t b;
-  std::memcpy(&b, &f, 8);
-  return b;
-}
+inline float asF32(uint32_t b) { return emu::detail::floatFromBits(b); }
+inline uint32_t bitsF32(float f) { return emu::detail::bitsOf(f); }
+inline double asF64(uint64_t b) { return emu::detail::doubleFromBits(b); }
+inline uint64_t bitsF64(double f) { return emu::detail::bitsOf(f); }
 inline float f16ToF32(uint16_t h) { return emu::f16ToF32(h); }
 inline uint16_t f32ToF16(float f) {
   return emu::f32ToF16(f, emu::Rounding::NearestEven);

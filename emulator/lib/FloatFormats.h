@@ -62,6 +62,12 @@ inline float floatFromBits(uint32_t B) {
   return F;
 }
 
+inline double doubleFromBits(uint64_t B) {
+  double D;
+  std::memcpy(&D, &B, sizeof(D));
+  return D;
+}
+
 /// Whether a magnitude that was truncated, with the dropped bits described
 /// by Half (the first dropped bit) and Sticky (any later one), must go up by
 /// one unit in the last place under Mode. Negative says which way "down" is.
