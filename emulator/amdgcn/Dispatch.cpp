@@ -62,7 +62,7 @@ public:
     width = k.info.wavefrontSize;
     waves.resize((threads + width - 1) / width);
     for (unsigned i = 0; i < waves.size(); ++i) {
-      waves[i].v.assign(size_t(kVectorFileSize) * 64, 0);
+      waves[i].v.assign(size_t(kVectorFileSize + kRegisterSlack) * 64, 0);
       waves[i].scratch.assign(size_t(k.info.privateSegmentFixedSize) * 64, 0);
       waves[i].width = width;
       waves[i].index = i;

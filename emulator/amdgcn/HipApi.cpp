@@ -152,6 +152,8 @@ void fillHiddenArguments(const KernelInfo &info, const LaunchConfig &config,
     uint64_t value = 0;
     const std::string &k = arg.valueKind;
     int axis = k.empty() ? 0 : k.back() - 'x';
+    if (axis < 0 || axis > 2)
+      axis = 0; // only the _x/_y/_z kinds below use it
     if (k.rfind("hidden_block_count_", 0) == 0)
       value = config.grid[axis];
     else if (k.rfind("hidden_group_size_", 0) == 0)
@@ -650,6 +652,13 @@ QUILT_EMULATOR_EXPORT hipError_t hipModuleLaunchKernel(
                         " bytes of LDS, the device has " +
                         std::to_string(t.sharedMemPerBlock) + " per workgroup");
 
+  for (const KernelArgument &arg : info.arguments)
+    if (uint64_t(arg.offset) + arg.size > std::max<uint32_t>(info.kernargSegmentSize, 16))
+      return failWith(hipErrorInvalidImage,
+                      info.name + ": an argument at offset " +
+                          std::to_string(arg.offset) + " lies outside the " +
+                          std::to_string(info.kernargSegmentSize) +
+                          "-byte argument segment of its metadata");
   LaunchConfig config;
   config.grid[0] = gridX, config.grid[1] = gridY, config.grid[2] = gridZ;
   config.block[0] = blockX, config.block[1] = blockY, config.block[2] = blockZ;

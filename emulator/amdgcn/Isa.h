@@ -110,8 +110,13 @@ struct Instruction {
 struct Workgroup;
 struct Dispatch;
 
+/// Room past the register files, so that a register range a malformed
+/// instruction names past the end reads and writes scratch, not memory
+/// that is not the wave's.
+constexpr unsigned kRegisterSlack = 16;
+
 struct Wave {
-  uint32_t s[kScalarFileSize] = {};
+  uint32_t s[kScalarFileSize + kRegisterSlack] = {};
   bool scc = false;
   unsigned width = 64; ///< lanes: 64 (gfx9) or 32 (gfx11)
   unsigned index = 0;  ///< wave within the workgroup

@@ -24,7 +24,7 @@ struct TestWave {
     group.races.reset(ldsBytes);
     group.races.setWarpSize(width);
     wave.width = width;
-    wave.v.assign(size_t(kVectorFileSize) * 64, 0);
+    wave.v.assign(size_t(kVectorFileSize + kRegisterSlack) * 64, 0);
     wave.dispatch = &dispatch;
     wave.group = &group;
     wave.setExec(wave.laneMask());
