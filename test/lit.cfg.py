@@ -141,27 +141,25 @@ for vendor, built in (("cuda", config.quilt_cuda_runtime_built),
     config.substitutions.append(("%%quilt_%s_probe" % vendor, probe))
     if gpu_device_usable(probe):
         config.available_features.add("%s-gpu" % vendor)
-# The PTX emulator (docs/gpu-emulator.md): NVIDIA kernels run on this
-# machine with QUILT_GPU_DRIVER=%quilt_cuda_emulator, in every CI run.
-if config.quilt_cuda_emulator_built and config.quilt_cuda_runtime_built:
-    config.available_features.add("cuda-emulator")
-    config.substitutions.append(
-        ("%quilt_cuda_emulator",
-         os.path.join(config.quilt_obj_root, "lib",
-                      "libquilt_cuda_emulator.so")))
+# The emulators (docs/gpu-emulator.md): NVIDIA kernels run on this machine
+# with QUILT_GPU_DRIVER=%quilt_cuda_emulator (the PTX emulator), AMD ones
+# with %quilt_hip_emulator (the AMDGCN emulator), in every CI run.
+for vendor, built in (
+        ("cuda", config.quilt_cuda_emulator_built and
+         config.quilt_cuda_runtime_built),
+        ("hip", config.quilt_hip_emulator_built and
+         config.quilt_hip_runtime_built)):
+    if built:
+        config.available_features.add("%s-emulator" % vendor)
+        config.substitutions.append(
+            ("%%quilt_%s_emulator" % vendor,
+             os.path.join(config.quilt_obj_root, "lib",
+                          "libquilt_%s_emulator.so" % vendor)))
 # The allocator Quilt's compilers link (cmake/QuiltFastMalloc.cmake), for
 # the Python interpreter that compiles in-process: `env %fast_malloc ...`.
 config.substitutions.append(
     ("%fast_malloc",
      "LD_PRELOAD=" + config.quilt_tcmalloc if config.quilt_tcmalloc else ""))
-# The AMDGCN emulator (docs/gpu-emulator.md): AMD kernels run on this
-# machine with QUILT_GPU_DRIVER=%quilt_hip_emulator, in every CI run.
-if config.quilt_hip_emulator_built and config.quilt_hip_runtime_built:
-    config.available_features.add("hip-emulator")
-    config.substitutions.append(
-        ("%quilt_hip_emulator",
-         os.path.join(config.quilt_obj_root, "lib",
-                      "libquilt_hip_emulator.so")))
 # The CUDA toolkit's libcuda.so stub: every driver symbol, no driver.
 if config.cuda_driver_stub and os.path.exists(config.cuda_driver_stub):
     config.available_features.add("cuda-driver-stub")

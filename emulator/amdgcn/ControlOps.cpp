@@ -51,19 +51,19 @@ bool vccNonZero(const Wave &w) { return !vccZero(w); }
 void registerControlOps(HandlerTable &t) {
   for (const char *name :
        {"s_waitcnt", "s_waitcnt_vscnt", "s_waitcnt_vmcnt", "s_waitcnt_lgkmcnt",
-        "s_waitcnt_expcnt", "s_delay_alu", "s_clause", "s_nop", "s_sleep",
-        "s_setprio", "s_code_end", "s_inst_prefetch", "s_icache_inv",
-        "s_dcache_wb", "buffer_wbl2", "buffer_inv", "s_wait_idle",
-        "s_set_inst_prefetch_distance", "s_sendmsg", "s_waitcnt_depctr", "buffer_gl0_inv",
-        "buffer_gl1_inv"})
-    t[name] = {nothing, false};
-  t["s_endpgm"] = {endProgram, false};
+        "s_waitcnt_expcnt", "s_waitcnt_depctr", "s_delay_alu", "s_clause",
+        "s_nop", "s_sleep", "s_setprio", "s_code_end", "s_inst_prefetch",
+        "s_icache_inv", "s_dcache_wb", "buffer_wbl2", "buffer_inv",
+        "s_wait_idle", "s_set_inst_prefetch_distance", "s_sendmsg",
+        "buffer_gl0_inv", "buffer_gl1_inv"})
+    t[name] = {nothing, false, true};
+  t["s_endpgm"] = {endProgram, false, true};
+  t["s_barrier"] = {barrier, false, true};
   t["s_trap"] = {trap, false};
   // What follows s_trap in LLVM's gfx11 code (the trap handler's fallback):
   // never reached, since s_trap ends the launch, but decodable.
-  t["s_sethalt"] = {trap, false};
-  t["s_sendmsg_rtn_b32"] = {trap, false};
-  t["s_barrier"] = {barrier, false};
+  t["s_sethalt"] = {trap, false, true};
+  t["s_sendmsg_rtn_b32"] = {trap, false, true};
   t["s_branch"] = {branchIf<always>, true};
   t["s_cbranch_scc0"] = {branchIf<sccZero>, true};
   t["s_cbranch_scc1"] = {branchIf<sccOne>, true};

@@ -44,6 +44,11 @@ Error fail(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
 }
 
+/// v_fma_mix* / v_mad_mix*: f32 sources unless op_sel_hi says f16.
+bool isMixedPrecision(StringRef mnemonic) {
+  return mnemonic.starts_with("v_fma_mix") || mnemonic.starts_with("v_mad_mix");
+}
+
 /// The type an instruction's constants are encoded in: the type suffix
 /// that names its sources (the last one: v_cvt_f32_f16 reads f16).
 enum class SourceType { Int, F16, F32, F64, PackedF16, PackedF32 };
@@ -52,8 +57,7 @@ SourceType sourceType(StringRef mnemonic) {
   SmallVector<StringRef, 8> parts;
   mnemonic.split(parts, '_');
   bool packed = mnemonic.starts_with("v_pk_");
-  // Mixed-precision FMAs take f32 sources unless op_sel_hi says f16.
-  if (mnemonic.starts_with("v_fma_mix") || mnemonic.starts_with("v_mad_mix"))
+  if (isMixedPrecision(mnemonic))
     return SourceType::F32;
   // The MFMA/WMMA names end in their input type (f16, bf16, ...) but take
   // no constants that matter; their accumulator is f32.
@@ -296,23 +300,6 @@ Expected<bool> parseModifier(StringRef token, Instruction &in) {
   return false;
 }
 
-/// Instructions whose operands say nothing the emulator needs: waits,
-/// scheduling hints and clauses (everything executes in order at once).
-bool takesNoOperands(StringRef mnemonic) {
-  return mnemonic.starts_with("s_waitcnt") || mnemonic == "s_delay_alu" ||
-         mnemonic == "s_clause" || mnemonic == "s_nop" ||
-         mnemonic == "s_sleep" || mnemonic == "s_setprio" ||
-         mnemonic == "s_endpgm" || mnemonic == "s_barrier" ||
-         mnemonic == "s_code_end" || mnemonic == "s_inst_prefetch" ||
-         mnemonic == "s_icache_inv" || mnemonic == "buffer_wbl2" ||
-         mnemonic == "buffer_inv" || mnemonic == "s_dcache_wb" ||
-         mnemonic == "s_wait_idle" || mnemonic == "s_set_inst_prefetch_distance" ||
-         mnemonic == "s_sendmsg" || mnemonic == "s_waitcnt_depctr" ||
-         mnemonic == "s_sendmsg_rtn_b32" || mnemonic == "s_sethalt" ||
-         mnemonic == "buffer_gl0_inv" ||
-         mnemonic == "buffer_gl1_inv";
-}
-
 struct Machine {
   std::unique_ptr<MCRegisterInfo> registers;
   std::unique_ptr<MCAsmInfo> asmInfo;
@@ -464,10 +451,9 @@ Expected<Instruction> parseInstruction(const std::string &printed) {
     in.flags |= kBranch;
   // op_sel_hi is printed when it differs from its default: all ones for
   // packed math, all zeros (f32 sources) for the mixed-precision FMAs.
-  if (StringRef(mnemonic).starts_with("v_fma_mix") ||
-      StringRef(mnemonic).starts_with("v_mad_mix"))
+  if (isMixedPrecision(mnemonic))
     in.opSelHi = 0;
-  if (takesNoOperands(mnemonic))
+  if (found->second.ignoresOperands)
     return in;
   SourceType type = sourceType(mnemonic);
   SmallVector<StringRef, 12> tokens;

@@ -137,14 +137,6 @@ bool validStream(void *s) {
                           handles()[s] == HandleKind::Stream);
 }
 
-bool profiling() {
-  static bool on = [] {
-    const char *env = std::getenv("QUILT_EMULATOR_PROFILE");
-    return env && *env && std::strcmp(env, "0") != 0;
-  }();
-  return on;
-}
-
 /// Hidden arguments (code object v5) the kernel may read after its own.
 void fillHiddenArguments(const KernelInfo &info, const LaunchConfig &config,
                          std::vector<uint8_t> &kernarg) {
@@ -710,7 +702,7 @@ QUILT_EMULATOR_EXPORT hipError_t hipModuleLaunchKernel(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   memory.remove(kernargAddress);
-  if (profiling()) {
+  if (profilingRequested()) {
     auto n = [](uint64_t v) { return (unsigned long long)v; };
     std::fprintf(
         stderr,

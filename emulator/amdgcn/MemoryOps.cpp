@@ -38,19 +38,6 @@ bool checkGlobal(Wave &w, int lane, uint64_t address, unsigned bytes,
   return false;
 }
 
-bool checkLds(Wave &w, int lane, uint32_t address, unsigned bytes,
-              bool store) {
-  size_t size = w.group->lds.size();
-  if (uint64_t(address) + bytes <= size)
-    return true;
-  fail(w, lane, kHipErrorIllegalAddress,
-       std::string("out-of-bounds LDS ") + (store ? "store" : "load") + " of " +
-           std::to_string(bytes) + " bytes at LDS offset " +
-           std::to_string(address) + ", the workgroup has " +
-           std::to_string(size) + " bytes of LDS");
-  return false;
-}
-
 /// The race checker: an access conflicting with another wave's since the
 /// last barrier stops the launch.
 bool checkLdsRace(Wave &w, unsigned lane, uint32_t address, unsigned bytes,
@@ -70,6 +57,22 @@ bool checkLdsRace(Wave &w, unsigned lane, uint32_t address, unsigned bytes,
            (store ? "writing" : "reading") + " " + std::to_string(bytes) +
            " bytes at LDS offset " + std::to_string(address) + ": " + conflict);
   return false;
+}
+
+/// An LDS access of one lane: inside the workgroup's LDS, and racing with
+/// no other wave.
+bool checkLds(Wave &w, unsigned lane, uint32_t address, unsigned bytes,
+              bool store) {
+  size_t size = w.group->lds.size();
+  if (uint64_t(address) + bytes > size) {
+    fail(w, int(lane), kHipErrorIllegalAddress,
+         std::string("out-of-bounds LDS ") + (store ? "store" : "load") +
+             " of " + std::to_string(bytes) + " bytes at LDS offset " +
+             std::to_string(address) + ", the workgroup has " +
+             std::to_string(size) + " bytes of LDS");
+    return false;
+  }
+  return checkLdsRace(w, lane, address, bytes, store);
 }
 
 /// Profiling: the segments (global) or bank cycles (LDS) of one access by
@@ -203,8 +206,7 @@ template <unsigned Bytes, Extend Ext> void ldsLoad(Wave &w, const Instruction &i
     if (!ok)
       return;
     uint32_t address = read32(w, in.ops[1], l) + uint32_t(in.offset);
-    if (!(ok = checkLds(w, int(l), address, Bytes, false) &&
-               checkLdsRace(w, l, address, Bytes, false)))
+    if (!(ok = checkLds(w, l, address, Bytes, false)))
       return;
     writeLoaded<Bytes, Ext>(w, in.ops[0], l, w.group->lds.data() + address);
   });
@@ -219,8 +221,7 @@ template <unsigned Bytes, bool High> void ldsStore(Wave &w, const Instruction &i
     if (!ok)
       return;
     uint32_t address = read32(w, in.ops[0], l) + uint32_t(in.offset);
-    if (!(ok = checkLds(w, int(l), address, Bytes, true) &&
-               checkLdsRace(w, l, address, Bytes, true)))
+    if (!(ok = checkLds(w, l, address, Bytes, true)))
       return;
     readStored<Bytes, High>(w, in.ops[1], l, w.group->lds.data() + address);
   });
@@ -238,8 +239,7 @@ void ldsLoad2(Wave &w, const Instruction &in) {
     uint32_t base = read32(w, in.ops[1], l);
     for (unsigned k = 0; k < 2 && ok; ++k) {
       uint32_t address = base + uint32_t(k ? in.offset1 : in.offset) * Bytes * Stride;
-      if (!(ok = checkLds(w, int(l), address, Bytes, false) &&
-                 checkLdsRace(w, l, address, Bytes, false)))
+      if (!(ok = checkLds(w, l, address, Bytes, false)))
         return;
       for (unsigned i = 0; i < Bytes / 4; ++i) {
         uint32_t v;
@@ -262,8 +262,7 @@ void ldsStore2(Wave &w, const Instruction &in) {
     uint32_t base = read32(w, in.ops[0], l);
     for (unsigned k = 0; k < 2 && ok; ++k) {
       uint32_t address = base + uint32_t(k ? in.offset1 : in.offset) * Bytes * Stride;
-      if (!(ok = checkLds(w, int(l), address, Bytes, true) &&
-                 checkLdsRace(w, l, address, Bytes, true)))
+      if (!(ok = checkLds(w, l, address, Bytes, true)))
         return;
       for (unsigned i = 0; i < Bytes / 4; ++i) {
         uint32_t v = read32(w, in.ops[1 + k], l, i);

@@ -180,25 +180,11 @@ template <unsigned Shift> void lshl_add(Wave &w, const Instruction &in) {
   writeScalar32(w, in.ops[0], uint32_t(r));
   w.scc = r >> 32;
 }
-void min_i32(Wave &w, const Instruction &in) {
-  int32_t a = S32(1), b = S32(2);
-  w.scc = a < b;
-  writeScalar32(w, in.ops[0], w.scc ? a : b);
-}
-void max_i32(Wave &w, const Instruction &in) {
-  int32_t a = S32(1), b = S32(2);
-  w.scc = a > b;
-  writeScalar32(w, in.ops[0], w.scc ? a : b);
-}
-void min_u32(Wave &w, const Instruction &in) {
-  uint32_t a = S32(1), b = S32(2);
-  w.scc = a < b;
-  writeScalar32(w, in.ops[0], w.scc ? a : b);
-}
-void max_u32(Wave &w, const Instruction &in) {
-  uint32_t a = S32(1), b = S32(2);
-  w.scc = a > b;
-  writeScalar32(w, in.ops[0], w.scc ? a : b);
+/// s_min/s_max: D is S0 when SCC, which says whether S0 was picked.
+template <typename T, bool Min> void pick(Wave &w, const Instruction &in) {
+  T a = T(S32(1)), b = T(S32(2));
+  w.scc = Min ? a < b : a > b;
+  writeScalar32(w, in.ops[0], uint32_t(w.scc ? a : b));
 }
 // SOPK: D = D op simm16.
 void addk(Wave &w, const Instruction &in) {
@@ -299,8 +285,8 @@ void registerScalarOps(HandlerTable &t) {
   add("s_mul_hi_i32", mul_hi_i32);
   add("s_lshl1_add_u32", lshl_add<1>), add("s_lshl2_add_u32", lshl_add<2>);
   add("s_lshl3_add_u32", lshl_add<3>), add("s_lshl4_add_u32", lshl_add<4>);
-  add("s_min_i32", min_i32), add("s_max_i32", max_i32);
-  add("s_min_u32", min_u32), add("s_max_u32", max_u32);
+  add("s_min_i32", pick<int32_t, true>), add("s_max_i32", pick<int32_t, false>);
+  add("s_min_u32", pick<uint32_t, true>), add("s_max_u32", pick<uint32_t, false>);
   add("s_addk_i32", addk), add("s_mulk_i32", mulk);
   // Compares.
 #define ADD_COMPARES(prefix, fn)                                               \

@@ -24,6 +24,9 @@ namespace quilt::amdgcn {
 struct OpcodeInfo {
   Handler handler = nullptr;
   bool isBranch = false; ///< its first operand is a simm16 word offset
+  /// Its operands say nothing the emulator needs (waits, hints, messages,
+  /// cache controls): the decoder does not read them.
+  bool ignoresOperands = false;
 };
 
 using HandlerTable = std::unordered_map<std::string, OpcodeInfo>;
