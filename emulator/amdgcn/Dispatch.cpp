@@ -77,7 +77,8 @@ public:
   bool run(uint32_t x, uint32_t y, uint32_t z) {
     group.id[0] = x, group.id[1] = y, group.id[2] = z;
     std::fill(group.lds.begin(), group.lds.end(), 0);
-    group.races.reset(group.lds.size());
+    if (group.races.enabled())
+      group.races.reset(group.lds.size());
     group.epoch = 0;
     for (Wave &w : waves)
       initialize(w);
