@@ -374,13 +374,16 @@ Unit unitOf(StringRef m) {
   if (m.starts_with("ds_"))
     return Unit::Lds;
   if (m.starts_with("global_") || m.starts_with("flat_") ||
-      (m.starts_with("buffer_") && (m.contains("load") || m.contains("store"))))
-    return Unit::Global;
+      (m.starts_with("buffer_") && (m.contains("load") || m.contains("store") ||
+                                    m.contains("atomic"))))
+    return m.contains("_load") ? Unit::GlobalLoad : Unit::GlobalStore;
   if (m.starts_with("scratch_"))
     return Unit::Scratch;
   if (m.starts_with("s_load") || m.starts_with("s_buffer_load") ||
       m.starts_with("s_store"))
     return Unit::ScalarMemory;
+  if (m == "s_barrier")
+    return Unit::Barrier;
   if (m.starts_with("s_branch") || m.starts_with("s_cbranch") ||
       m.starts_with("s_waitcnt") || m.starts_with("s_barrier") ||
       m == "s_endpgm" || m == "s_nop" || m == "s_delay_alu" ||

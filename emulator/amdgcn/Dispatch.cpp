@@ -15,6 +15,7 @@
 #include "../lib/DeviceMemory.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -53,6 +54,30 @@ void count(Counters &c, const Instruction &in) {
   ++c.waveInstructions;
   ++c.byUnit[size_t(in.unit)];
 }
+
+} // namespace
+
+Counters &Counters::operator+=(const Counters &o) {
+  waveInstructions += o.waveInstructions;
+  for (size_t i = 0; i < size_t(Unit::Count); ++i)
+    byUnit[i] += o.byUnit[i];
+  globalBytesLoaded += o.globalBytesLoaded;
+  globalBytesStored += o.globalBytesStored;
+  ldsBytesLoaded += o.ldsBytesLoaded;
+  ldsBytesStored += o.ldsBytesStored;
+  barriers += o.barriers;
+  workgroups += o.workgroups;
+  laneInstructions += o.laneInstructions;
+  globalRequests += o.globalRequests;
+  globalSegments += o.globalSegments;
+  globalMinimumSegments += o.globalMinimumSegments;
+  ldsRequests += o.ldsRequests;
+  ldsCycles += o.ldsCycles;
+  ldsIdealCycles += o.ldsIdealCycles;
+  return *this;
+}
+
+namespace {
 
 class WorkgroupRunner {
 public:
@@ -101,6 +126,8 @@ public:
           w.current = &in;
           in.handler(w, in);
           count(d.counters, in);
+          if (d.profile)
+            d.counters.laneInstructions += __builtin_popcountll(w.exec());
           if (d.failed)
             return false;
           if (++executed > limit) {
@@ -246,6 +273,16 @@ bool profilingRequested() {
   return on;
 }
 
+namespace {
+std::atomic<bool> toolWantsCounters{false};
+} // namespace
+
+void countEverything() { toolWantsCounters.store(true); }
+
+bool countingEverything() {
+  return profilingRequested() || toolWantsCounters.load();
+}
+
 void countGlobalSegments(Counters &c, const uint64_t *addresses, unsigned lanes,
                          unsigned bytes) {
   uint64_t segments[128];
@@ -255,6 +292,7 @@ void countGlobalSegments(Counters &c, const uint64_t *addresses, unsigned lanes,
       if (n < 128)
         segments[n++] = s;
   std::sort(segments, segments + n);
+  ++c.globalRequests;
   c.globalSegments += std::unique(segments, segments + n) - segments;
   c.globalMinimumSegments += (uint64_t(lanes) * bytes + 63) / 64;
 }
@@ -264,6 +302,7 @@ void countLdsBankConflicts(Counters &c, const uint32_t *addresses,
   // 128 bytes a cycle: 32 lanes of dwords, 16 of b64, 8 of b96/b128.
   unsigned dwords = std::max(1u, bytes / 4);
   unsigned perCycle = dwords == 1 ? 32 : dwords == 2 ? 16 : 8;
+  ++c.ldsRequests;
   for (unsigned first = 0; first < lanes; first += perCycle) {
     unsigned last = std::min(lanes, first + perCycle);
     uint32_t words[64 * 4];
@@ -276,7 +315,8 @@ void countLdsBankConflicts(Counters &c, const uint32_t *addresses,
     unsigned perBank[32] = {}, cycles = 0;
     for (unsigned i = 0; i < n; ++i)
       cycles = std::max(cycles, ++perBank[words[i] % 32]);
-    c.ldsBankConflictCycles += cycles - (n + 31) / 32;
+    c.ldsCycles += cycles;
+    c.ldsIdealCycles += (n + 31) / 32;
   }
 }
 
@@ -285,7 +325,7 @@ bool runKernel(const LoadedKernel &kernel, const LaunchConfig &config,
   Dispatch d;
   d.kernel = &kernel;
   d.config = &config;
-  d.profile = profilingRequested();
+  d.profile = countingEverything();
   // hsa_kernel_dispatch_packet_t: workgroup sizes (u16) at 4, grid sizes
   // in work-items (u32) at 12, segment sizes at 24 and 28.
   auto put16 = [&](unsigned at, uint16_t v) { std::memcpy(d.packet + at, &v, 2); };
@@ -317,8 +357,10 @@ bool runKernel(const LoadedKernel &kernel, const LaunchConfig &config,
   bool ok = true;
   for (uint32_t z = 0; ok && z < config.grid[2]; ++z)
     for (uint32_t y = 0; ok && y < config.grid[1]; ++y)
-      for (uint32_t x = 0; ok && x < config.grid[0]; ++x)
+      for (uint32_t x = 0; ok && x < config.grid[0]; ++x) {
+        ++d.counters.workgroups;
         ok = runner.run(x, y, z);
+      }
   memory.remove(packet);
   counters = d.counters;
   if (!ok)

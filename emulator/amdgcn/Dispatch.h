@@ -45,14 +45,20 @@ struct Counters {
   uint64_t byUnit[size_t(Unit::Count)] = {};
   uint64_t globalBytesLoaded = 0, globalBytesStored = 0;
   uint64_t ldsBytesLoaded = 0, ldsBytesStored = 0;
-  uint64_t barriers = 0;
-  /// Profiling only: the 64-byte segments global accesses touched, and the
-  /// fewest that could hold their bytes; LDS cycles over the ideal for the
-  /// bytes moved, with 32 banks of 4 bytes serving 128 bytes a cycle.
-  uint64_t globalSegments = 0, globalMinimumSegments = 0;
-  uint64_t ldsBankConflictCycles = 0;
+  uint64_t barriers = 0, workgroups = 0;
+  /// Profiling only (below): lane instructions (a wave instruction counts
+  /// its active lanes); global requests (wave instructions) with the
+  /// 64-byte segments they touched and the fewest that could hold their
+  /// bytes; LDS requests with the cycles they took, 32 banks of 4 bytes
+  /// serving 128 bytes a cycle, and the cycles they would take with no
+  /// bank conflict.
+  uint64_t laneInstructions = 0;
+  uint64_t globalRequests = 0, globalSegments = 0, globalMinimumSegments = 0;
+  uint64_t ldsRequests = 0, ldsCycles = 0, ldsIdealCycles = 0;
 
   uint64_t of(Unit unit) const { return byUnit[size_t(unit)]; }
+  uint64_t ldsBankConflictCycles() const { return ldsCycles - ldsIdealCycles; }
+  Counters &operator+=(const Counters &o);
 };
 
 /// The hipError_t values a failed launch returns (numbers from
@@ -98,6 +104,13 @@ void countLdsBankConflicts(Counters &c, const uint32_t *addresses,
 
 /// Whether QUILT_EMULATOR_PROFILE asks for counters.
 bool profilingRequested();
+
+/// Launches count what only profiling needs (lane instructions, segments,
+/// LDS cycles) when profiling is requested, or from the first
+/// countEverything() on: a tool reading the counters
+/// (quilt_emulator_reset_counters) calls it.
+void countEverything();
+bool countingEverything();
 
 /// Stops the dispatch with `error` and a report on the wave's current
 /// instruction (the first report wins).

@@ -22,6 +22,8 @@
 
 #include "CostModel/TargetDatabase.h"
 
+#include "QuiltEmulator.h"
+
 #ifndef __HIP_PLATFORM_AMD__
 #define __HIP_PLATFORM_AMD__ 1
 #endif
@@ -52,6 +54,11 @@ std::mutex &apiMutex() {
 struct EmulatedModule {
   std::map<std::string, std::unique_ptr<LoadedKernel>> kernels;
 };
+
+/// Every launch since the last quilt_emulator_reset_counters.
+Counters totals;
+uint64_t totalLaunches = 0;
+double totalSeconds = 0;
 
 thread_local hipError_t lastError = hipSuccess;
 thread_local std::string lastDetail;
@@ -702,6 +709,12 @@ QUILT_EMULATOR_EXPORT hipError_t hipModuleLaunchKernel(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   memory.remove(kernargAddress);
+  {
+    std::lock_guard<std::mutex> lock(apiMutex());
+    totals += counters;
+    ++totalLaunches;
+    totalSeconds += seconds;
+  }
   if (profilingRequested()) {
     auto n = [](uint64_t v) { return (unsigned long long)v; };
     std::fprintf(
@@ -716,11 +729,11 @@ QUILT_EMULATOR_EXPORT hipError_t hipModuleLaunchKernel(
         info.groupSegmentFixedSize + sharedBytes, n(counters.waveInstructions),
         n(counters.of(Unit::Matrix)), n(counters.of(Unit::Valu)),
         n(counters.of(Unit::Salu)), n(counters.of(Unit::Lds)),
-        n(counters.of(Unit::Global)), n(counters.of(Unit::ScalarMemory)),
+        n(counters.of(Unit::GlobalLoad) + counters.of(Unit::GlobalStore)), n(counters.of(Unit::ScalarMemory)),
         n(counters.of(Unit::Scratch)), n(counters.globalBytesLoaded),
         n(counters.globalBytesStored), n(counters.globalSegments),
         n(counters.globalMinimumSegments), n(counters.ldsBytesLoaded),
-        n(counters.ldsBytesStored), n(counters.ldsBankConflictCycles),
+        n(counters.ldsBytesStored), n(counters.ldsBankConflictCycles()),
         n(counters.barriers), seconds,
         seconds > 0 ? counters.waveInstructions / seconds * 1e-6 : 0.0);
   }
@@ -729,4 +742,50 @@ QUILT_EMULATOR_EXPORT hipError_t hipModuleLaunchKernel(
     return failWith(hipError_t(failure.error), failure.report);
   }
   return succeed();
+}
+
+// What tools read (QuiltEmulator.h): the PTX emulator's counters, filled
+// with their AMD counterparts (docs/gpu-emulator.md gives the mapping).
+QUILT_EMULATOR_EXPORT void
+quilt_emulator_read_counters(quilt_emulator_counters *out) {
+  if (!out)
+    return;
+  std::lock_guard<std::mutex> lock(apiMutex());
+  const Counters &c = totals;
+  *out = quilt_emulator_counters{};
+  out->launches = totalLaunches;
+  out->ctas = c.workgroups;
+  out->warp_instructions = c.waveInstructions;
+  out->thread_instructions = c.laneInstructions;
+  out->by_class[QUILT_EMU_CLASS_TENSOR_CORE] = c.of(Unit::Matrix);
+  out->by_class[QUILT_EMU_CLASS_FMA] = c.of(Unit::Valu);
+  out->by_class[QUILT_EMU_CLASS_LOAD] =
+      c.of(Unit::GlobalLoad) + c.of(Unit::ScalarMemory);
+  out->by_class[QUILT_EMU_CLASS_STORE] = c.of(Unit::GlobalStore);
+  out->by_class[QUILT_EMU_CLASS_SHARED] = c.of(Unit::Lds);
+  out->by_class[QUILT_EMU_CLASS_BARRIER] = c.of(Unit::Barrier);
+  out->by_class[QUILT_EMU_CLASS_OTHER] =
+      c.of(Unit::Salu) + c.of(Unit::Scratch) + c.of(Unit::Control);
+  out->global_load_bytes = c.globalBytesLoaded;
+  out->global_store_bytes = c.globalBytesStored;
+  out->shared_load_bytes = c.ldsBytesLoaded;
+  out->shared_store_bytes = c.ldsBytesStored;
+  out->shared_requests = c.ldsRequests;
+  out->shared_wavefronts = c.ldsCycles;
+  out->shared_ideal_wavefronts = c.ldsIdealCycles;
+  out->global_requests = c.globalRequests;
+  out->global_sectors = c.globalSegments;
+  out->global_ideal_sectors = c.globalMinimumSegments;
+  out->barriers = c.barriers;
+  out->seconds = totalSeconds;
+}
+
+QUILT_EMULATOR_EXPORT void quilt_emulator_reset_counters(void) {
+  // A tool that resets the counters reads them: from now on every launch
+  // counts what otherwise only QUILT_EMULATOR_PROFILE counts.
+  countEverything();
+  std::lock_guard<std::mutex> lock(apiMutex());
+  totals = Counters();
+  totalLaunches = 0;
+  totalSeconds = 0;
 }

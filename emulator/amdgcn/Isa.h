@@ -81,9 +81,11 @@ enum class Unit : uint8_t {
   Matrix,
   ScalarMemory,
   Lds,
-  Global, ///< global, flat and buffer
+  GlobalLoad,  ///< global, flat and buffer loads
+  GlobalStore, ///< global, flat and buffer stores and atomics
   Scratch,
-  Control, ///< branches, barriers, waits, s_endpgm
+  Barrier, ///< s_barrier
+  Control, ///< branches, waits, s_endpgm
   Count
 };
 

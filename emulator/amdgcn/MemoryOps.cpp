@@ -86,14 +86,18 @@ void profileGlobal(Wave &w, unsigned bytes, AddressOf addressOf) {
   forEachActiveLane(w, [&](unsigned l) { addresses[n++] = addressOf(l); });
   countGlobalSegments(w.dispatch->counters, addresses, n, bytes);
 }
+/// The second half of a ds_read2/ds_write2 is the same request.
 template <typename AddressOf>
-void profileLds(Wave &w, unsigned bytes, AddressOf addressOf) {
+void profileLds(Wave &w, unsigned bytes, AddressOf addressOf,
+                bool sameRequest = false) {
   if (!w.dispatch->profile || w.dispatch->failed)
     return;
   uint32_t addresses[64];
   unsigned n = 0;
   forEachActiveLane(w, [&](unsigned l) { addresses[n++] = addressOf(l); });
   countLdsBankConflicts(w.dispatch->counters, addresses, n, bytes);
+  if (sameRequest)
+    --w.dispatch->counters.ldsRequests;
 }
 
 // s_load_dword[xN] / s_load_bN sdst, sbase, offset-or-soffset [offset:N].
@@ -249,10 +253,14 @@ void ldsLoad2(Wave &w, const Instruction &in) {
     }
   });
   w.dispatch->counters.ldsBytesLoaded += 2 * Bytes * __builtin_popcountll(w.exec());
-  for (int32_t offset : {in.offset, in.offset1})
-    profileLds(w, Bytes, [&](unsigned l) {
-      return read32(w, in.ops[1], l) + uint32_t(offset) * Bytes * Stride;
-    });
+  for (unsigned k = 0; k < 2; ++k)
+    profileLds(
+        w, Bytes,
+        [&](unsigned l) {
+          int32_t offset = k ? in.offset1 : in.offset;
+          return read32(w, in.ops[1], l) + uint32_t(offset) * Bytes * Stride;
+        },
+        /*sameRequest=*/k == 1);
 }
 // ds_write2[st64] vaddr, vdata0, vdata1 offset0:A offset1:B.
 template <unsigned Bytes, unsigned Stride>
@@ -271,10 +279,14 @@ void ldsStore2(Wave &w, const Instruction &in) {
     }
   });
   w.dispatch->counters.ldsBytesStored += 2 * Bytes * __builtin_popcountll(w.exec());
-  for (int32_t offset : {in.offset, in.offset1})
-    profileLds(w, Bytes, [&](unsigned l) {
-      return read32(w, in.ops[0], l) + uint32_t(offset) * Bytes * Stride;
-    });
+  for (unsigned k = 0; k < 2; ++k)
+    profileLds(
+        w, Bytes,
+        [&](unsigned l) {
+          int32_t offset = k ? in.offset1 : in.offset;
+          return read32(w, in.ops[0], l) + uint32_t(offset) * Bytes * Stride;
+        },
+        /*sameRequest=*/k == 1);
 }
 
 /// MUBUF: buffer_load vdata, vaddr|off, srsrc, soffset [offen] [idxen]

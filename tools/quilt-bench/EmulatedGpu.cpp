@@ -52,19 +52,23 @@ void forEachOperand(Operands &o, void (*fn)(int64_t, void *, int64_t)) {
 } // namespace
 
 std::unique_ptr<EmulatedGpu> EmulatedGpu::open(const std::string &runtimeDir,
-                                               const std::string &target,
+                                               const TargetDesc &target,
                                                std::string &error) {
-  std::string emulatorPath = runtimeDir + "/libquilt_cuda_emulator.so";
-  std::string runtimePath = runtimeDir + "/libquilt_cuda_runtime.so";
+  bool amd = target.vendor == Vendor::AMD;
+  std::string api = amd ? "hip" : "cuda";
+  std::string emulatorPath = runtimeDir + "/libquilt_" + api + "_emulator.so";
+  std::string runtimePath = runtimeDir + "/libquilt_" + api + "_runtime.so";
   // Before the runtime opens its driver (on its first call).
   setenv("QUILT_GPU_DRIVER", emulatorPath.c_str(), 1);
-  setenv("QUILT_EMULATOR_TARGET", target.c_str(), 1);
+  setenv("QUILT_EMULATOR_TARGET", target.name.c_str(), 1);
   void *runtime = dlopen(runtimePath.c_str(), RTLD_NOW | RTLD_GLOBAL);
   void *emulator = dlopen(emulatorPath.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!runtime || !emulator) {
-    error =
-        "--emulate needs " + (runtime ? emulatorPath : runtimePath) +
-        " (built with the CUDA runtime, when cuda.h is found): " + dlerror();
+    error = "--emulate needs " + (runtime ? emulatorPath : runtimePath) +
+            (amd ? " (built with the HIP runtime, when hip_runtime_api.h is "
+                   "found): "
+                 : " (built with the CUDA runtime, when cuda.h is found): ") +
+            dlerror();
     return nullptr;
   }
   std::unique_ptr<EmulatedGpu> gpu(new EmulatedGpu());

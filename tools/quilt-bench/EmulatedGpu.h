@@ -7,6 +7,7 @@
 #ifndef QUILT_TOOLS_QUILTBENCH_EMULATEDGPU_H
 #define QUILT_TOOLS_QUILTBENCH_EMULATEDGPU_H
 
+#include "CostModel/Target.h"
 #include "Measurement/BenchKernels.h"
 
 #include "QuiltEmulator.h"
@@ -16,17 +17,19 @@
 
 namespace quilt::bench {
 
-/// The PTX emulator behind Quilt's CUDA runtime, for running a GPU target's
-/// libraries here: QUILT_GPU_DRIVER and QUILT_EMULATOR_TARGET are set before
+/// Quilt's emulator of a GPU target's vendor behind its runtime (the PTX
+/// emulator behind the CUDA runtime, the AMDGCN emulator behind the HIP
+/// one), for running the target's libraries here: QUILT_GPU_DRIVER and
+/// QUILT_EMULATOR_TARGET are set before
 /// the runtime opens its driver, operands are host memory registered with
 /// the device (as page-locked memory is on a GPU), and the emulator's
 /// counters are read around each call.
 class EmulatedGpu {
 public:
   /// Null with `error` when the runtime or the emulator is missing from
-  /// `runtimeDir` (they are built with the CUDA runtime).
+  /// `runtimeDir` (they are built with the vendor's runtime).
   static std::unique_ptr<EmulatedGpu> open(const std::string &runtimeDir,
-                                           const std::string &target,
+                                           const TargetDesc &target,
                                            std::string &error);
 
   /// Runs `kernel` on `operands` once: registers their memory, calls, and

@@ -63,20 +63,20 @@ constexpr const char *kUsage =
     "       quilt-bench --list-baselines\n"
     "       quilt-bench --target GPU --workloads FILE --bundle DIR\n"
     "                   [--no-native-wgmma | --no-tma]\n"
-    "       quilt-bench --target h100|a100 --workloads FILE --emulate "
-    "[--json]\n"
+    "       quilt-bench --target GPU --workloads FILE --emulate [--json]\n"
     "                   [--policy P] [--model-sample N]\n"
     "                   [--no-native-wgmma | --no-tma]\n"
     "  With a CPU target (host, host-avx512, host-avx2, host-neon) it runs\n"
     "  here. With a GPU target (h100, a100, mi300x, ...) it prepares DIR for\n"
     "  bench/gpu/run.py on a machine with that GPU: the compiled libraries,\n"
     "  the runtime and a manifest of the workloads with the model's picks.\n"
-    "  --emulate runs an NVIDIA target's libraries here on the PTX emulator\n"
-    "  (docs/gpu-emulator.md): every output is checked against the\n"
+    "  --emulate runs a GPU target's libraries here on Quilt's emulator of\n"
+    "  its vendor (docs/gpu-emulator.md: PTX for h100, a100, ..., AMDGCN\n"
+    "  for mi300x, mi250x, rx7900xtx): every output is checked against the\n"
     "  reference and the emulator's counters (instructions by class,\n"
-    "  global and shared bytes, bank conflicts, sectors) are reported next\n"
-    "  to the model's DRAM traffic; --model-sample N runs every candidate on\n"
-    "  N workloads. Times are not measured.\n"
+    "  global and shared bytes, bank conflicts, sectors or segments) are\n"
+    "  reported next to the model's DRAM traffic; --model-sample N runs\n"
+    "  every candidate on N workloads. Times are not measured.\n"
     "  sm_90a wgmma candidates are compiled as wgmma.mma_async with TMA\n"
     "  tile loads (quiltc's defaults); --no-native-wgmma compiles them as\n"
     "  mma.sync, --no-tma stages their tiles with cp.async.\n"
@@ -586,14 +586,14 @@ int main(int argc, char **argv) {
                  "check its kernels here with --emulate\n";
     return 1;
   }
-  if (!found->isGpu() && !runsHere) {
-    std::cerr << "quilt-bench: error: --bundle needs a GPU target\n";
+  if (!found->isGpu() && o.emulate) {
+    std::cerr << "quilt-bench: error: --emulate runs a GPU target's kernels "
+                 "on Quilt's GPU emulators; '"
+              << o.target << "' runs here without it\n";
     return 1;
   }
-  if (o.emulate && found->vendor != Vendor::NVIDIA) {
-    std::cerr << "quilt-bench: error: --emulate runs NVIDIA targets (the PTX "
-                 "emulator); "
-              << o.target << " is not one\n";
+  if (!found->isGpu() && !runsHere) {
+    std::cerr << "quilt-bench: error: --bundle needs a GPU target\n";
     return 1;
   }
   // What the compiled selection models: the cores the kernels run on.
@@ -628,8 +628,10 @@ int main(int argc, char **argv) {
   base.tmaLoads = o.tmaLoads;
   std::unique_ptr<EmulatedGpu> gpu;
   if (o.emulate) {
-    base.deviceFormat = "isa"; // what the emulator runs
-    gpu = EmulatedGpu::open(defaultRuntimeDir(), o.target, error);
+    // What the emulators run: PTX text (the CUDA driver's JIT path) and
+    // hsaco code objects.
+    base.deviceFormat = found->vendor == Vendor::AMD ? "bin" : "isa";
+    gpu = EmulatedGpu::open(defaultRuntimeDir(), *found, error);
     if (!gpu) {
       std::cerr << "quilt-bench: error: " << error << "\n";
       return 1;

@@ -295,9 +295,12 @@ TEST(Counters, LdsBankConflictsCountCyclesOverTheIdeal) {
   }
   countLdsBankConflicts(c, consecutive, 32, 4);
   countLdsBankConflicts(c, broadcast, 32, 4);
-  EXPECT_EQ(c.ldsBankConflictCycles, 0u);
+  EXPECT_EQ(c.ldsBankConflictCycles(), 0u);
+  EXPECT_EQ(c.ldsIdealCycles, 2u); // one cycle each, the broadcast included
   countLdsBankConflicts(c, sameBank, 32, 4);
-  EXPECT_EQ(c.ldsBankConflictCycles, 31u);
+  EXPECT_EQ(c.ldsBankConflictCycles(), 31u);
+  EXPECT_EQ(c.ldsRequests, 3u);
+  EXPECT_EQ(c.ldsCycles, 2u + 32u);
 }
 
 TEST(Counters, GlobalSegmentsAgainstTheFewest) {
@@ -313,6 +316,7 @@ TEST(Counters, GlobalSegmentsAgainstTheFewest) {
   countGlobalSegments(c, strided, 64, 4);
   EXPECT_EQ(c.globalSegments, 4u + 64u);
   EXPECT_EQ(c.globalMinimumSegments, 8u);
+  EXPECT_EQ(c.globalRequests, 2u);
 }
 
 } // namespace
