@@ -575,8 +575,11 @@ void bindLoader(py::module_ &m) {
                                          "hip/hip_runtime_api.h is found")
                            : std::string("PTX emulator is built with the "
                                          "CUDA runtime, when cuda.h is found")));
-        setenv("QUILT_GPU_DRIVER", path.c_str(), 1);
-        setenv("QUILT_EMULATOR_TARGET", target.c_str(), 1);
+        // The vendor's own variables: the other vendor's runtime keeps its
+        // driver, so a process can run both vendors' libraries.
+        std::string prefix = amd ? "QUILT_HIP_" : "QUILT_CUDA_";
+        setenv((prefix + "DRIVER").c_str(), path.c_str(), 1);
+        setenv((prefix + "EMULATOR_TARGET").c_str(), target.c_str(), 1);
         return path;
       },
       py::arg("target") = "h100",
@@ -584,9 +587,11 @@ void bindLoader(py::module_ &m) {
 emulator (docs/gpu-emulator.md), answering as `target`: the PTX emulator
 for NVIDIA targets (h100, a100, ...; libraries built with
 device_format="isa"), the AMDGCN emulator for AMD ones (mi300x, mi250x,
-rx7900xtx; libraries built with device_format="bin"). Sets
-QUILT_GPU_DRIVER and QUILT_EMULATOR_TARGET: call it before the first GPU
-call; a process emulates one vendor. Returns the emulator's path.)");
+rx7900xtx; libraries built with device_format="bin"). Sets the vendor's
+QUILT_CUDA_DRIVER and QUILT_CUDA_EMULATOR_TARGET, or QUILT_HIP_DRIVER and
+QUILT_HIP_EMULATOR_TARGET: call it before the vendor's first GPU call (the
+runtime opens its driver then). One process may emulate both vendors, each
+as one target. Returns the emulator's path.)");
 
   m.def("load", &load, py::arg("library"), py::arg("function_name"),
         py::arg("signature") = py::none(), py::arg("source") = py::none(),

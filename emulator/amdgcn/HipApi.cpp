@@ -6,9 +6,10 @@
 // resolves, with HIP's names, signatures and error codes (hip_runtime_api.h
 // supplies them), so QUILT_GPU_DRIVER=<path>/libquilt_hip_emulator.so runs
 // a program Quilt built for an AMD target unchanged. The device reports the
-// facts of a target of Quilt's database (QUILT_EMULATOR_TARGET: mi300x by
-// default, mi250x, rx7900xtx); a code object for another processor is
-// refused with hipErrorNoBinaryForGpu, as HIP refuses it. Work runs in
+// facts of a target of Quilt's database (QUILT_HIP_EMULATOR_TARGET or
+// QUILT_EMULATOR_TARGET: mi300x by default, mi250x, rx7900xtx); a code
+// object for another processor is refused with hipErrorNoBinaryForGpu, as
+// HIP refuses it. Work runs in
 // order and synchronously: a launch has finished, or failed, when
 // hipModuleLaunchKernel returns.
 //
@@ -19,6 +20,7 @@
 #include "Dispatch.h"
 
 #include "../lib/DeviceMemory.h"
+#include "../lib/EmulatorTarget.h"
 
 #include "CostModel/TargetDatabase.h"
 
@@ -82,12 +84,13 @@ struct Device {
 const Device &device() {
   static Device d = [] {
     Device d;
-    const char *env = std::getenv("QUILT_EMULATOR_TARGET");
-    std::string name = env && *env ? env : "mi300x";
+    quilt::emu::EmulatorTarget target =
+        quilt::emu::emulatorTarget("QUILT_HIP_EMULATOR_TARGET", "mi300x");
+    const std::string &name = target.name;
     const quilt::TargetDesc *t =
         quilt::TargetDatabase::builtin().lookup(name);
     if (!t || t->vendor != quilt::Vendor::AMD) {
-      d.error = "QUILT_EMULATOR_TARGET=" + name +
+      d.error = target.variable + "=" + name +
                 " is not an AMD target of Quilt's database (mi300x, mi250x, "
                 "rx7900xtx, ...; see quiltc targets)";
       return d;

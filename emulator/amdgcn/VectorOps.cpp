@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 namespace quilt::amdgcn {
 namespace {
@@ -262,7 +263,9 @@ VOP_F32(fma_f32, std::fma(F(1), F(2), F(3)))
 VOP_F32(fmac_f32, std::fma(F(1), F(2), asF32(read32(w, in.ops[0], l))))
 VOP_F32(mad_f32, F(1) * F(2) + F(3))
 VOP_F32(mac_f32, F(1) * F(2) + asF32(read32(w, in.ops[0], l)))
-VOP_F32(fmamk_f32, std::fma(F(1), F(3), F(2)))
+// LLVM prints both with their operands in product order: fmamk as
+// src0, K, vsrc1 (D = src0 * K + vsrc1), fmaak as src0, vsrc1, K.
+VOP_F32(fmamk_f32, std::fma(F(1), F(2), F(3)))
 VOP_F32(fmaak_f32, std::fma(F(1), F(2), F(3)))
 VOP_F32(max_f32, std::fmax(F(1), F(2)))
 VOP_F32(min_f32, std::fmin(F(1), F(2)))
@@ -299,61 +302,104 @@ int32_t exponent(float x) {
 }
 VOP_F32(frexp_mant_f32, mantissa(F(1)))
 VOP_U32(frexp_exp_i32_f32, exponent(F(1)))
-/// v_div_scale/fmas/fixup: the division expansion's steps. Without
-/// denormal or overflow trouble the scale is 1 and fixup returns the
-/// quotient; the edge cases follow the ISA's pseudocode.
-void div_scale_f32(Wave &w, const Instruction &in) {
+/// v_div_scale/fmas/fixup: the steps of the division expansion, from the
+/// ISA's pseudocode. div_scale scales the denominator (called with S0 ==
+/// S1) or the numerator (S0 == S2) by 2^+-Scale where the quotient or the
+/// reciprocal would leave the normal range, and sets VCC where the quotient
+/// must be scaled back; div_fmas scales it back, by 2^Scale when the
+/// quotient estimate (its S2) is at least 1 and by 2^-Scale below.
+template <typename T> struct DivisionSteps;
+template <> struct DivisionSteps<float> {
+  static constexpr int kScale = 64, kExponentGap = 96, kTinyExponent = 23,
+                       kBias = 127;
+};
+template <> struct DivisionSteps<double> {
+  static constexpr int kScale = 128, kExponentGap = 768, kTinyExponent = 53,
+                       kBias = 1023;
+};
+/// The biased exponent field of a normal number (denormals fall below 1).
+template <typename T> int biasedExponent(T x) {
+  int e = 0;
+  std::frexp(x, &e);
+  return e + DivisionSteps<T>::kBias - 1;
+}
+template <typename T> T source(const Wave &w, const Operand &o, unsigned l) {
+  if constexpr (std::is_same_v<T, float>)
+    return srcF32(w, o, l);
+  else
+    return srcF64(w, o, l);
+}
+template <typename T> void writeResult(Wave &w, const Operand &o, unsigned l, T r) {
+  if constexpr (std::is_same_v<T, float>)
+    write32(w, o, l, bitsF32(r));
+  else
+    write64(w, o, l, bitsF64(r));
+}
+template <typename T> void div_scale(Wave &w, const Instruction &in) {
+  using Steps = DivisionSteps<T>;
+  auto denormal = [](T x) { return std::fpclassify(x) == FP_SUBNORMAL; };
   uint64_t vcc = 0;
   forEachActiveLane(w, [&](unsigned l) {
-    float s0 = F(2), s1 = F(3), s2 = F(4);
-    float r = s0;
-    int e1 = 0, e2 = 0;
-    std::frexp(s1, &e1);
-    std::frexp(s2, &e2);
+    T s0 = source<T>(w, in.ops[2], l), s1 = source<T>(w, in.ops[3], l),
+      s2 = source<T>(w, in.ops[4], l);
+    T r = s0;
+    bool flag = false;
     if (s2 == 0 || s1 == 0 || std::isnan(s1) || std::isnan(s2)) {
-      r = std::nanf("");
-    } else if (e2 - e1 >= 96) {
-      vcc |= uint64_t(s0 == s1) << l;
-      r = s0 == s1 ? std::ldexp(s0, 64) : s0;
-    } else if (std::fpclassify(s1) == FP_SUBNORMAL) {
-      r = std::ldexp(s0, 64);
-    } else if (std::fpclassify(1.0f / s1) == FP_SUBNORMAL && std::fpclassify(s2 / s1) == FP_SUBNORMAL) {
-      vcc |= uint64_t(s0 == s1) << l;
-      r = s0 == s1 ? std::ldexp(s0, 64) : s0;
-    } else if (std::fpclassify(1.0f / s1) == FP_SUBNORMAL) {
-      r = std::ldexp(s0, -64);
-    } else if (std::fpclassify(s2 / s1) == FP_SUBNORMAL) {
-      vcc |= uint64_t(s0 == s2) << l;
-      r = s0 == s2 ? std::ldexp(s0, 64) : s0;
-    } else if (e2 <= -126 + 23) {
-      r = std::ldexp(s0, 64);
+      r = std::numeric_limits<T>::quiet_NaN();
+    } else if (biasedExponent(s2) - biasedExponent(s1) >= Steps::kExponentGap) {
+      // The quotient near the largest number: only the denominator scales.
+      flag = true;
+      if (s0 == s1)
+        r = std::ldexp(s0, Steps::kScale);
+    } else if (denormal(s1)) {
+      r = std::ldexp(s0, Steps::kScale);
+    } else if (denormal(T(1) / s1) && denormal(s2 / s1)) {
+      flag = true;
+      if (s0 == s1)
+        r = std::ldexp(s0, Steps::kScale);
+    } else if (denormal(T(1) / s1)) {
+      r = std::ldexp(s0, -Steps::kScale);
+    } else if (denormal(s2 / s1)) {
+      // A denormal quotient: only the numerator scales.
+      flag = true;
+      if (s0 == s2)
+        r = std::ldexp(s0, Steps::kScale);
+    } else if (biasedExponent(s2) <= Steps::kTinyExponent) {
+      r = std::ldexp(s0, Steps::kScale); // a tiny numerator
     }
-    write32(w, in.ops[0], l, bitsF32(r));
+    vcc |= uint64_t(flag) << l;
+    writeResult(w, in.ops[0], l, r);
   });
   writeMask(w, in.ops[1], vcc);
 }
-void div_fmas_f32(Wave &w, const Instruction &in) {
+template <typename T> void div_fmas(Wave &w, const Instruction &in) {
   uint64_t vcc = (uint64_t(w.s[kVccHi]) << 32) | w.s[kVccLo];
   forEachActiveLane(w, [&](unsigned l) {
-    float r = std::fma(F(1), F(2), F(3));
+    T quotient = source<T>(w, in.ops[3], l);
+    T r = std::fma(source<T>(w, in.ops[1], l), source<T>(w, in.ops[2], l),
+                   quotient);
     if ((vcc >> l) & 1)
-      r = std::ldexp(r, F(1) >= 0 ? 64 : -64) ;
-    write32(w, in.ops[0], l, bitsF32(outputModified(in, r)));
+      r = std::ldexp(r, biasedExponent(quotient) >= DivisionSteps<T>::kBias
+                            ? DivisionSteps<T>::kScale
+                            : -DivisionSteps<T>::kScale);
+    writeResult(w, in.ops[0], l, outputModified(in, r));
   });
 }
-float divFixup(float q, float d, float n) {
+template <typename T> T divFixup(T q, T d, T n) {
   if (std::isnan(d) || std::isnan(n))
-    return std::nanf("");
+    return std::numeric_limits<T>::quiet_NaN();
   if ((d == 0 && n == 0) || (std::isinf(d) && std::isinf(n)))
-    return std::nanf("");
+    return std::numeric_limits<T>::quiet_NaN();
   bool negative = std::signbit(d) != std::signbit(n);
+  T infinity = std::numeric_limits<T>::infinity();
   if (d == 0 || std::isinf(n))
-    return negative ? -INFINITY : INFINITY;
+    return negative ? -infinity : infinity;
   if (std::isinf(d))
-    return negative ? -0.0f : 0.0f;
+    return negative ? -T(0) : T(0);
   return std::isnan(q) ? n / d : q;
 }
 VOP_F32(div_fixup_f32, divFixup(F(1), F(2), F(3)))
+VOP_F64(div_fixup_f64, divFixup(D(1), D(2), D(3)))
 
 // f64 arithmetic.
 VOP_F64(add_f64, D(1) + D(2))
@@ -732,8 +778,10 @@ void registerVectorOps(HandlerTable &t) {
   add("v_ldexp_f32", ldexp_f32);
   add("v_frexp_exp_i32_f32", frexp_exp_i32_f32);
   add("v_frexp_mant_f32", frexp_mant_f32);
-  add("v_div_scale_f32", div_scale_f32), add("v_div_fmas_f32", div_fmas_f32);
+  add("v_div_scale_f32", div_scale<float>), add("v_div_fmas_f32", div_fmas<float>);
   add("v_div_fixup_f32", div_fixup_f32);
+  add("v_div_scale_f64", div_scale<double>), add("v_div_fmas_f64", div_fmas<double>);
+  add("v_div_fixup_f64", div_fixup_f64);
   add("v_add_f64", add_f64), add("v_mul_f64", mul_f64), add("v_fma_f64", fma_f64);
   add("v_fmac_f64", fmac_f64), add("v_max_f64", max_f64), add("v_min_f64", min_f64);
   add("v_ldexp_f64", ldexp_f64), add("v_rcp_f64", rcp_f64), add("v_rsq_f64", rsq_f64);

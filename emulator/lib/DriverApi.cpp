@@ -18,6 +18,7 @@
 
 #include "DeviceMemory.h"
 #include "EmulatedDevice.h"
+#include "EmulatorTarget.h"
 #include "Executor.h"
 #include "LaunchProfile.h"
 #include "PtxParser.h"
@@ -115,11 +116,11 @@ bool initialized = false;
 int contextToken = 0;
 
 /// The one emulated device: a target of Quilt's database
-/// (QUILT_EMULATOR_TARGET, default h100).
+/// (QUILT_CUDA_EMULATOR_TARGET or QUILT_EMULATOR_TARGET, default h100).
 const EmulatedDevice &facts() {
   static EmulatedDevice f = [] {
-    const char *name = std::getenv("QUILT_EMULATOR_TARGET");
-    return emulatedDevice(name && *name ? name : "h100");
+    EmulatorTarget target = emulatorTarget("QUILT_CUDA_EMULATOR_TARGET", "h100");
+    return emulatedDevice(target.name, target.variable);
   }();
   return f;
 }

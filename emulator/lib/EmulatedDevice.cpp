@@ -29,11 +29,12 @@ bool parseChip(const std::string &chip, int &major, int &minor) {
 
 } // namespace
 
-EmulatedDevice emulatedDevice(const std::string &name) {
+EmulatedDevice emulatedDevice(const std::string &name,
+                              const std::string &variable) {
   EmulatedDevice d;
   const TargetDesc *t = TargetDatabase::builtin().lookup(name);
   if (!t || t->vendor != Vendor::NVIDIA) {
-    d.error = "QUILT_EMULATOR_TARGET=" + name +
+    d.error = variable + "=" + name +
               " is not an NVIDIA target of Quilt's database (h100, a100, "
               "...; see quiltc targets)";
     return d;

@@ -34,7 +34,9 @@ struct EmulatedDevice {
 };
 
 /// The facts of NVIDIA target `name` of the built-in database.
-EmulatedDevice emulatedDevice(const std::string &name);
+EmulatedDevice emulatedDevice(const std::string &name,
+                              const std::string &variable =
+                                  "QUILT_EMULATOR_TARGET");
 
 /// cuDeviceGetAttribute: false for an attribute the emulator does not know.
 bool deviceAttribute(const EmulatedDevice &device, int attribute, int &value);

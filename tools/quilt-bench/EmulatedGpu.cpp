@@ -58,9 +58,12 @@ std::unique_ptr<EmulatedGpu> EmulatedGpu::open(const std::string &runtimeDir,
   std::string api = amd ? "hip" : "cuda";
   std::string emulatorPath = runtimeDir + "/libquilt_" + api + "_emulator.so";
   std::string runtimePath = runtimeDir + "/libquilt_" + api + "_runtime.so";
-  // Before the runtime opens its driver (on its first call).
-  setenv("QUILT_GPU_DRIVER", emulatorPath.c_str(), 1);
-  setenv("QUILT_EMULATOR_TARGET", target.name.c_str(), 1);
+  // Before the runtime opens its driver (on its first call); the vendor's
+  // own variables, which come before QUILT_GPU_DRIVER and
+  // QUILT_EMULATOR_TARGET.
+  std::string prefix = amd ? "QUILT_HIP_" : "QUILT_CUDA_";
+  setenv((prefix + "DRIVER").c_str(), emulatorPath.c_str(), 1);
+  setenv((prefix + "EMULATOR_TARGET").c_str(), target.name.c_str(), 1);
   void *runtime = dlopen(runtimePath.c_str(), RTLD_NOW | RTLD_GLOBAL);
   void *emulator = dlopen(emulatorPath.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!runtime || !emulator) {

@@ -19,11 +19,11 @@ namespace quilt::bench {
 
 /// Quilt's emulator of a GPU target's vendor behind its runtime (the PTX
 /// emulator behind the CUDA runtime, the AMDGCN emulator behind the HIP
-/// one), for running the target's libraries here: QUILT_GPU_DRIVER and
-/// QUILT_EMULATOR_TARGET are set before
-/// the runtime opens its driver, operands are host memory registered with
-/// the device (as page-locked memory is on a GPU), and the emulator's
-/// counters are read around each call.
+/// one), for running the target's libraries here: the vendor's driver and
+/// emulated target (QUILT_CUDA_DRIVER and QUILT_CUDA_EMULATOR_TARGET, or
+/// the HIP ones) are set before the runtime opens its driver, operands are
+/// host memory registered with the device (as page-locked memory is on a
+/// GPU), and the emulator's counters are read around each call.
 class EmulatedGpu {
 public:
   /// Null with `error` when the runtime or the emulator is missing from

@@ -18,6 +18,9 @@
 
 #include "../../emulator/lib/DeviceMemory.h"
 
+#include <cmath>
+#include <cstring>
+
 using namespace quilt::amdgcn;
 
 namespace {
@@ -103,6 +106,85 @@ TEST(VectorAlu, ShiftsReverseTheirOperands) {
   t.run("v_lshl_add_u64 v[6:7], v[2:3], 3, v[4:5]");
   EXPECT_EQ(t.v(6, 0), 8u);
   EXPECT_EQ(t.v(7, 0), 0x180u);
+}
+
+TEST(VectorAlu, FmamkAndFmaakMultiplyTheirFirstTwoPrintedOperands) {
+  // llvm-mc -show-inst: V_FMAMK_F32 vdst, src0, K, vsrc1 (D = src0 * K +
+  // vsrc1); V_FMAAK_F32 vdst, src0, vsrc1, K (D = src0 * vsrc1 + K).
+  TestWave t;
+  t.v(4, 0) = bitsF32(3.0f), t.v(6, 0) = bitsF32(0.5f);
+  t.run("v_fmamk_f32 v5, v4, 0x40000000, v6"); // 3 * 2 + 0.5
+  EXPECT_EQ(asF32(t.v(5, 0)), 6.5f);
+  t.run("v_fmaak_f32 v7, v4, v6, 0x40000000"); // 3 * 0.5 + 2
+  EXPECT_EQ(asF32(t.v(7, 0)), 3.5f);
+}
+
+// LLVM 22's fdiv expansions for gfx942 (llc -mcpu=gfx942 on `fdiv double
+// %n, %d` and `fdiv float %n, %d`, the kernel arguments in s[2:3] and
+// s[6:7], and in s2 and s3), run lane by lane on quotients inside the
+// normal range and on those the scaling steps exist for: near the largest
+// number, denormal, with a denormal or tiny numerator.
+constexpr const char *kDivideF64[] = {
+    "v_mov_b64_e32 v[0:1], s[2:3]",
+    "v_div_scale_f64 v[2:3], s[4:5], s[6:7], s[6:7], v[0:1]",
+    "v_rcp_f64_e32 v[4:5], v[2:3]",
+    "v_mov_b64_e32 v[6:7], s[6:7]",
+    "v_div_scale_f64 v[6:7], vcc, s[2:3], v[6:7], s[2:3]",
+    "v_fma_f64 v[8:9], -v[2:3], v[4:5], 1.0",
+    "v_fmac_f64_e32 v[4:5], v[4:5], v[8:9]",
+    "v_fma_f64 v[8:9], -v[2:3], v[4:5], 1.0",
+    "v_fmac_f64_e32 v[4:5], v[4:5], v[8:9]",
+    "v_mul_f64 v[8:9], v[6:7], v[4:5]",
+    "v_fma_f64 v[2:3], -v[2:3], v[8:9], v[6:7]",
+    "v_div_fmas_f64 v[2:3], v[2:3], v[4:5], v[8:9]",
+    "v_div_fixup_f64 v[0:1], v[2:3], s[6:7], v[0:1]",
+};
+constexpr const char *kDivideF32[] = {
+    "v_mov_b32_e32 v1, s2",
+    "v_div_scale_f32 v2, s[4:5], s3, s3, v1",
+    "v_rcp_f32_e32 v3, v2",
+    "v_mov_b32_e32 v4, s3",
+    "v_div_scale_f32 v4, vcc, s2, v4, s2",
+    "v_fma_f32 v5, -v2, v3, 1.0",
+    "v_fmac_f32_e32 v3, v5, v3",
+    "v_mul_f32_e32 v5, v4, v3",
+    "v_fma_f32 v6, -v2, v5, v4",
+    "v_fmac_f32_e32 v5, v6, v3",
+    "v_fma_f32 v2, -v2, v5, v4",
+    "v_div_fmas_f32 v2, v2, v3, v5",
+    "v_div_fixup_f32 v1, v2, s3, v1",
+};
+
+TEST(VectorAlu, DivisionExpansionsGiveTheQuotientAcrossTheRange) {
+  const double cases64[][2] = {
+      {1, 3},         {-7.5, 0.25},     {0x1p1000, 0x1p-10},
+      {0x1p-1000, 0x1p40}, {0x1p-1060, 3}, {3, 0x1p-1050},
+      {1, 0},         {0, 0},           {5, INFINITY}};
+  for (const auto &c : cases64) {
+    TestWave t;
+    std::memcpy(&t.s(2), &c[0], 8);
+    std::memcpy(&t.s(6), &c[1], 8);
+    for (const char *text : kDivideF64)
+      t.run(text);
+    double q;
+    uint64_t bits = uint64_t(t.v(1, 0)) << 32 | t.v(0, 0);
+    std::memcpy(&q, &bits, 8);
+    double expected = c[0] / c[1];
+    if (std::isnan(expected))
+      EXPECT_TRUE(std::isnan(q)) << c[0] << " / " << c[1];
+    else
+      EXPECT_EQ(q, expected) << c[0] << " / " << c[1];
+  }
+  const float cases32[][2] = {
+      {1, 3},        {-7.5f, 0.25f}, {0x1p100f, 0x1p-20f}, {0x1p-110f, 0x1p30f},
+      {0x1p-140f, 3}, {3, 0x1p-130f}, {1, 0},              {5, INFINITY}};
+  for (const auto &c : cases32) {
+    TestWave t;
+    t.s(2) = bitsF32(c[0]), t.s(3) = bitsF32(c[1]);
+    for (const char *text : kDivideF32)
+      t.run(text);
+    EXPECT_EQ(asF32(t.v(1, 0)), c[0] / c[1]) << c[0] << " / " << c[1];
+  }
 }
 
 TEST(VectorAlu, CompareWritesZeroForInactiveLanes) {

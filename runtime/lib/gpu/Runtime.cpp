@@ -76,7 +76,13 @@ Runtime::State Runtime::open() {
   int32_t ordinal = requestedOrdinal_;
   Error error = ordinal < 0 ? ordinalFromEnvironment(ordinal) : Error();
   if (!error.failed()) {
-    const char *driver = std::getenv("QUILT_GPU_DRIVER");
+    // The vendor's own variable first, so that one process can give each
+    // vendor's runtime another driver (both emulators, say).
+    const char *driver = std::getenv(backend_.vendor() == QUILT_GPU_VENDOR_AMD
+                                         ? "QUILT_HIP_DRIVER"
+                                         : "QUILT_CUDA_DRIVER");
+    if (!driver || !*driver)
+      driver = std::getenv("QUILT_GPU_DRIVER");
     error = backend_.open(driver ? driver : "", ordinal, facts_);
   }
   if (error.failed()) {
