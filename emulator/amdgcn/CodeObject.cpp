@@ -248,4 +248,28 @@ Expected<CodeObject> readCodeObject(const void *image, size_t size) {
   return object;
 }
 
+std::string unemulatedFloatMode(const KernelInfo &kernel) {
+  uint32_t rsrc1 = kernel.descriptor.compute_pgm_rsrc1;
+  static const char *const rounding[] = {"to nearest even", "toward +inf",
+                                         "toward -inf", "toward zero"};
+  static const char *const denormals[] = {
+      "flushed in and out", "flushed out (kept in)", "flushed in (kept out)",
+      "kept"};
+  std::string why;
+  auto describe = [&](const char *type, uint32_t round, uint32_t denorm) {
+    if (round == amdhsa::FLOAT_ROUND_MODE_NEAR_EVEN &&
+        denorm == amdhsa::FLOAT_DENORM_MODE_FLUSH_NONE)
+      return;
+    why += std::string(why.empty() ? "" : "; ") + type + " rounding " +
+           rounding[round] + ", denormals " + denormals[denorm];
+  };
+  using namespace amdhsa;
+  describe("f32", AMDHSA_BITS_GET(rsrc1, COMPUTE_PGM_RSRC1_FLOAT_ROUND_MODE_32),
+           AMDHSA_BITS_GET(rsrc1, COMPUTE_PGM_RSRC1_FLOAT_DENORM_MODE_32));
+  describe("f16/f64",
+           AMDHSA_BITS_GET(rsrc1, COMPUTE_PGM_RSRC1_FLOAT_ROUND_MODE_16_64),
+           AMDHSA_BITS_GET(rsrc1, COMPUTE_PGM_RSRC1_FLOAT_DENORM_MODE_16_64));
+  return why;
+}
+
 } // namespace quilt::amdgcn

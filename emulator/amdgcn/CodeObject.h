@@ -58,6 +58,11 @@ struct CodeObject {
 /// then bounds the image.
 llvm::Expected<CodeObject> readCodeObject(const void *image, size_t size);
 
+/// Empty when the kernel's descriptor asks for the float mode the emulator
+/// computes in (IEEE round to nearest even, denormals kept, for f32 and for
+/// f16/f64: LLVM's default and Quilt's), else which mode it asks for.
+std::string unemulatedFloatMode(const KernelInfo &kernel);
+
 /// The processor name for an EF_AMDGPU_MACH value ("" when unknown).
 std::string processorName(unsigned mach);
 

@@ -171,6 +171,11 @@ Error parseOperand(StringRef token, SourceType type, Operand &op) {
   if ((token.consume_front("lit(") || token.consume_front("lit64(")) &&
       !token.consume_back(")"))
     return fail("unreadable operand '" + original + "'");
+  if (token.consume_front("sext(")) {
+    if (!token.consume_back(")"))
+      return fail("unreadable operand '" + original + "'");
+    op.sext = true;
+  }
   if (token.consume_front("-"))
     op.neg = true;
   if (token.starts_with("|") && token.ends_with("|")) {
@@ -264,6 +269,30 @@ Expected<bool> parseModifier(StringRef token, Instruction &in) {
       if (auto e = integer(v))
         return std::move(e);
       (key == "cbsz" ? in.cbsz : key == "abid" ? in.abid : in.blgp) = uint8_t(v);
+      return true;
+    }
+    if (key == "dst_sel" || key == "src0_sel" || key == "src1_sel") {
+      static const std::pair<const char *, uint8_t> selections[] = {
+          {"BYTE_0", 0}, {"BYTE_1", 1}, {"BYTE_2", 2}, {"BYTE_3", 3},
+          {"WORD_0", 4}, {"WORD_1", 5}, {"DWORD", kSelectDword}};
+      for (const auto &[name, select] : selections)
+        if (value == name) {
+          (key == "dst_sel"    ? in.dstSel
+           : key == "src0_sel" ? in.srcSel[0]
+                               : in.srcSel[1]) = select;
+          return true;
+        }
+      return fail("unreadable modifier '" + token + "'");
+    }
+    if (key == "dst_unused") {
+      if (value == "UNUSED_PAD")
+        in.dstUnused = kUnusedPad;
+      else if (value == "UNUSED_SEXT")
+        in.dstUnused = kUnusedSext;
+      else if (value == "UNUSED_PRESERVE")
+        in.dstUnused = kUnusedPreserve;
+      else
+        return fail("unreadable modifier '" + token + "'");
       return true;
     }
     if (key == "mul" || key == "div") {
@@ -363,6 +392,79 @@ void dualIssue(Wave &w, const Instruction &in) {
 
 Expected<Instruction> parseDualIssue(StringRef text);
 
+uint32_t selectField(uint32_t value, uint8_t select, bool signExtend) {
+  if (select == kSelectDword)
+    return value;
+  unsigned bits = select < kSelectWord0 ? 8 : 16;
+  unsigned shift = select < kSelectWord0 ? 8 * select : 16 * (select - kSelectWord0);
+  uint32_t field = (value >> shift) & ((1u << bits) - 1);
+  if (signExtend && (field >> (bits - 1)))
+    field |= ~0u << bits;
+  return field;
+}
+
+/// SDWA: each source's selected byte or word, zero- or sign-extended, in a
+/// temporary; the operation on the temporaries; a vector result placed in
+/// the destination's selected field, the other bits padded with zeros,
+/// sign-extended from the field or preserved.
+void subDword(Wave &w, const Instruction &in) {
+  const Instruction &op = *in.subDword;
+  bool vectorResult = in.ops[0].kind == OperandKind::Vector;
+  for (unsigned i = 0; i + 1 < in.numOperands; ++i) {
+    uint32_t *temporary = w.vreg(kSubDwordTemporary + i);
+    for (unsigned l = 0; l < w.width; ++l)
+      temporary[l] = selectField(read32(w, in.ops[1 + i], l), in.srcSel[i],
+                                 in.ops[1 + i].sext);
+  }
+  op.handler(w, op);
+  if (!vectorResult)
+    return; // VOPC: the operation wrote its lane mask
+  const uint32_t *result = w.vreg(kSubDwordTemporary + 2);
+  uint32_t *destination = w.vreg(in.ops[0].index);
+  forEachActiveLane(w, [&](unsigned l) {
+    if (in.dstSel == kSelectDword) {
+      destination[l] = result[l];
+      return;
+    }
+    unsigned bits = in.dstSel < kSelectWord0 ? 8 : 16;
+    unsigned shift = in.dstSel < kSelectWord0 ? 8 * in.dstSel
+                                              : 16 * (in.dstSel - kSelectWord0);
+    uint32_t fieldMask = ((1u << bits) - 1) << shift;
+    uint32_t placed = (result[l] << shift) & fieldMask;
+    if (in.dstUnused == kUnusedPreserve)
+      placed |= destination[l] & ~fieldMask;
+    else if (in.dstUnused == kUnusedSext && ((placed >> (shift + bits - 1)) & 1))
+      placed |= ~0u << (shift + bits);
+    destination[l] = placed;
+  });
+}
+
+/// The operation of an SDWA instruction, on temporaries: its sources
+/// (after the destination) and a vector destination. Forms with a carry
+/// (VCC among the operands) are refused, as unimplemented.
+Expected<Instruction> wrapSubDword(Instruction in, StringRef mnemonic) {
+  bool carry = in.numOperands > 3;
+  for (unsigned i = 1; i < in.numOperands; ++i)
+    carry |= in.ops[i].kind == OperandKind::Scalar &&
+             (in.ops[i].index == kVccLo) && in.ops[0].kind == OperandKind::Vector;
+  if (carry || in.numOperands < 2)
+    return fail("instruction '" + mnemonic + "_sdwa' is not implemented by "
+                "the emulator");
+  auto op = std::make_shared<Instruction>(in);
+  for (unsigned i = 1; i < in.numOperands; ++i) {
+    Operand &source = op->ops[i];
+    source.kind = OperandKind::Vector;
+    source.index = uint16_t(kSubDwordTemporary + i - 1);
+    source.count = 1;
+    source.sext = false;
+  }
+  if (in.ops[0].kind == OperandKind::Vector)
+    op->ops[0].index = uint16_t(kSubDwordTemporary + 2);
+  in.subDword = std::move(op);
+  in.handler = subDword;
+  return in;
+}
+
 } // namespace
 
 Unit unitOf(StringRef m) {
@@ -395,7 +497,7 @@ Unit unitOf(StringRef m) {
 
 std::string baseMnemonic(const std::string &mnemonic) {
   StringRef m(mnemonic);
-  for (StringRef suffix : {"_e32", "_e64"})
+  for (StringRef suffix : {"_e32", "_e64", "_sdwa"})
     if (m.consume_back(suffix))
       break;
   return m.str();
@@ -493,6 +595,13 @@ Expected<Instruction> parseInstruction(const std::string &printed) {
     if (!*modifier)
       return fail("unexpected '" + token + "' in '" + text + "'");
   }
+  // gfx11 prints a VOP3 16-bit operand's half twice, as v#.h and as its
+  // op_sel bit; the operand's half is what read32/write32 honour.
+  for (unsigned i = 0; i < in.numOperands; ++i)
+    if (in.ops[i].half)
+      in.opSel = 0;
+  if (mnemonicRef.ends_with("_sdwa"))
+    return wrapSubDword(std::move(in), mnemonic);
   return in;
 }
 

@@ -571,6 +571,16 @@ QUILT_EMULATOR_EXPORT hipError_t hipModuleLoadData(hipModule_t *module,
   auto loaded = std::make_unique<EmulatedModule>();
   std::string errors;
   for (KernelInfo &info : object->kernels) {
+    // The emulator computes with the host's IEEE arithmetic; a kernel
+    // that asks for another float mode is refused, not run in the wrong
+    // one.
+    if (std::string mode = unemulatedFloatMode(info); !mode.empty()) {
+      errors += (errors.empty() ? "" : "; ") +
+                ("kernel " + info.name + ": its float mode (" + mode +
+                 ") is not emulated (only round to nearest even with "
+                 "denormals kept)");
+      continue;
+    }
     auto code = decodeKernel(object->processor, info.code);
     if (!code) {
       // Every kernel's reason, so one load names all that is missing.

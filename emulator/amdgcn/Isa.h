@@ -60,6 +60,7 @@ struct Operand {
   bool neg = false;   ///< -x (VOP3 source modifier)
   bool abs = false;   ///< |x|
   uint8_t half = 0;   ///< gfx11 16-bit register halves: 1 = v#.l, 2 = v#.h
+  bool sext = false;  ///< sext(x) (SDWA integer source modifier)
   uint16_t index = 0; ///< first register
   uint64_t bits = 0;  ///< Constant: the value in the op's source type
 };
@@ -73,6 +74,11 @@ enum : uint32_t {
   kOffen = 1u << 4,  ///< buffer: the address VGPR holds a byte offset
   kIdxen = 1u << 5,  ///< buffer: the address VGPR holds a record index
 };
+
+/// SDWA selections: bytes 0-3, words 0-1, the whole dword; and what the
+/// bits of the destination outside its field become.
+enum : uint8_t { kSelectByte0 = 0, kSelectWord0 = 4, kSelectDword = 6 };
+enum : uint8_t { kUnusedPad = 0, kUnusedSext = 1, kUnusedPreserve = 2 };
 
 /// What executes an instruction, for the counters.
 enum class Unit : uint8_t {
@@ -106,6 +112,11 @@ struct Instruction {
   /// VOPD (gfx11 dual issue): the X and Y halves, which read their
   /// sources before either writes.
   std::shared_ptr<const Instruction> dualX, dualY;
+  /// SDWA: the field each source reads and the destination writes
+  /// (kSelect*), what becomes of the destination's other bits
+  /// (kUnused*), and the operation itself, on temporaries.
+  uint8_t srcSel[2] = {6, 6}, dstSel = 6, dstUnused = 0;
+  std::shared_ptr<const Instruction> subDword;
   std::string text;       ///< as LLVM prints it, for reports
 };
 
@@ -116,6 +127,11 @@ struct Dispatch;
 /// instruction names past the end reads and writes scratch, not memory
 /// that is not the wave's.
 constexpr unsigned kRegisterSlack = 16;
+/// SDWA (gfx9, whose AGPRs fill the vector file): the sources' selected
+/// fields and the result wait in three registers past the file, which no
+/// instruction names.
+constexpr unsigned kSubDwordTemporary = kVectorFileSize;
+static_assert(kRegisterSlack >= 3, "SDWA's temporaries live in the slack");
 
 struct Wave {
   uint32_t s[kScalarFileSize + kRegisterSlack] = {};
@@ -166,8 +182,11 @@ template <typename F> inline void forEachActiveLane(const Wave &w, F &&f) {
 inline uint32_t read32(const Wave &w, const Operand &o, unsigned lane,
                        unsigned dword = 0) {
   switch (o.kind) {
-  case OperandKind::Vector:
-    return w.v[size_t(o.index + dword) * 64 + lane];
+  case OperandKind::Vector: {
+    uint32_t bits = w.v[size_t(o.index + dword) * 64 + lane];
+    // gfx11 16-bit halves (v#.l, v#.h) read as the low 16 bits.
+    return o.half == 0 ? bits : o.half == 2 ? bits >> 16 : bits & 0xffffu;
+  }
   case OperandKind::Scalar:
     return o.index + dword == kNull ? 0 : w.s[o.index + dword];
   case OperandKind::Constant:
@@ -202,7 +221,15 @@ inline void writeScalar64(Wave &w, const Operand &o, uint64_t value) {
 }
 inline void write32(Wave &w, const Operand &o, unsigned lane, uint32_t value,
                     unsigned dword = 0) {
-  w.v[size_t(o.index + dword) * 64 + lane] = value;
+  uint32_t &bits = w.v[size_t(o.index + dword) * 64 + lane];
+  // A gfx11 16-bit half takes the value's low 16 bits; the other half
+  // is kept.
+  if (o.half == 0)
+    bits = value;
+  else if (o.half == 2)
+    bits = (bits & 0xffffu) | (value << 16);
+  else
+    bits = (bits & 0xffff0000u) | (value & 0xffffu);
 }
 inline void write64(Wave &w, const Operand &o, unsigned lane, uint64_t value) {
   write32(w, o, lane, uint32_t(value), 0);

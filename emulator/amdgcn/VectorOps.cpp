@@ -55,17 +55,8 @@ VOP_U32(mov_b32, U(1))
 VOP_U64(mov_b64, U64(1))
 
 /// v_mov_b16 (gfx11): one 16-bit half (v#.l / v#.h) to another; the
-/// destination's other half is kept.
-void mov_b16(Wave &w, const Instruction &in) {
-  forEachActiveLane(w, [&](unsigned l) {
-    uint32_t source = U(1);
-    uint16_t value = in.ops[1].half == 2 ? uint16_t(source >> 16) : uint16_t(source);
-    uint32_t old = read32(w, in.ops[0], l);
-    write32(w, in.ops[0], l,
-            in.ops[0].half == 2 ? (old & 0xffffu) | (uint32_t(value) << 16)
-                                : (old & 0xffff0000u) | value);
-  });
-}
+/// destination's other half is kept (read32/write32 take the halves).
+VOP_U32(mov_b16, U(1) & 0xffff)
 
 // Integer arithmetic and bit operations.
 VOP_U32(add_u32, U(1) + U(2))
@@ -95,8 +86,16 @@ VOP_U32(xad_u32, (U(1) ^ U(2)) + U(3))
 VOP_U32(lshlrev_b32, U(2) << (U(1) & 31))
 VOP_U32(lshrrev_b32, U(2) >> (U(1) & 31))
 VOP_U32(ashrrev_i32, int32_t(U(2)) >> (U(1) & 31))
-VOP_U32(lshlrev_b16, (U(2) & 0xffff) << (U(1) & 15))
+// gfx9's 16-bit integer operations zero the destination's high half.
+VOP_U32(lshlrev_b16, ((U(2) & 0xffff) << (U(1) & 15)) & 0xffff)
 VOP_U32(lshrrev_b16, (U(2) & 0xffff) >> (U(1) & 15))
+VOP_U32(add_u16, (U(1) + U(2)) & 0xffff)
+VOP_U32(sub_u16, (U(1) - U(2)) & 0xffff)
+VOP_U32(subrev_u16, (U(2) - U(1)) & 0xffff)
+VOP_U32(mul_lo_u16, (U(1) * U(2)) & 0xffff)
+VOP_U32(and_b16, U(1) & U(2) & 0xffff)
+VOP_U32(or_b16, (U(1) | U(2)) & 0xffff)
+VOP_U32(xor_b16, (U(1) ^ U(2)) & 0xffff)
 VOP_U64(lshlrev_b64, U64(2) << (U(1) & 63))
 VOP_U64(lshrrev_b64, U64(2) >> (U(1) & 63))
 VOP_U64(ashrrev_i64, int64_t(U64(2)) >> (U(1) & 63))
@@ -120,6 +119,13 @@ VOP_U32(bfe_i32, bfe(U(1), U(2), U(3), true))
 VOP_U32(bfm_b32, ((1u << (U(1) & 31)) - 1) << (U(2) & 31))
 VOP_U32(bfrev_b32, reverseBits(U(1)))
 VOP_U32(ffbh_u32, U(1) ? __builtin_clz(U(1)) : ~0u)
+/// The first bit from the top that differs from the sign bit; none (0 or
+/// -1): ~0.
+uint32_t firstBitFromSign(uint32_t x) {
+  uint32_t magnitude = int32_t(x) < 0 ? ~x : x;
+  return magnitude ? __builtin_clz(magnitude) : ~0u;
+}
+VOP_U32(ffbh_i32, firstBitFromSign(U(1)))
 VOP_U32(ffbl_b32, U(1) ? __builtin_ctz(U(1)) : ~0u)
 VOP_U32(bcnt_u32_b32, __builtin_popcount(U(1)) + U(2))
 VOP_U32(mbcnt_lo, __builtin_popcount(U(1) & uint32_t((uint64_t(1) << std::min(l, 32u)) - 1)) + U(2))
@@ -744,12 +750,17 @@ void registerVectorOps(HandlerTable &t) {
   add("v_lshlrev_b32", lshlrev_b32), add("v_lshrrev_b32", lshrrev_b32);
   add("v_ashrrev_i32", ashrrev_i32);
   add("v_lshlrev_b16", lshlrev_b16), add("v_lshrrev_b16", lshrrev_b16);
+  add("v_add_u16", add_u16), add("v_sub_u16", sub_u16);
+  add("v_subrev_u16", subrev_u16), add("v_mul_lo_u16", mul_lo_u16);
+  add("v_add_nc_u16", add_u16), add("v_sub_nc_u16", sub_u16);
+  add("v_and_b16", and_b16), add("v_or_b16", or_b16), add("v_xor_b16", xor_b16);
   add("v_lshlrev_b64", lshlrev_b64), add("v_lshrrev_b64", lshrrev_b64);
   add("v_ashrrev_i64", ashrrev_i64), add("v_lshl_add_u64", lshl_add_u64);
   add("v_bfi_b32", bfi_b32), add("v_alignbit_b32", alignbit_b32);
   add("v_alignbyte_b32", alignbyte_b32);
   add("v_bfe_u32", bfe_u32), add("v_bfe_i32", bfe_i32), add("v_bfm_b32", bfm_b32);
   add("v_bfrev_b32", bfrev_b32), add("v_ffbh_u32", ffbh_u32), add("v_ffbl_b32", ffbl_b32);
+  add("v_ffbh_i32", ffbh_i32), add("v_cls_i32", ffbh_i32);
   add("v_clz_i32_u32", ffbh_u32), add("v_ctz_i32_b32", ffbl_b32);
   add("v_bcnt_u32_b32", bcnt_u32_b32);
   add("v_mbcnt_lo_u32_b32", mbcnt_lo), add("v_mbcnt_hi_u32_b32", mbcnt_hi);

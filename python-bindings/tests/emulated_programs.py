@@ -10,6 +10,7 @@ TARGET CHECK`), as the HIP emulator answers as one AMD target per process.
 """
 
 import sys
+import tempfile
 
 import numpy as np
 
@@ -26,10 +27,15 @@ SHAPES = [(0, 3, 5), (1, 1, 1), (7, 13, 11), (97, 101, 103)]
 _AMD_TARGETS = ("mi300x", "mi250x", "rx7900xtx")
 
 
+# The libraries, removed when the interpreter exits.
+_LIBRARIES = tempfile.TemporaryDirectory(prefix="quilt-emulated-")
+
+
 def compile_for(target, source):
     device_format = "bin" if target in _AMD_TARGETS else "isa"
+    output = tempfile.mktemp(suffix=".so", dir=_LIBRARIES.name)
     return quilt.compile(source, target=target, emit="shared",
-                         device_format=device_format)
+                         device_format=device_format, output=output)
 
 
 def load(target, name, function):

@@ -57,6 +57,45 @@ def test_tensor_matmul_on_the_amd_emulator(target):
     assert run.stdout.count("ok") == 4
 
 
+BOTH_VENDORS = textwrap.dedent('''
+    import numpy as np
+    import quilt
+
+    SOURCE = """
+    func.func @mm(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+      %r = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>)
+                         outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+      return %r : tensor<?x?xf32>
+    }
+    """
+    for target in ("h100", "mi300x"):
+        quilt.use_emulator(target)
+    rng = np.random.default_rng(3)
+    a, b, c = (rng.standard_normal(s).astype(np.float32)
+               for s in ((9, 31), (31, 7), (9, 7)))
+    expected = a.astype(np.float64) @ b.astype(np.float64) + c
+    for target, device_format in (("h100", "isa"), ("mi300x", "bin")):
+        library = quilt.compile(SOURCE, target=target, emit="shared",
+                                device_format=device_format,
+                                max_candidates=2)
+        mm = quilt.load(library, "mm", source=SOURCE)
+        np.testing.assert_allclose(mm(a, b, c), expected, rtol=1e-4,
+                                   atol=1e-4)
+        print("ok", target)
+''')
+
+
+def test_one_process_emulates_both_vendors():
+    """Each vendor's runtime opens its own emulator (QUILT_CUDA_DRIVER,
+    QUILT_HIP_DRIVER), so an H100 and an MI300X library run side by side."""
+    run = subprocess.run([sys.executable, "-c", BOTH_VENDORS],
+                         capture_output=True, text=True, env=os.environ)
+    if "does not exist" in run.stderr:
+        pytest.skip(run.stderr.strip().splitlines()[-1])
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["ok", "h100", "ok", "mi300x"]
+
+
 def test_use_emulator_refuses_a_cpu_target():
     import quilt
     with pytest.raises(quilt.Error, match="not a GPU target"):

@@ -187,6 +187,67 @@ TEST(VectorAlu, DivisionExpansionsGiveTheQuotientAcrossTheRange) {
   }
 }
 
+TEST(VectorAlu, SubDwordAddressingSelectsSourcesAndPlacesTheResult) {
+  TestWave t;
+  t.v(4, 0) = 0x000000c3u; // byte 0: 195
+  t.s(2) = 0xcd;
+  // 195 * 205 = 39975, a u16 in the whole dword.
+  t.run("v_mul_lo_u16_sdwa v5, v4, s2 dst_sel:DWORD dst_unused:UNUSED_PAD "
+        "src0_sel:BYTE_0 src1_sel:DWORD");
+  EXPECT_EQ(t.v(5, 0), 39975u);
+  // Byte 1 of v1 and word 1 of v2, sign-extended; the sum into word 1 of
+  // v3, whose word 0 is kept.
+  t.v(1, 0) = 0x0000fe00u; // byte 1: -2
+  t.v(2, 0) = 0xfff90000u; // word 1: -7
+  t.v(3, 0) = 0x12345678u;
+  t.run("v_add_u32_sdwa v3, sext(v1), sext(v2) dst_sel:WORD_1 "
+        "dst_unused:UNUSED_PRESERVE src0_sel:BYTE_1 src1_sel:WORD_1");
+  EXPECT_EQ(t.v(3, 0), 0xfff75678u);
+  // A byte result sign-extended above its field, zeros below.
+  t.v(6, 0) = 0x80;
+  t.run("v_mov_b32_sdwa v7, v6 dst_sel:BYTE_1 dst_unused:UNUSED_SEXT "
+        "src0_sel:BYTE_0");
+  EXPECT_EQ(t.v(7, 0), 0xffff8000u);
+}
+
+TEST(VectorAlu, FirstBitFromTheSignAndSixteenBitResults) {
+  TestWave t;
+  t.v(1, 0) = 1, t.v(1, 1) = 0xfffffffeu, t.v(1, 2) = 0, t.v(1, 3) = ~0u;
+  t.v(1, 4) = 0x40000000u;
+  t.run("v_ffbh_i32_e32 v2, v1");
+  EXPECT_EQ(t.v(2, 0), 31u);
+  EXPECT_EQ(t.v(2, 1), 31u);
+  EXPECT_EQ(t.v(2, 2), ~0u);
+  EXPECT_EQ(t.v(2, 3), ~0u);
+  EXPECT_EQ(t.v(2, 4), 1u);
+  t.v(3, 0) = 3, t.v(4, 0) = 5;
+  t.run("v_sub_u16_e32 v5, v3, v4"); // wraps in 16 bits, high half zero
+  EXPECT_EQ(t.v(5, 0), 0xfffeu);
+  t.v(6, 0) = 0xffff;
+  t.run("v_lshlrev_b16_e32 v7, 4, v6");
+  EXPECT_EQ(t.v(7, 0), 0xfff0u);
+}
+
+TEST(VectorAlu, SixteenBitHalvesReadAndWriteOneHalf) {
+  TestWave t(32);
+  t.v(7, 0) = 0x12c3abcdu;
+  t.v(2, 0) = 0xffff0000u;
+  // As LLVM prints them (llvm-mc -mcpu=gfx1100 -mattr=+real-true16): VOP3
+  // forms name the halves twice, as .h and as op_sel.
+  t.run("v_and_b16 v2.l, 0xff, v7.h op_sel:[0,1,0]"); // 0x12c3 & 0xff
+  EXPECT_EQ(t.v(2, 0), 0xffff00c3u);
+  t.run("v_sub_nc_u16 v2.h, v7.l, v2.l op_sel:[0,0,1]"); // 0xabcd - 0xc3
+  EXPECT_EQ(t.v(2, 0), 0xab0a00c3u);
+  t.run("v_mov_b16_e32 v3.h, v2.h");
+  EXPECT_EQ(t.v(3, 0) >> 16, 0xab0au);
+  t.v(4, 0) = 0x3c00u << 16; // 1.0 in the high half
+  t.v(5, 0) = 0x4000u;       // 2.0 in the low half
+  t.run("v_add_f16_e32 v6.h, v4.h, v5.l");
+  EXPECT_EQ(t.v(6, 0) >> 16, 0x4200u); // 3.0
+  t.run("v_fma_f16 v6.l, v4.h, v5.l, v4.h op_sel:[1,0,1,0]"); // 1 * 2 + 1
+  EXPECT_EQ(t.v(6, 0), 0x42004200u);
+}
+
 TEST(VectorAlu, CompareWritesZeroForInactiveLanes) {
   TestWave t;
   t.wave.setExec(0b0101);
