@@ -612,6 +612,7 @@ decodeKernel(const std::string &processor, const std::vector<uint8_t> &code) {
     return machine.takeError();
   Machine &m = **machine;
   std::vector<Instruction> result;
+  result.reserve(code.size() / 4); // at most one instruction a word
   std::map<uint32_t, uint32_t> indexOfAddress;
   std::set<std::string> missing;
   ArrayRef<uint8_t> bytes(code);

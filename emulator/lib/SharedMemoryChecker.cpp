@@ -30,6 +30,7 @@ void SharedMemoryChecker::reset(size_t bytes) {
   otherReadEpoch_.assign(bytes, 0);
   pendingCopy_.assign(bytes, kNone);
   guardBarrier_.assign(bytes, kNone);
+  asyncWritesSeen_ = false;
   guardPhase_.assign(bytes, 0);
 }
 
@@ -40,12 +41,12 @@ std::string SharedMemoryChecker::read(uint32_t t, uint32_t offset,
   if (!enabled_)
     return {};
   for (uint32_t i = offset; i < offset + bytes; ++i) {
-    if (pendingCopy_[i] != kNone)
+    if (asyncWritesSeen_ && pendingCopy_[i] != kNone)
       return "reads byte " + std::to_string(i) + " that a cp.async of " +
              thread(pendingCopy_[i]) +
              " has not completed (no cp.async.wait_group since it was "
              "issued)";
-    if (guardBarrier_[i] != kNone &&
+    if (asyncWritesSeen_ && guardBarrier_[i] != kNone &&
         seen(observed, guardBarrier_[i]) <= guardPhase_[i])
       return "reads byte " + std::to_string(i) +
              " of a TMA load before waiting for phase " +
@@ -73,7 +74,7 @@ std::string SharedMemoryChecker::write(uint32_t t, uint32_t offset,
   if (!enabled_)
     return {};
   for (uint32_t i = offset; i < offset + bytes; ++i) {
-    if (pendingCopy_[i] != kNone)
+    if (asyncWritesSeen_ && pendingCopy_[i] != kNone)
       return "writes byte " + std::to_string(i) + " that a cp.async of " +
              thread(pendingCopy_[i]) + " has not completed";
     if (writer_[i] != kNone && writer_[i] != t && !sameWarp(writer_[i], t) &&
@@ -97,6 +98,7 @@ std::string SharedMemoryChecker::write(uint32_t t, uint32_t offset,
 
 std::string SharedMemoryChecker::beginCopy(uint32_t t, uint32_t offset,
                                            uint32_t bytes, uint32_t epoch) {
+  asyncWritesSeen_ = true;
   if (!enabled_)
     return {};
   for (uint32_t i = offset; i < offset + bytes; ++i) {
@@ -126,6 +128,7 @@ void SharedMemoryChecker::completeCopy(uint32_t t, uint32_t offset,
 
 void SharedMemoryChecker::tmaWrite(uint32_t offset, uint32_t bytes,
                                    uint32_t barrier, uint32_t phase) {
+  asyncWritesSeen_ = true;
   if (!enabled_)
     return;
   for (uint32_t i = offset; i < offset + bytes; ++i) {

@@ -37,7 +37,8 @@ public:
   void setEnabled(bool enabled) { enabled_ = enabled; }
   /// Threads t and u are in one warp (NVIDIA, 32) or wave (AMD, 32 or 64)
   /// when t / lanes == u / lanes; those execute in lock step and never race.
-  void setWarpSize(uint32_t lanes) { warpSize_ = lanes; }
+  /// `lanes` is a power of two (32 or 64).
+  void setWarpSize(uint32_t lanes) { warpShift_ = __builtin_ctz(lanes); }
   bool enabled() const { return enabled_; }
 
   /// mbarrier shared offset -> phases the reading thread has seen complete.
@@ -66,11 +67,16 @@ public:
 
 private:
   static constexpr uint32_t kNone = 0xffffffffu;
+  // A shift, not a division: this runs for every byte of every access.
   bool sameWarp(uint32_t a, uint32_t b) const {
-    return a / warpSize_ == b / warpSize_;
+    return (a >> warpShift_) == (b >> warpShift_);
   }
   bool enabled_ = true;
-  uint32_t warpSize_ = 32;
+  uint32_t warpShift_ = 5;
+  /// Whether a cp.async or TMA load has written since the reset: until
+  /// one has, no byte is pending or guarded (AMD kernels never do), and
+  /// accesses skip those checks.
+  bool asyncWritesSeen_ = false;
   // Structure of arrays: the common case touches two of them.
   std::vector<uint32_t> writer_, writeEpoch_, reader_, readEpoch_;
   /// A reader of another warp than reader_'s in the same epoch: with both,
