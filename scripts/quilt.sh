@@ -138,6 +138,23 @@ demo() {
   log "4/4 Run it for M = 0, 1, 17, 80, 384 and check every output against C"
   cc -O2 "$ROOT/examples/bert-ffn-driver.c" -o "$out/bert-ffn-driver" -ldl -lm
   "$out/bert-ffn-driver" "$out/bert-ffn.so"
+
+  # The GPU builds, run by the same C program on Quilt's emulators (no GPU
+  # here): fewer tokens, as emulation is about a million instructions a
+  # second.
+  local target api format
+  for target in h100 mi300x; do
+    if [[ $target == h100 ]]; then api=cuda format=isa; else api=hip format=bin; fi
+    local emulator=$BUILD_DIR/lib/libquilt_${api}_emulator.so
+    if [[ ! -f $emulator ]]; then
+      log "    (no $emulator: the $target build is not run here)"
+      continue
+    fi
+    log "    the $target build on the emulated $target, M = 0, 1, 17: $out/bert-ffn.$target.so"
+    "$bin/quiltc" "$example" --target $target --emit=shared --device-format=$format \
+      -o "$out/bert-ffn.$target.so"
+    QUILT_GPU_DRIVER=$emulator "$out/bert-ffn-driver" "$out/bert-ffn.$target.so" 0 1 17
+  done
 }
 
 gpu_bench() {
