@@ -395,11 +395,16 @@ private:
       if (!array.dtype().equal(py::dtype(type->dtype)))
         throw Error(what + ": " + wanted);
       if (array.ndim() != py::ssize_t(type->shape.size()))
-        throw Error(what + ": " + wanted);
+        throw Error(what + ": " + type->text + " has rank " +
+                    std::to_string(type->shape.size()) + ", got a " +
+                    describe(array) + " (rank " +
+                    std::to_string(array.ndim()) + ")");
       for (size_t d = 0; d < type->shape.size(); ++d)
         if (type->shape[d] != ValueType::kDynamic &&
             type->shape[d] != array.shape(d))
-          throw Error(what + ": " + wanted);
+          throw Error(what + ": dimension " + std::to_string(d) + " of " +
+                      type->text + " is " + std::to_string(type->shape[d]) +
+                      ", got a " + describe(array));
     }
     if (type && type->isTensor()) {
       // A tensor is a value, but bufferization may reuse a writable function

@@ -292,6 +292,8 @@ def QuiltAttachGpuTarget : Pass<"quilt-attach-gpu-target", "::mlir::ModuleOp"> {
     pass gives them the same `#nvvm.target` / `#rocdl.target` as Quilt's
     kernel module. With `chip` set, every gpu.module is compiled for that
     chip instead (`sm_*` for NVVM with PTX ISA 8.0, `gfx*` for ROCDL).
+    With `vendor` set (as `quilt-lower-to-nvvm` and `quilt-lower-to-rocdl`
+    set it), a module whose chip is the other vendor's is an error.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
@@ -299,7 +301,13 @@ def QuiltAttachGpuTarget : Pass<"quilt-attach-gpu-target", "::mlir::ModuleOp"> {
            "keeps the chip the kernels were generated for">,
     Option<"targetChip", "target-chip", "std::string", /*default=*/"\"\"",
            "The program's target's chip, for modules when no Quilt kernel "
-           "module says one (a program without contractions)">
+           "module says one (a program without contractions)">,
+    Option<"vendor", "vendor", "std::string", /*default=*/"\"\"",
+           "The GPU vendor the surrounding pipeline lowers for (nvidia, "
+           "amd): a module targeting the other vendor's chip is an error "
+           "naming the pipeline to use; empty accepts either">,
+    Option<"pipeline", "pipeline", "std::string", /*default=*/"\"\"",
+           "The surrounding pipeline's name, for that error">
   ];
   let dependentDialects = [
     "::mlir::NVVM::NVVMDialect",

@@ -219,6 +219,19 @@ std::string checkThreadsForTarget(const CompileOptions &options,
   return "";
 }
 
+/// Empty when the candidate count and chip make sense for `target`, else
+/// why not.
+std::string checkCandidatesAndChip(const CompileOptions &options,
+                                   const TargetDesc &target) {
+  if (options.maxCandidates < 1)
+    return "--max-candidates must be at least 1, got " +
+           std::to_string(options.maxCandidates);
+  if (!options.chip.empty() && !target.isGpu())
+    return "--chip applies to GPU targets (sm_*, gfx*); '" + target.name +
+           "' is a CPU target";
+  return "";
+}
+
 /// Empty when `options.deviceFormat` makes sense, else why not.
 std::string checkDeviceFormat(const CompileOptions &options,
                               const TargetDesc &target) {
@@ -336,6 +349,7 @@ CompileResult compileSource(std::string_view source,
   }
   for (const std::string &error : {checkEmitForTarget(options, *target),
                                    checkThreadsForTarget(options, *target),
+                                   checkCandidatesAndChip(options, *target),
                                    checkDeviceFormat(options, *target)}) {
     if (!error.empty()) {
       result.error = error;

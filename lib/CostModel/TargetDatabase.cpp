@@ -401,6 +401,16 @@ bool Parser::finishSection() {
                     "] (set at least one peak.<instruction>)");
 
   if (desc.isGpu()) {
+    // Quilt's GPU kernels are written for these widths (warp-level matrix
+    // instructions, lane arithmetic): NVIDIA warps of 32 lanes, AMD waves
+    // of 64 (CDNA) or 32 (RDNA).
+    bool amd = desc.vendor == Vendor::AMD;
+    if (desc.warpSize != 32 && !(amd && desc.warpSize == 64))
+      return fail(d.line, "warp_size",
+                  "must be " + std::string(amd ? "32 or 64" : "32") +
+                      " for an " + (amd ? "AMD" : "NVIDIA") + " target, got " +
+                      std::to_string(desc.warpSize) + " in [" + desc.name +
+                      "]");
     if (desc.maxThreadsPerBlock > desc.maxThreadsPerCU)
       return fail(d.line, "max_threads_per_block",
                   "exceeds max_threads_per_cu in [" + desc.name + "]");

@@ -180,7 +180,15 @@ void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
   QuiltAttachGpuTargetOptions attachChip;
   attachChip.chip = options.chip;
   attachChip.targetChip = chip;
+  attachChip.vendor = vendor == GpuVendor::NVIDIA ? "nvidia" : "amd";
+  attachChip.pipeline =
+      vendor == GpuVendor::NVIDIA ? "quilt-lower-to-nvvm" : "quilt-lower-to-rocdl";
   pm.addPass(createQuiltAttachGpuTarget(attachChip));
+  // The other vendor's chip is reported by the pass above; the AMDGPU
+  // conversions must not see it first (their chipset parser fails when the
+  // pipeline starts, with no location).
+  if (!StringRef(chip).starts_with(vendor == GpuVendor::NVIDIA ? "sm_" : "gfx"))
+    chip.clear();
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   if (vendor == GpuVendor::NVIDIA) {
     device.addPass(createConvertNVGPUToNVVMPass());

@@ -194,6 +194,13 @@ def test_scalar_argument_errors(rng):
         scaled(a, b, 1.0, np.ones(2, np.int64), True, 0)
 
 
+STATIC_ROWS = """
+func.func @rows(%a: tensor<4x?xf32>) -> tensor<4x?xf32> {
+  return %a : tensor<4x?xf32>
+}
+"""
+
+
 def test_argument_errors(matmul_memref_library):
     matmul = quilt.load(MATMUL_TENSOR, "matmul")
     a = np.ones((2, 3), np.float32)
@@ -201,8 +208,16 @@ def test_argument_errors(matmul_memref_library):
         matmul(a)
     with pytest.raises(quilt.Error, match="argument 1: expected float32"):
         matmul(a, np.ones((3, 2), np.float64))
-    with pytest.raises(quilt.Error, match="argument 0: expected float32"):
+    # A wrong rank or static size says which, not only the dtype.
+    with pytest.raises(quilt.Error, match=exactly(
+            "matmul: argument 0: tensor<?x?xf32> has rank 2, got a float32 "
+            "array of shape 3 (rank 1)")):
         matmul(np.ones(3, np.float32), a)
+    fixed = quilt.load(STATIC_ROWS, "rows")
+    with pytest.raises(quilt.Error, match=exactly(
+            "rows: argument 0: dimension 0 of tensor<4x?xf32> is 4, got a "
+            "float32 array of shape 3x2")):
+        fixed(np.ones((3, 2), np.float32))
     with pytest.raises(quilt.Error, match="expected a numpy array"):
         matmul(a, [[1.0]])
     in_place = quilt.load(matmul_memref_library, "matmul")

@@ -95,6 +95,10 @@ int runCompileCommand(const std::vector<std::string> &args, std::ostream &out,
       explicitTma |= arg == "--tma";
       continue;
     }
+    if ((arg == "--chip=" || (arg == "--chip" && i + 1 < args.size() &&
+                              args[i + 1].empty())))
+      return usage(err, "--chip needs a chip name (sm_90a, gfx942, ...), "
+                        "got ''");
     if (takeValue(args, i, "--target", options.target) ||
         takeValue(args, i, "--target-file", options.targetFile) ||
         takeValue(args, i, "--policy", options.policy) ||
@@ -127,7 +131,10 @@ int runCompileCommand(const std::vector<std::string> &args, std::ostream &out,
   options.emit = *kind;
   if (!maxCandidates.empty()) {
     try {
-      options.maxCandidates = std::stoi(maxCandidates);
+      size_t used = 0;
+      options.maxCandidates = std::stoi(maxCandidates, &used);
+      if (used != maxCandidates.size())
+        throw std::invalid_argument(maxCandidates);
     } catch (...) {
       return usage(err, "--max-candidates needs a number, got '" +
                             maxCandidates + "'");

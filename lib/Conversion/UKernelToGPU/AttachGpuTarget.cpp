@@ -71,7 +71,41 @@ struct QuiltAttachGpuTargetPass
       if (!chip.empty() &&
           failed(ukernel::gpucg::checkChipRunsModule(gpuModule, chip, "chip")))
         return signalPassFailure();
+      if (failed(checkVendor(gpuModule)))
+        return signalPassFailure();
     }
+  }
+
+  /// The module's target is the vendor the pipeline lowers for: the other
+  /// vendor's device code would fail deep in its lowering (NVPTX's
+  /// instruction selection on AMD kernels aborts).
+  LogicalResult checkVendor(gpu::GPUModuleOp gpuModule) {
+    if (vendor.empty())
+      return success();
+    for (Attribute target : gpuModule.getTargetsAttr()) {
+      StringRef found;
+      std::string foundChip;
+      if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target)) {
+        found = "nvidia";
+        foundChip = nvvm.getChip().str();
+      } else if (auto rocdl = dyn_cast<ROCDL::ROCDLTargetAttr>(target)) {
+        found = "amd";
+        foundChip = rocdl.getChip().str();
+      }
+      if (found.empty() || found == vendor)
+        continue;
+      bool wantsAmd = vendor == "amd";
+      return gpuModule.emitError()
+             << (pipeline.empty() ? std::string("this pipeline")
+                                  : "'" + std::string(pipeline) + "'")
+             << " compiles for " << (wantsAmd ? "AMD" : "NVIDIA")
+             << " GPUs, but the kernels are for " << foundChip << " ("
+             << (wantsAmd ? "NVIDIA" : "AMD") << "): use "
+             << (wantsAmd ? "quilt-lower-to-nvvm" : "quilt-lower-to-rocdl")
+             << ", or an " << (wantsAmd ? "AMD target (mi300x, mi250x, ...)"
+                                        : "NVIDIA target (h100, a100, ...)");
+    }
+    return success();
   }
 };
 

@@ -50,6 +50,18 @@ module attributes {ukernel.target = #ukernel.target<name = "t", vendor = nvidia,
 
 // -----
 
+// A GPU with warps Quilt's kernels are not written for (candidate
+// enumeration divides by the lanes).
+// expected-error @below {{a nvidia target has warp_size 32, got 2}}
+module attributes {ukernel.target = #ukernel.target<name = "t", vendor = nvidia, chip = "sm_80", compute_units = 108, warp_size = 2, sub_partitions = 4, max_threads_per_block = 1024, max_threads_per_cu = 2048, max_blocks_per_cu = 32, registers_per_block = 65536, registers_per_cu = 65536, max_registers_per_thread = 255, shared_mem_per_block = 166912, shared_mem_per_cu = 167936, l2_bytes = 41943040, mem_bandwidth_gbs = 2039.0, clock_ghz = 1.41, peak_tflops = {simt_fma = 19.5}>} {}
+
+// -----
+
+// expected-error @below {{an amd target has warp_size 32 or 64, got 16}}
+module attributes {ukernel.target = #ukernel.target<name = "t", vendor = amd, chip = "gfx942", compute_units = 108, warp_size = 16, sub_partitions = 4, max_threads_per_block = 1024, max_threads_per_cu = 2048, max_blocks_per_cu = 32, registers_per_block = 65536, registers_per_cu = 65536, max_registers_per_thread = 255, shared_mem_per_block = 166912, shared_mem_per_cu = 167936, l2_bytes = 41943040, mem_bandwidth_gbs = 2039.0, clock_ghz = 1.41, peak_tflops = {simt_fma = 19.5}>} {}
+
+// -----
+
 // CPU with warps.
 // expected-error @below {{a cpu target has warp_size 1, got 32}}
 module attributes {ukernel.target = #ukernel.target<name = "t", vendor = cpu, chip = "sm_80", compute_units = 108, warp_size = 32, sub_partitions = 4, max_threads_per_block = 1024, max_threads_per_cu = 2048, max_blocks_per_cu = 32, registers_per_block = 65536, registers_per_cu = 65536, max_registers_per_thread = 255, shared_mem_per_block = 166912, shared_mem_per_cu = 167936, l2_bytes = 41943040, mem_bandwidth_gbs = 2039.0, clock_ghz = 1.41, peak_tflops = {simt_fma = 19.5}>} {}

@@ -266,8 +266,16 @@ LogicalResult TargetAttr::verify(
       return emitError()
              << "a cpu target needs vector_bits, a positive multiple of 32";
   } else if (sharedMemPerBlock <= 0) {
-    return emitError() << "a " << stringifyVendor(vendor)
+    return emitError() << (vendor == Vendor::amd ? "an " : "a ")
+                       << stringifyVendor(vendor)
                        << " target needs shared_mem_per_block";
+  } else if (warpSize != 32 && !(vendor == Vendor::amd && warpSize == 64)) {
+    // Quilt's GPU kernels are written for warps of 32 (NVIDIA) and waves
+    // of 64 or 32 (AMD); candidate enumeration divides by the lanes.
+    return emitError() << (vendor == Vendor::amd ? "an " : "a ")
+                       << stringifyVendor(vendor) << " target has warp_size "
+                       << (vendor == Vendor::amd ? "32 or 64" : "32")
+                       << ", got " << warpSize;
   }
   llvm::SmallSet<InstructionKind, 8> seen;
   bool anyPeak = false;
