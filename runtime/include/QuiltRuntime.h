@@ -22,7 +22,7 @@ extern "C" {
    the policy and the candidate list). `cache` points to a pointer-sized,
    zero-initialized slot the compiler emits once per dispatch; the runtime
    parses the spec and prepares the table on the first call and keeps it
-   there (thread-safe, never freed).
+   there (thread-safe) until quilt_rt_release.
 
    On return out[0] is the kernel (a candidate index), out[1] the remainder
    kernel of a patch (equal to out[0] without one), and the main kernel
@@ -36,6 +36,14 @@ extern "C" {
    result, so a failed selection costs speed, never correctness. */
 int32_t quilt_rt_select(const char *spec, void **cache, int64_t b, int64_t m,
                         int64_t n, int64_t k, int64_t *out);
+
+/* Frees the table quilt_rt_select prepared in `cache` and zeroes the
+   slot. Compiled code calls it for each of its slots from a destructor
+   when its library is unloaded (or the program exits), so that loading and
+   unloading a library does not leak; a later quilt_rt_select on the slot
+   prepares the table again. Not to be called while a select on the same
+   slot runs. */
+void quilt_rt_release(void **cache);
 
 /* The spec could not be parsed (a compiler/runtime version mismatch). */
 #define QUILT_RT_STATUS_BAD_SPEC 100

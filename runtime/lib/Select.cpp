@@ -91,7 +91,7 @@ const PreparedDispatch *dispatchFor(const char *spec, void **cache) {
   if (__atomic_compare_exchange_n(slot, &expected, published, false,
                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
     if (published != kUnusableSpec)
-      prepared.release(); // Owned by the slot for the program's lifetime.
+      prepared.release(); // Owned by the slot until quilt_rt_release.
     return published == kUnusableSpec ? nullptr : published;
   }
   return expected == kUnusableSpec ? nullptr : expected;
@@ -187,6 +187,15 @@ extern "C" QUILT_RT_EXPORT int32_t quilt_rt_select(const char *spec,
     break;
   }
   return QUILT_STATUS_OK;
+}
+
+extern "C" QUILT_RT_EXPORT void quilt_rt_release(void **cache) {
+  if (!cache)
+    return;
+  auto *slot = reinterpret_cast<PreparedDispatch **>(cache);
+  PreparedDispatch *table = __atomic_exchange_n(slot, nullptr, __ATOMIC_ACQ_REL);
+  if (table != kUnusableSpec)
+    delete table;
 }
 
 extern "C" QUILT_RT_EXPORT void quilt_rt_force_kernel(int32_t kernel) {

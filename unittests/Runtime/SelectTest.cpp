@@ -95,6 +95,28 @@ TEST(QuiltRtSelect, FixedPolicyAndZeroSizes) {
   EXPECT_EQ(out[2], 0);
 }
 
+TEST(QuiltRtSelect, ReleaseFreesTheTableAndTheSlotPreparesAgain) {
+  SelectionSpec spec = specFor("host-avx512", ElemType::F32,
+                               SelectionPolicy::Fixed);
+  spec.fixedIndex = 1;
+  std::string text = formatSelectionSpec(spec);
+  void *cache = nullptr;
+  int64_t out[4];
+  ASSERT_EQ(quilt_rt_select(text.c_str(), &cache, 1, 8, 8, 8, out), 0);
+  ASSERT_NE(cache, nullptr);
+  quilt_rt_release(&cache);
+  EXPECT_EQ(cache, nullptr);
+  quilt_rt_release(&cache); // an empty slot, and no slot: nothing to do
+  quilt_rt_release(nullptr);
+  ASSERT_EQ(quilt_rt_select(text.c_str(), &cache, 1, 8, 8, 8, out), 0);
+  EXPECT_EQ(out[0], 1);
+  quilt_rt_release(&cache);
+  // A slot marked unusable (a bad spec) is released without a free.
+  EXPECT_NE(quilt_rt_select("not a spec", &cache, 1, 1, 1, 1, out), 0);
+  quilt_rt_release(&cache);
+  EXPECT_EQ(cache, nullptr);
+}
+
 TEST(QuiltRtSelect, ErrorsLeaveAUsableChoice) {
   int64_t out[4] = {-1, -1, -1, -1};
   void *cache = nullptr;

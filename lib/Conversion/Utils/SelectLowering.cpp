@@ -10,7 +10,9 @@
 //
 // The spec is quilt::formatSelectionSpec of the select's target, element
 // type, policy and candidates: the runtime parses it on the first call and
-// keeps the prepared table in the cache slot. The status result is not
+// keeps the prepared table in the cache slot. A destructor of the module
+// (llvm.mlir.global_dtors) gives every slot's table back with
+// quilt_rt_release when the library is unloaded or the program exits. The status result is not
 // needed: on failure the runtime still leaves kernel 0 over the whole
 // problem, which computes the right result.
 //
@@ -33,6 +35,7 @@ using namespace mlir;
 using namespace mlir::ukernel;
 
 static constexpr llvm::StringLiteral kSelectFunction = "quilt_rt_select";
+static constexpr llvm::StringLiteral kReleaseFunction = "quilt_rt_release";
 
 namespace {
 
@@ -57,7 +60,7 @@ public:
       return failure();
     for (SelectOp op : selects)
       lower(op, *callee);
-    return success();
+    return emitReleaseDestructor();
   }
 
 private:
@@ -113,7 +116,60 @@ private:
     Value null = LLVM::ZeroOp::create(b, loc, ptrType);
     LLVM::ReturnOp::create(b, loc, null);
     symbols.insert(global);
+    caches.push_back(global);
     return global;
+  }
+
+  /// A destructor that releases every cache slot's table, registered in
+  /// the module's llvm.mlir.global_dtors (appended to the program's own).
+  LogicalResult emitReleaseDestructor() {
+    if (caches.empty())
+      return success();
+    Location loc = module.getLoc();
+    auto voidType = LLVM::LLVMVoidType::get(ctx);
+    auto releaseType = LLVM::LLVMFunctionType::get(voidType, {ptrType});
+    LLVM::LLVMFuncOp release;
+    if (Operation *existing = symbols.lookup(kReleaseFunction)) {
+      release = dyn_cast<LLVM::LLVMFuncOp>(existing);
+      if (!release || release.getFunctionType() != releaseType)
+        return existing->emitError()
+               << "'" << kReleaseFunction
+               << "' is reserved for Quilt's runtime and must be declared as "
+               << releaseType;
+    } else {
+      OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+      release = LLVM::LLVMFuncOp::create(b, loc, kReleaseFunction, releaseType);
+      symbols.insert(release);
+    }
+
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    auto destructor = LLVM::LLVMFuncOp::create(
+        b, loc, "__quilt_release_select_caches",
+        LLVM::LLVMFunctionType::get(voidType, {}), LLVM::Linkage::Internal);
+    symbols.insert(destructor);
+    b.setInsertionPointToStart(destructor.addEntryBlock(b));
+    for (LLVM::GlobalOp cache : caches)
+      LLVM::CallOp::create(b, loc, release,
+                           ValueRange{LLVM::AddressOfOp::create(b, loc, cache)});
+    LLVM::ReturnOp::create(b, loc, ValueRange{});
+
+    SmallVector<Attribute> dtors, priorities, data;
+    auto programDtors = module.getOps<LLVM::GlobalDtorsOp>();
+    if (!programDtors.empty()) {
+      LLVM::GlobalDtorsOp existing = *programDtors.begin();
+      llvm::append_range(dtors, existing.getDtors());
+      llvm::append_range(priorities, existing.getPriorities());
+      llvm::append_range(data, existing.getData());
+      existing.erase();
+    }
+    dtors.push_back(FlatSymbolRefAttr::get(destructor));
+    priorities.push_back(b.getI32IntegerAttr(65535));
+    data.push_back(LLVM::ZeroAttr::get(ctx));
+    b.setInsertionPointToEnd(module.getBody());
+    LLVM::GlobalDtorsOp::create(b, loc, b.getArrayAttr(dtors),
+                                b.getArrayAttr(priorities),
+                                b.getArrayAttr(data));
+    return success();
   }
 
   /// The 4 x i64 result slot, allocated once at the entry of the enclosing
@@ -176,6 +232,7 @@ private:
   MLIRContext *ctx;
   Type ptrType, i64Type;
   llvm::StringMap<LLVM::GlobalOp> specs;
+  SmallVector<LLVM::GlobalOp> caches;
 };
 
 } // namespace
