@@ -392,14 +392,22 @@ void dualIssue(Wave &w, const Instruction &in) {
 
 Expected<Instruction> parseDualIssue(StringRef text);
 
+/// The bits an SDWA selection other than DWORD names.
+struct SelectedField {
+  unsigned bits, shift;
+  explicit SelectedField(uint8_t select)
+      : bits(select < kSelectWord0 ? 8 : 16),
+        shift(select < kSelectWord0 ? 8 * select
+                                    : 16 * (select - kSelectWord0)) {}
+};
+
 uint32_t selectField(uint32_t value, uint8_t select, bool signExtend) {
   if (select == kSelectDword)
     return value;
-  unsigned bits = select < kSelectWord0 ? 8 : 16;
-  unsigned shift = select < kSelectWord0 ? 8 * select : 16 * (select - kSelectWord0);
-  uint32_t field = (value >> shift) & ((1u << bits) - 1);
-  if (signExtend && (field >> (bits - 1)))
-    field |= ~0u << bits;
+  SelectedField f(select);
+  uint32_t field = (value >> f.shift) & ((1u << f.bits) - 1);
+  if (signExtend && (field >> (f.bits - 1)))
+    field |= ~0u << f.bits;
   return field;
 }
 
@@ -421,20 +429,19 @@ void subDword(Wave &w, const Instruction &in) {
     return; // VOPC: the operation wrote its lane mask
   const uint32_t *result = w.vreg(kSubDwordTemporary + 2);
   uint32_t *destination = w.vreg(in.ops[0].index);
+  if (in.dstSel == kSelectDword) {
+    forEachActiveLane(w, [&](unsigned l) { destination[l] = result[l]; });
+    return;
+  }
+  SelectedField f(in.dstSel);
+  uint32_t fieldMask = ((1u << f.bits) - 1) << f.shift;
+  unsigned top = f.shift + f.bits; // the first bit above the field
   forEachActiveLane(w, [&](unsigned l) {
-    if (in.dstSel == kSelectDword) {
-      destination[l] = result[l];
-      return;
-    }
-    unsigned bits = in.dstSel < kSelectWord0 ? 8 : 16;
-    unsigned shift = in.dstSel < kSelectWord0 ? 8 * in.dstSel
-                                              : 16 * (in.dstSel - kSelectWord0);
-    uint32_t fieldMask = ((1u << bits) - 1) << shift;
-    uint32_t placed = (result[l] << shift) & fieldMask;
+    uint32_t placed = (result[l] << f.shift) & fieldMask;
     if (in.dstUnused == kUnusedPreserve)
       placed |= destination[l] & ~fieldMask;
-    else if (in.dstUnused == kUnusedSext && ((placed >> (shift + bits - 1)) & 1))
-      placed |= ~0u << (shift + bits);
+    else if (in.dstUnused == kUnusedSext && ((placed >> (top - 1)) & 1))
+      placed |= top < 32 ? ~0u << top : 0;
     destination[l] = placed;
   });
 }
@@ -443,10 +450,12 @@ void subDword(Wave &w, const Instruction &in) {
 /// (after the destination) and a vector destination. Forms with a carry
 /// (VCC among the operands) are refused, as unimplemented.
 Expected<Instruction> wrapSubDword(Instruction in, StringRef mnemonic) {
+  // VOPC writes VCC as its destination; VOP2 forms that read or write a
+  // carry name VCC among the rest.
+  bool vectorResult = in.ops[0].kind == OperandKind::Vector;
   bool carry = in.numOperands > 3;
-  for (unsigned i = 1; i < in.numOperands; ++i)
-    carry |= in.ops[i].kind == OperandKind::Scalar &&
-             (in.ops[i].index == kVccLo) && in.ops[0].kind == OperandKind::Vector;
+  for (unsigned i = 1; vectorResult && i < in.numOperands; ++i)
+    carry |= in.ops[i].kind == OperandKind::Scalar && in.ops[i].index == kVccLo;
   if (carry || in.numOperands < 2)
     return fail("instruction '" + mnemonic + "_sdwa' is not implemented by "
                 "the emulator");
@@ -458,7 +467,7 @@ Expected<Instruction> wrapSubDword(Instruction in, StringRef mnemonic) {
     source.count = 1;
     source.sext = false;
   }
-  if (in.ops[0].kind == OperandKind::Vector)
+  if (vectorResult)
     op->ops[0].index = uint16_t(kSubDwordTemporary + 2);
   in.subDword = std::move(op);
   in.handler = subDword;

@@ -298,11 +298,11 @@ void countGlobalSegments(Counters &c, const uint64_t *addresses, unsigned lanes,
 }
 
 void countLdsBankConflicts(Counters &c, const uint32_t *addresses,
-                           unsigned lanes, unsigned bytes) {
+                           unsigned lanes, unsigned bytes, bool newRequest) {
   // 128 bytes a cycle: 32 lanes of dwords, 16 of b64, 8 of b96/b128.
   unsigned dwords = std::max(1u, bytes / 4);
   unsigned perCycle = dwords == 1 ? 32 : dwords == 2 ? 16 : 8;
-  ++c.ldsRequests;
+  c.ldsRequests += newRequest;
   for (unsigned first = 0; first < lanes; first += perCycle) {
     unsigned last = std::min(lanes, first + perCycle);
     uint32_t words[64 * 4];

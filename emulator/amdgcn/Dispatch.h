@@ -96,11 +96,14 @@ struct Dispatch {
 };
 
 /// Profiling: adds one global instruction's segments (`addresses` of the
-/// `lanes` active lanes, `bytes` each) and one LDS access's bank conflicts.
+/// `lanes` active lanes, `bytes` each) and one LDS access's bank conflicts;
+/// `newRequest` false for the second access of a ds_read2/ds_write2, which
+/// is the same instruction.
 void countGlobalSegments(Counters &c, const uint64_t *addresses, unsigned lanes,
                          unsigned bytes);
 void countLdsBankConflicts(Counters &c, const uint32_t *addresses,
-                           unsigned lanes, unsigned bytes);
+                           unsigned lanes, unsigned bytes,
+                           bool newRequest = true);
 
 /// Whether QUILT_EMULATOR_PROFILE asks for counters.
 bool profilingRequested();

@@ -9,9 +9,8 @@
 // facts of a target of Quilt's database (QUILT_HIP_EMULATOR_TARGET or
 // QUILT_EMULATOR_TARGET: mi300x by default, mi250x, rx7900xtx); a code
 // object for another processor is refused with hipErrorNoBinaryForGpu, as
-// HIP refuses it. Work runs in
-// order and synchronously: a launch has finished, or failed, when
-// hipModuleLaunchKernel returns.
+// HIP refuses it. Work runs in order and synchronously: a launch has
+// finished, or failed, when hipModuleLaunchKernel returns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -742,7 +741,8 @@ QUILT_EMULATOR_EXPORT hipError_t hipModuleLaunchKernel(
         info.groupSegmentFixedSize + sharedBytes, n(counters.waveInstructions),
         n(counters.of(Unit::Matrix)), n(counters.of(Unit::Valu)),
         n(counters.of(Unit::Salu)), n(counters.of(Unit::Lds)),
-        n(counters.of(Unit::GlobalLoad) + counters.of(Unit::GlobalStore)), n(counters.of(Unit::ScalarMemory)),
+        n(counters.of(Unit::GlobalLoad) + counters.of(Unit::GlobalStore)),
+        n(counters.of(Unit::ScalarMemory)),
         n(counters.of(Unit::Scratch)), n(counters.globalBytesLoaded),
         n(counters.globalBytesStored), n(counters.globalSegments),
         n(counters.globalMinimumSegments), n(counters.ldsBytesLoaded),

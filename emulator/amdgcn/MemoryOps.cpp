@@ -95,9 +95,8 @@ void profileLds(Wave &w, unsigned bytes, AddressOf addressOf,
   uint32_t addresses[64];
   unsigned n = 0;
   forEachActiveLane(w, [&](unsigned l) { addresses[n++] = addressOf(l); });
-  countLdsBankConflicts(w.dispatch->counters, addresses, n, bytes);
-  if (sameRequest)
-    --w.dispatch->counters.ldsRequests;
+  countLdsBankConflicts(w.dispatch->counters, addresses, n, bytes,
+                        /*newRequest=*/!sameRequest);
 }
 
 // s_load_dword[xN] / s_load_bN sdst, sbase, offset-or-soffset [offset:N].
