@@ -497,4 +497,31 @@ def QuiltAdoptDeallocations
   }];
 }
 
+def QuiltGuardAllocationSizes
+    : Pass<"quilt-guard-allocation-sizes", "::mlir::ModuleOp"> {
+  let summary = "Check the sizes of buffers allocated with dynamic sizes at "
+                "run time";
+  let description = [{
+    A function returning a tensor of dynamic size allocates it with sizes
+    the caller's operands give. Their product, times the element's bytes,
+    can wrap 64 bits (a 2^32 x 0 by 0 x 2^32 product has valid operands and
+    a 2^64-element result): the allocation would be tiny and everything
+    after it would write past its end. And a negative size from a C caller
+    describes no buffer at all. This pass puts a check in front of every
+    `memref.alloc` with dynamic sizes: when a size is negative or the buffer
+    would take more than 2^62 bytes, the runtime's status is set
+    (`quilt_rt_report_operand_error`, QuiltRuntime.h: status 101, and a
+    message naming the function, the buffer's type, the dimension and its
+    size) and the buffer is allocated with every dynamic size 0 instead, so
+    that nothing writes it: the dispatches' operand checks then find the
+    empty result and do nothing. Valid sizes allocate as before.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 #endif // QUILT_CONVERSION_PASSES_TD

@@ -131,6 +131,7 @@ void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
 
   // Buffers, all in device memory.
   buildBufferizationPipeline(pm, options.bufferDeallocation);
+  pm.addPass(createQuiltGuardAllocationSizes());
   // Copies between strided views become kernels (gpu.memcpy copies only
   // contiguous buffers).
   QuiltStridedCopiesToLoopsOptions stridedCopies;

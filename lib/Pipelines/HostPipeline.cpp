@@ -98,6 +98,9 @@ void quilt::buildLowerToHostPipeline(OpPassManager &pm,
     pm.addPass(createQuiltRecordSignatures());
   buildDispatchFrontEnd(pm, frontEndOptions(options, options.threads));
   buildBufferizationPipeline(pm, options.bufferDeallocation);
+  // Buffers sized by the caller's operands: absurd sizes are an error
+  // status, not a wrapped size.
+  pm.addPass(createQuiltGuardAllocationSizes());
 
   // Micro-kernels and the run-time selection; multi-threaded kernels'
   // parallel loops become OpenMP (libomp at run time).

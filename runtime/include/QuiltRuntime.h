@@ -142,11 +142,30 @@ enum quilt_rt_operand_check {
                                            C's columns (N) */
   QUILT_RT_CHECK_EPILOGUE_ROWS = 24,    /* a per_row operand's length vs
                                            C's rows (M) */
-  QUILT_RT_CHECK_EPILOGUE_SHAPE = 25    /* a per_element operand's size vs
+  QUILT_RT_CHECK_EPILOGUE_SHAPE = 25,   /* a per_element operand's size vs
                                            C's along the dimension or'ed in,
                                            shifted by
                                            QUILT_RT_CHECK_DIM_SHIFT */
+  /* A buffer the compiled code allocates (a returned tensor, a temporary)
+     with sizes it takes from the caller's operands; the `dispatch` text
+     names the function and the buffer's type. Either check leaves the
+     buffer empty (every dynamic size 0), so nothing writes it. */
+  QUILT_RT_CHECK_BUFFER_NEGATIVE_SIZE = 26, /* got: the size along the
+                                               dimension or'ed in (shifted by
+                                               QUILT_RT_CHECK_DIM_SHIFT) */
+  QUILT_RT_CHECK_BUFFER_TOO_LARGE = 27,     /* the sizes make more than
+                                               `expected` bytes; got: the
+                                               size, along the dimension
+                                               or'ed in, that took the
+                                               product past it */
+  QUILT_RT_CHECK_NEGATIVE_SIZE = 28 /* a dispatch operand's size (got) along
+                                       the dimension or'ed in is negative;
+                                       the operand is the null check's code
+                                       shifted by QUILT_RT_CHECK_ROLE_SHIFT
+                                       (with a fused epilogue operand's
+                                       index as in that check) */
 };
+#define QUILT_RT_CHECK_ROLE_SHIFT 24
 #define QUILT_RT_CHECK_DIM_SHIFT 12
 #define QUILT_RT_CHECK_OPERAND_SHIFT 16
 /* Flags or'ed into the K, M and N checks: A is stored K x M, B N x K. */

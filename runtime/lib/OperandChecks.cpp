@@ -27,6 +27,32 @@ std::string nullMessage(const char *operand, int64_t elements) {
          count(elements, "element");
 }
 
+/// The operand a null check names ("A", "fused epilogue operand #1"); empty
+/// for another check.
+std::string operandOfNullCheck(int32_t check) {
+  switch (check & 0xff) {
+  case QUILT_RT_CHECK_NULL_A:
+    return "A";
+  case QUILT_RT_CHECK_NULL_B:
+    return "B";
+  case QUILT_RT_CHECK_NULL_C:
+    return "C";
+  case QUILT_RT_CHECK_NULL_BIAS:
+    return "the bias";
+  case QUILT_RT_CHECK_NULL_INPUT:
+    return "the input";
+  case QUILT_RT_CHECK_NULL_FILTER:
+    return "the filter";
+  case QUILT_RT_CHECK_NULL_OUTPUT:
+    return "the output";
+  case QUILT_RT_CHECK_NULL_EPILOGUE:
+    return "fused epilogue operand #" +
+           std::to_string((check >> QUILT_RT_CHECK_OPERAND_SHIFT) & 0xff);
+  default:
+    return "";
+  }
+}
+
 /// The operand check's words, without the dispatch; empty for an unknown
 /// check.
 std::string describeCheck(int32_t check, int64_t got, int64_t expected) {
@@ -36,7 +62,7 @@ std::string describeCheck(int32_t check, int64_t got, int64_t expected) {
   std::string fused = "fused epilogue operand #" + std::to_string(operand);
   switch (check & 0xff) {
   case QUILT_RT_CHECK_NULL_EPILOGUE:
-    return nullMessage(fused.c_str(), expected);
+    return nullMessage(operandOfNullCheck(check).c_str(), expected);
   case QUILT_RT_CHECK_EPILOGUE_COLUMNS:
     return fused + " has " + count(got, "element") + ", C has " +
            count(expected, "column") + " (N)";
@@ -48,19 +74,23 @@ std::string describeCheck(int32_t check, int64_t got, int64_t expected) {
            std::to_string((check >> QUILT_RT_CHECK_DIM_SHIFT) & 0xf) +
            ", C has " + std::to_string(expected);
   case QUILT_RT_CHECK_NULL_A:
-    return nullMessage("A", expected);
   case QUILT_RT_CHECK_NULL_B:
-    return nullMessage("B", expected);
   case QUILT_RT_CHECK_NULL_C:
-    return nullMessage("C", expected);
   case QUILT_RT_CHECK_NULL_BIAS:
-    return nullMessage("the bias", expected);
   case QUILT_RT_CHECK_NULL_INPUT:
-    return nullMessage("the input", expected);
   case QUILT_RT_CHECK_NULL_FILTER:
-    return nullMessage("the filter", expected);
   case QUILT_RT_CHECK_NULL_OUTPUT:
-    return nullMessage("the output", expected);
+    return nullMessage(operandOfNullCheck(check).c_str(), expected);
+  case QUILT_RT_CHECK_NEGATIVE_SIZE: {
+    std::string operand = operandOfNullCheck(
+        (check >> QUILT_RT_CHECK_ROLE_SHIFT) |
+        (check & (0xff << QUILT_RT_CHECK_OPERAND_SHIFT)));
+    if (operand.empty())
+      return "";
+    return operand + " has size " + std::to_string(got) +
+           " along dimension " +
+           std::to_string((check >> QUILT_RT_CHECK_DIM_SHIFT) & 0xf);
+  }
   case QUILT_RT_CHECK_BATCH_B:
     return "B has a batch of " + std::to_string(got) + ", A of " +
            std::to_string(expected);
@@ -108,6 +138,14 @@ std::string describeCheck(int32_t check, int64_t got, int64_t expected) {
            "(at most " +
            std::to_string(expected - 1) + ")";
   }
+  case QUILT_RT_CHECK_BUFFER_NEGATIVE_SIZE:
+    return "size " + std::to_string(got) + " along dimension " +
+           std::to_string((check >> QUILT_RT_CHECK_DIM_SHIFT) & 0xf);
+  case QUILT_RT_CHECK_BUFFER_TOO_LARGE:
+    return "its sizes make more than " + std::to_string(expected) +
+           " bytes (dimension " +
+           std::to_string((check >> QUILT_RT_CHECK_DIM_SHIFT) & 0xf) +
+           " has size " + std::to_string(got) + ")";
   default:
     return "";
   }

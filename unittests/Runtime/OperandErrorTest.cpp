@@ -97,6 +97,39 @@ TEST(OperandError, GpuConvolutionsTooLargeForTheirIndexMaps) {
             "index maps (at most 4294967295)");
 }
 
+TEST(OperandError, NegativeSizesNameTheOperandAndDimension) {
+  auto negative = [](int32_t nullCheck, int32_t dim) {
+    return QUILT_RT_CHECK_NEGATIVE_SIZE |
+           (nullCheck & 0xff) << QUILT_RT_CHECK_ROLE_SHIFT |
+           (nullCheck & ~0xff) | dim << QUILT_RT_CHECK_DIM_SHIFT;
+  };
+  EXPECT_EQ(report(negative(QUILT_RT_CHECK_NULL_A, 0), -3, 0, "d"),
+            "quilt: d: A has size -3 along dimension 0");
+  EXPECT_EQ(report(negative(QUILT_RT_CHECK_NULL_FILTER, 3), -1, 0, "d"),
+            "quilt: d: the filter has size -1 along dimension 3");
+  int32_t secondFused =
+      QUILT_RT_CHECK_NULL_EPILOGUE | 2 << QUILT_RT_CHECK_OPERAND_SHIFT;
+  EXPECT_EQ(report(negative(secondFused, 1), -7, 0, "d"),
+            "quilt: d: fused epilogue operand #2 has size -7 along "
+            "dimension 1");
+  // An operand this runtime does not know: the generic message.
+  EXPECT_EQ(report(negative(99, 0), -1, 0, "d"),
+            "quilt: d: operand check 1660944412 failed (got -1, expected 0; "
+            "is the runtime older than the compiler?)");
+}
+
+TEST(OperandError, NewBuffersOfNegativeOrWrappingSize) {
+  const char *buffer = "@f: a new memref<?x?xf32>";
+  EXPECT_EQ(report(QUILT_RT_CHECK_BUFFER_NEGATIVE_SIZE |
+                       1 << QUILT_RT_CHECK_DIM_SHIFT,
+                   -4, 0, buffer),
+            "quilt: @f: a new memref<?x?xf32>: size -4 along dimension 1");
+  EXPECT_EQ(report(QUILT_RT_CHECK_BUFFER_TOO_LARGE, 4294967296,
+                   int64_t(1) << 62, buffer),
+            "quilt: @f: a new memref<?x?xf32>: its sizes make more than "
+            "4611686018427387904 bytes (dimension 0 has size 4294967296)");
+}
+
 TEST(OperandError, UnknownCheckAndNullDescriptionStillGiveAMessage) {
   EXPECT_EQ(report(99, 1, 2, nullptr),
             "quilt: a dispatch: operand check 99 failed (got 1, expected 2; "

@@ -34,6 +34,15 @@ namespace mlir::ukernel {
 /// the module declares quilt_rt_report_operand_error with another type.
 LogicalResult guardDispatchOperands(ModuleOp module);
 
+/// Guards every memref.alloc with dynamic sizes in `module`: a negative
+/// size, or sizes whose product with the element's bytes exceeds 2^62 (and
+/// would wrap the allocation's 64-bit size computation), is reported the
+/// same way (QUILT_RT_CHECK_BUFFER_NEGATIVE_SIZE, _TOO_LARGE; the
+/// description "@<function>: a new <memref type>") and the allocation gets
+/// 0 for every dynamic size instead. A size of 0 anywhere makes any product
+/// valid. Fails like guardDispatchOperands.
+LogicalResult guardAllocationSizes(ModuleOp module);
+
 } // namespace mlir::ukernel
 
 #endif // QUILT_CONVERSION_UTILS_OPERANDCHECKS_H

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
@@ -71,9 +72,24 @@ public:
     checks.push_back({code, over, got, bound});
   }
 
-  /// `view`'s data pointer may only be null when it has no elements.
+  /// `view`'s sizes may not be negative (a C caller's descriptor can say
+  /// anything), and its data pointer may only be null when it has no
+  /// elements. `code` is the null check's; the negative-size checks name the
+  /// operand with it.
   void nonNull(int32_t code, Value view) {
     auto type = cast<MemRefType>(view.getType());
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (!type.isDynamicDim(d))
+        continue;
+      Value size = dim(view, d);
+      Value negative =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, size, zero);
+      int32_t operand = (code & 0xff) << QUILT_RT_CHECK_ROLE_SHIFT |
+                        (code & ~0xff) |
+                        static_cast<int32_t>(d << QUILT_RT_CHECK_DIM_SHIFT);
+      checks.push_back(
+          {QUILT_RT_CHECK_NEGATIVE_SIZE | operand, negative, size, zero});
+    }
     Value pointer =
         memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view);
     Value failed = im.eq(pointer, zero);
@@ -248,13 +264,28 @@ std::string describe(DispatchOp op, int64_t index) {
   return text;
 }
 
+/// The most bytes a buffer Quilt's code allocates may take: the size
+/// computations of the allocation and of every view of it stay far from
+/// wrapping 64 bits.
+constexpr int64_t kMaxBufferBytes = int64_t(1) << 62;
+
+/// "@f: a new memref<?x?xf32>".
+std::string describe(memref::AllocOp op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto function = op->getParentOfType<FunctionOpInterface>())
+    os << "@" << function.getName() << ": ";
+  os << "a new " << op.getType();
+  return text;
+}
+
 class OperandGuard {
 public:
   explicit OperandGuard(ModuleOp module)
       : module(module), symbols(module), ctx(module.getContext()),
         ptrType(LLVM::LLVMPointerType::get(ctx)) {}
 
-  LogicalResult run() {
+  LogicalResult guardDispatches() {
     SmallVector<DispatchOp> dispatches;
     module.walk([&](DispatchOp op) {
       if (isa<MemRefType>(op.getInit().getType()))
@@ -273,7 +304,110 @@ public:
     return success();
   }
 
+  LogicalResult guardAllocations() {
+    SmallVector<memref::AllocOp> allocations;
+    module.walk([&](memref::AllocOp op) {
+      if (!op.getDynamicSizes().empty() && staticBytes(op))
+        allocations.push_back(op);
+    });
+    if (allocations.empty())
+      return success();
+    FailureOr<func::FuncOp> report = getOrDeclareReportFunction();
+    if (failed(report))
+      return failure();
+    for (memref::AllocOp op : allocations)
+      guard(op, *report);
+    return success();
+  }
+
 private:
+  /// The bytes of `op`'s element times its static sizes; nullopt when that
+  /// is unknown or already over the limit (nothing to check at run time
+  /// then).
+  static std::optional<int64_t> staticBytes(memref::AllocOp op) {
+    MemRefType type = op.getType();
+    llvm::TypeSize elementBytes =
+        DataLayout::closest(op).getTypeSize(type.getElementType());
+    if (elementBytes.isScalable() || elementBytes.getFixedValue() == 0)
+      return std::nullopt;
+    int64_t bytes = static_cast<int64_t>(elementBytes.getFixedValue());
+    for (int64_t size : type.getShape()) {
+      if (ShapedType::isDynamic(size))
+        continue;
+      if (size == 0)
+        return std::nullopt;
+      if (bytes > kMaxBufferBytes / size)
+        return std::nullopt;
+      bytes *= size;
+    }
+    return bytes;
+  }
+
+  /// Replaces `op`'s dynamic sizes with checked ones: when one is negative
+  /// or the buffer would take more than kMaxBufferBytes, the runtime is told
+  /// (the calling thread's status) and every dynamic size becomes 0, so the
+  /// allocation is empty and what would write the buffer finds it so (the
+  /// dispatches' operand checks refuse to run). A caller's absurd sizes
+  /// thus give an error status instead of a small buffer written past its
+  /// end when their product wraps.
+  void guard(memref::AllocOp op, func::FuncOp report) {
+    Location loc = op.getLoc();
+    OpBuilder b(op);
+    CheckBuilder cb(b, loc);
+    IndexMath &im = cb.im;
+    MemRefType type = op.getType();
+    // Bytes of what the sizes so far make, and whether they went over the
+    // limit (meaningless once over; only a zero size makes it fine again).
+    Value bytes = im.c(*staticBytes(op));
+    Value limit = im.c(kMaxBufferBytes), one = im.c(1);
+    Value anyZero = arith::ConstantIntOp::create(b, loc, 0, 1);
+    SmallVector<Check> negative, tooLarge;
+    ValueRange sizes = op.getDynamicSizes();
+    SmallVector<int64_t> dynamicDims;
+    for (auto [d, size] : llvm::enumerate(type.getShape()))
+      if (ShapedType::isDynamic(size))
+        dynamicDims.push_back(static_cast<int64_t>(d));
+    for (auto [d, size] : llvm::zip_equal(dynamicDims, sizes)) {
+      int32_t dim = static_cast<int32_t>(d) << QUILT_RT_CHECK_DIM_SHIFT;
+      Value isNegative =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, size, cb.zero);
+      negative.push_back(
+          {QUILT_RT_CHECK_BUFFER_NEGATIVE_SIZE | dim, isNegative, size, cb.zero});
+      // size > 0 and bytes * size > limit, by division (no overflow).
+      Value isZero = im.eq(size, cb.zero);
+      anyZero = arith::OrIOp::create(b, loc, anyZero, isZero);
+      Value divisor = arith::MaxSIOp::create(b, loc, size, one);
+      Value over = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::sgt, bytes,
+          arith::DivSIOp::create(b, loc, limit, divisor));
+      tooLarge.push_back(
+          {QUILT_RT_CHECK_BUFFER_TOO_LARGE | dim, over, size, limit});
+      bytes = im.mul(bytes, divisor);
+    }
+    // Negative sizes first; a size of 0 makes any product valid.
+    Value notEmpty = arith::XOrIOp::create(
+        b, loc, anyZero, arith::ConstantIntOp::create(b, loc, 1, 1));
+    for (Check &check : tooLarge)
+      check.failed = arith::AndIOp::create(b, loc, check.failed, notEmpty);
+    cb.checks = std::move(negative);
+    llvm::append_range(cb.checks, tooLarge);
+    auto [code, got, expected] = cb.firstFailure();
+    Value failed = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, code,
+        arith::ConstantIntOp::create(b, loc, 0, 32));
+    auto ifOp = scf::IfOp::create(b, loc, failed, /*withElseRegion=*/false);
+    OpBuilder then = ifOp.getThenBodyBuilder();
+    Value address =
+        LLVM::AddressOfOp::create(then, loc, stringGlobal(loc, describe(op)));
+    func::CallOp::create(then, loc, report,
+                         ValueRange{address, code, got, expected});
+    SmallVector<Value> checked;
+    for (Value size : sizes)
+      checked.push_back(
+          arith::SelectOp::create(b, loc, failed, cb.zero, size));
+    op.getDynamicSizesMutable().assign(checked);
+  }
+
   FunctionType reportFunctionType() {
     Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
     return FunctionType::get(ctx, {ptrType, i32, i64, i64}, {i32});
@@ -359,5 +493,9 @@ private:
 } // namespace
 
 LogicalResult mlir::ukernel::guardDispatchOperands(ModuleOp module) {
-  return OperandGuard(module).run();
+  return OperandGuard(module).guardDispatches();
+}
+
+LogicalResult mlir::ukernel::guardAllocationSizes(ModuleOp module) {
+  return OperandGuard(module).guardAllocations();
 }

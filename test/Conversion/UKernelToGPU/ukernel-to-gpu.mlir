@@ -3,7 +3,8 @@
 // RUN: quilt-opt %s --ukernel-attach-target=target=rx7900xtx --convert-linalg-to-ukernel=max-candidates=1 --convert-ukernel-to-gpu | FileCheck %s --check-prefix=RDNA3
 
 // Host side: the operands' device pointers and sizes are checked first
-// (Conversion/Utils/OperandChecks.cpp, as on the host): a failed check is
+// (Conversion/Utils/OperandChecks.cpp, as on the host; the first check is
+// that A has no negative size): a failed check is
 // reported and launches nothing. Then the cost model at run time picks the
 // kernel and a patch's remainder; each region launches its candidate with a
 // grid from the region's dynamic size and the candidate's dynamic workgroup
@@ -13,7 +14,7 @@
 // A100-DAG:     memref.extract_aligned_pointer_as_index %[[A]]
 // A100-DAG:     memref.extract_aligned_pointer_as_index %[[B]]
 // A100-DAG:     memref.extract_aligned_pointer_as_index %[[C]]
-// A100:         %[[CHECK:.*]] = arith.select %{{.*}}, %c1_i32, %{{.*}} : i32
+// A100:         %[[CHECK:.*]] = arith.select %{{.*}}, %c16777244_i32, %{{.*}} : i32
 // A100:         %[[FAILED:.*]] = arith.cmpi ne, %[[CHECK]], %c0_i32
 // A100:         scf.if %[[FAILED]] {
 // A100-NEXT:      %[[DESC:.*]] = llvm.mlir.addressof @__quilt_dispatch_description

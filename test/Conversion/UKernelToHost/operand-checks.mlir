@@ -16,21 +16,25 @@
 // CHECK-LABEL: func.func @matmul(
 // CHECK-SAME: %[[A:[^:]+]]: memref<?x?xf32>, %[[B:[^:]+]]: memref<?x?xf32>, %[[C:[^:]+]]: memref<?x?xf32>)
 // CHECK: %[[ZERO:.*]] = arith.constant 0 : index
+// Each operand's sizes may not be negative, then its pointer may be null
+// only without elements.
+// CHECK: %[[AR:.*]] = memref.dim %[[A]], %c0
+// CHECK: %[[ARNEG:.*]] = arith.cmpi slt, %[[AR]], %[[ZERO]]
+// CHECK: %[[AC:.*]] = memref.dim %[[A]], %c1
+// CHECK: %[[ACNEG:.*]] = arith.cmpi slt, %[[AC]], %[[ZERO]]
 // CHECK: %[[PA:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
 // CHECK: %[[ANULL:.*]] = arith.cmpi eq, %[[PA]], %[[ZERO]]
-// CHECK: %[[AR:.*]] = memref.dim %[[A]], %c0
 // CHECK: %[[ARNZ:.*]] = arith.cmpi ne, %[[AR]], %[[ZERO]]
 // CHECK: %[[T:.*]] = arith.andi %[[ANULL]], %[[ARNZ]]
-// CHECK: %[[AC:.*]] = memref.dim %[[A]], %c1
 // CHECK: %[[ACNZ:.*]] = arith.cmpi ne, %[[AC]], %[[ZERO]]
 // CHECK: %[[BADA:.*]] = arith.andi %[[T]], %[[ACNZ]]
 // CHECK: arith.muli %[[AR]], %[[AC]]
-// CHECK: memref.extract_aligned_pointer_as_index %[[B]]
 // CHECK: %[[BR:.*]] = memref.dim %[[B]], %c0
 // CHECK: %[[BC:.*]] = memref.dim %[[B]], %c1
-// CHECK: memref.extract_aligned_pointer_as_index %[[C]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[B]]
 // CHECK: %[[CR:.*]] = memref.dim %[[C]], %c0
 // CHECK: %[[CC:.*]] = memref.dim %[[C]], %c1
+// CHECK: memref.extract_aligned_pointer_as_index %[[C]]
 // CHECK: %[[BADK:.*]] = arith.cmpi ne, %[[BR]], %[[AC]]
 // CHECK: %[[BADM:.*]] = arith.cmpi ne, %[[CR]], %[[AR]]
 // CHECK: %[[BADN:.*]] = arith.cmpi ne, %[[CC]], %[[BC]]
@@ -40,9 +44,12 @@
 // CHECK: arith.select %[[BADK]], %c7_i32,
 // CHECK: arith.select %{{.*}}, %c3_i32,
 // CHECK: arith.select %{{.*}}, %c2_i32,
-// CHECK: %[[CODE:.*]] = arith.select %[[BADA]], %c1_i32,
-// CHECK: %[[GOT:.*]] = arith.select %[[BADA]], %{{.*}} : i64
-// CHECK: %[[WANT:.*]] = arith.select %[[BADA]], %{{.*}} : i64
+// CHECK: arith.select %[[BADA]], %c1_i32,
+// A negative size of A's: 28 | A's null check (1) << 24 | dimension << 12.
+// CHECK: arith.select %[[ACNEG]], %c16781340_i32,
+// CHECK: %[[CODE:.*]] = arith.select %[[ARNEG]], %c16777244_i32,
+// CHECK: %[[GOT:.*]] = arith.select %[[ARNEG]], %{{.*}} : i64
+// CHECK: %[[WANT:.*]] = arith.select %[[ARNEG]], %{{.*}} : i64
 // CHECK: %[[FAILED:.*]] = arith.cmpi ne, %[[CODE]], %c0_i32
 // CHECK: scf.if %[[FAILED]] {
 // CHECK-NEXT: %[[D:.*]] = llvm.mlir.addressof @[[DESC]]
@@ -111,8 +118,8 @@ module attributes {ukernel.target = #cpu8} {
 // CHECK: %[[BS:.*]] = memref.dim %[[B]], %c0
 // CHECK: %[[CS:.*]] = memref.dim %[[C]], %c0
 // CHECK: %[[CN:.*]] = memref.dim %[[C]], %c2
-// CHECK: memref.extract_aligned_pointer_as_index %[[BIAS]]
 // CHECK: %[[BL:.*]] = memref.dim %[[BIAS]], %c0
+// CHECK: memref.extract_aligned_pointer_as_index %[[BIAS]]
 // CHECK: %[[BADBB:.*]] = arith.cmpi ne, %[[BS]], %[[AS]]
 // CHECK: %[[BADCB:.*]] = arith.cmpi ne, %[[CS]], %[[AS]]
 // CHECK: %[[BADBIAS:.*]] = arith.cmpi ne, %[[BL]], %[[CN]]

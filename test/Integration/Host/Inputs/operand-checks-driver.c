@@ -124,6 +124,10 @@ static void test_matmul(MatmulFn matmul) {
   MemRef2 nullC = m2(NULL, M, N);
   matmul(&A, &B, &nullC);
   expect_failure("matmul, null C", same(c, before, M * N));
+  /* Negative sizes that agree with each other are no operands either. */
+  MemRef2 negativeA = m2(a, -3, K), negativeC = m2(c, -3, N);
+  matmul(&negativeA, &B, &negativeC);
+  expect_failure("matmul, M=-3", same(c, before, M * N));
 
   /* Null buffers of size-0 operands are valid: M = 0, then K = 0 (C stays
    * as it was: nothing to add). */
@@ -154,6 +158,18 @@ static void expect_failure_new_buffer(const char *what) {
   rt_clear_status();
 }
 
+/* One call that must fail with an empty new buffer (sizes all 0). */
+static void expect_empty_result(const char *what, MemRef3 *result) {
+  int64_t *sizes = result->sizes;
+  int empty = sizes[0] == 0 && sizes[1] == 0 && sizes[2] == 0;
+  int32_t status = rt_status();
+  printf("%s: status %d, %s result: %s\n", what, status,
+         empty ? "empty" : "NONEMPTY", rt_last_error());
+  failures += status == 0 || !empty;
+  rt_clear_status();
+  free(result->allocated);
+}
+
 static void test_batch_bias(BatchBiasFn batch_bias) {
   enum { S = 2, M = 5, N = 6, K = 7 };
   float *a = filled(S * M * K, 4), *b = filled(3 * K * N, 5),
@@ -175,10 +191,26 @@ static void test_batch_bias(BatchBiasFn batch_bias) {
   batch_bias(&Y, &A, &B, &nullBias);
   expect_failure_new_buffer("batch_bias, null bias");
   free(Y.allocated);
+  MemRef1 negativeBias = m1(bias, -6);
+  batch_bias(&Y, &A, &B, &negativeBias);
+  expect_failure_new_buffer("batch_bias, bias of -6");
+  free(Y.allocated);
   MemRef3 B8 = m3(b, S, K + 1, N);
   batch_bias(&Y, &A, &B8, &Bias);
   expect_failure_new_buffer("batch_bias, B 2x8x6");
   free(Y.allocated);
+
+  /* Sizes the result cannot have: an empty result instead, and the status.
+   * 2^32 x 0 by 0 x 2^32 has no elements to read, but a 2^64-element
+   * result, whose byte count wraps 64 bits to 0. */
+  int64_t big = (int64_t)1 << 32;
+  MemRef3 tallA = m3(NULL, 1, big, 0), wideB = m3(NULL, 1, 0, big);
+  MemRef1 wideBias = m1(bias, big);
+  batch_bias(&Y, &tallA, &wideB, &wideBias);
+  expect_empty_result("batch_bias, 1x2^32x2^32x0", &Y);
+  MemRef3 negativeM = m3(a, S, -3, K);
+  batch_bias(&Y, &negativeM, &B, &Bias);
+  expect_empty_result("batch_bias, M=-3", &Y);
 
   float want[S * M * N];
   for (int s = 0; s < S; ++s)
