@@ -24,6 +24,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -108,6 +109,49 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const MachineSpec &m,
   return std::unique_ptr<llvm::TargetMachine>(llvmTarget->createTargetMachine(
       llvm::Triple(m.triple), m.cpu, m.features, targetOptions,
       llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+}
+
+/// Whether code for `machine` may use scalable vectors (`vector<[4]xf32>`):
+/// AArch64 with SVE, RISC-V with a V extension. Elsewhere LLVM's
+/// optimizer and instruction selection abort on them.
+bool hasScalableVectors(const llvm::TargetMachine &machine) {
+  const llvm::Triple &triple = machine.getTargetTriple();
+  const llvm::MCSubtargetInfo *subtarget = machine.getMCSubtargetInfo();
+  if (triple.isAArch64())
+    return subtarget->checkFeatures("+sve");
+  if (triple.isRISCV())
+    return subtarget->checkFeatures("+zve32x");
+  return false;
+}
+
+/// The first operation of `module` whose operands, results or region
+/// arguments have a scalable vector type (also as a memref's element), and
+/// that type; {nullptr, {}} when none has.
+std::pair<Operation *, Type> firstScalableVectorUse(ModuleOp module) {
+  auto scalable = [](Type type) {
+    bool found = false;
+    type.walk([&](VectorType vector) { found |= vector.isScalable(); });
+    return found;
+  };
+  std::pair<Operation *, Type> use{nullptr, Type()};
+  module.walk([&](Operation *op) {
+    auto check = [&](TypeRange types) {
+      for (Type type : types)
+        if (scalable(type)) {
+          use = {op, type};
+          return true;
+        }
+      return false;
+    };
+    if (check(op->getOperandTypes()) || check(op->getResultTypes()))
+      return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        if (check(block.getArgumentTypes()))
+          return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return use;
 }
 
 /// Emits assembly or an object file from an optimized LLVM module.
@@ -366,6 +410,35 @@ CompileResult compileSource(std::string_view source,
   if (!module)
     return fail("cannot parse the input");
 
+  // The CPU code's machine, needed for any artifact but MLIR and device
+  // code; scalable vectors it cannot compile are refused here, before they
+  // reach LLVM's optimizer (which aborts on them).
+  bool needsMachine = options.emit != EmitKind::MLIR && !isDeviceCode(options.emit);
+  std::string machineError;
+  std::optional<MachineSpec> machineSpec = machineFor(*target, machineError);
+  std::unique_ptr<llvm::TargetMachine> machine;
+  if (machineSpec)
+    machine = createTargetMachine(*machineSpec, machineError);
+  if (!machineSpec && needsMachine)
+    return fail(machineError);
+  if (!machine && needsMachine)
+    return fail("cannot create an LLVM target machine for " +
+                machineSpec->triple + ": " + machineError);
+  if (needsMachine && !hasScalableVectors(*machine)) {
+    if (auto [op, type] = firstScalableVectorUse(module); op) {
+      op->emitError() << "scalable vector type " << type
+                      << " needs a CPU with scalable vectors (AArch64 SVE, "
+                         "RISC-V V), but target '"
+                      << target->name << "' compiles "
+                      << (target->isGpu() ? "its host code " : "") << "for "
+                      << machineSpec->triple << " ("
+                      << (machineSpec->cpu.empty() ? "generic"
+                                                   : machineSpec->cpu)
+                      << ")";
+      return fail("scalable vectors on a target without them");
+    }
+  }
+
   PassManager pm(&parsed.getContext());
   if (target->isGpu()) {
     if (!options.useMicroKernels)
@@ -429,15 +502,6 @@ CompileResult compileSource(std::string_view source,
   }
 
   std::string error;
-  std::optional<MachineSpec> machineSpec = machineFor(*target, error);
-  if (!machineSpec)
-    return fail(error);
-  std::unique_ptr<llvm::TargetMachine> machine =
-      createTargetMachine(*machineSpec, error);
-  if (!machine)
-    return fail("cannot create an LLVM target machine for " +
-                machineSpec->triple + ": " + error);
-
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext, sourceName);
