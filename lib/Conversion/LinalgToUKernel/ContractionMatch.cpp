@@ -208,6 +208,13 @@ std::optional<Contraction> quilt::matchContraction(Operation *op) {
   for (Value v : {c->lhs, c->rhs, c->init})
     if (!isa<RankedTensorType, MemRefType>(v.getType()))
       return std::nullopt;
+  // A static size of 0 anywhere leaves nothing to multiply (no output, or
+  // an empty sum that keeps the output as it is): the op stays linalg, whose
+  // loops do nothing, rather than a dispatch with kernels and views of
+  // empty operands.
+  for (Value v : {c->lhs, c->rhs, c->init})
+    if (llvm::is_contained(cast<ShapedType>(v.getType()).getShape(), 0))
+      return std::nullopt;
   // Broadcasting a shared operand needs a new buffer: tensors only. Folding
   // the batch into M views A and C as matrices, which buffers must allow.
   if (c->broadcast == Contraction::Broadcast::Materialize && !tensors)

@@ -52,7 +52,8 @@ struct Contraction {
 ///    (batch, N, M), A or B without the batch dimension;
 ///  - `linalg.conv_2d_nhwc_hwcf` and `linalg.conv_2d_nchw_fchw`;
 /// on tensors or memrefs with equal f32, f16 or bf16 inputs and an f32 or
-/// same-typed output. The IR is read, never changed.
+/// same-typed output, none with a static size of 0 (nothing to multiply:
+/// such an op stays linalg). The IR is read, never changed.
 std::optional<Contraction> matchContraction(mlir::Operation *op);
 
 } // namespace quilt

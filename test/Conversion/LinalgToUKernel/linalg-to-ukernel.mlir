@@ -195,6 +195,29 @@ func.func @accumulate_then_relu(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %c: te
 
 // -----
 
+// A static size of 0 leaves nothing to multiply (an empty sum, or no
+// output): such products stay linalg, with their fills.
+// CHECK-LABEL: func.func @static_empty
+// CHECK-NOT: ukernel.dispatch
+// CHECK: linalg.fill
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x0xf16>, tensor<0x5xf16>)
+// CHECK: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<0x?x?xf32>, tensor<0x?x?xf32>)
+// CHECK: linalg.conv_2d_nhwc_hwcf
+func.func @static_empty(%a: tensor<4x0xf16>, %b: tensor<0x5xf16>, %ba: tensor<0x?x?xf32>,
+                        %bb: tensor<0x?x?xf32>, %bc: tensor<0x?x?xf32>, %in: tensor<?x?x?x?xf32>,
+                        %f: tensor<3x3x?x0xf32>, %o: tensor<?x?x?x0xf32>)
+    -> (tensor<4x5xf32>, tensor<0x?x?xf32>, tensor<?x?x?x0xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x5xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<4x5xf32>) -> tensor<4x5xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<4x0xf16>, tensor<0x5xf16>) outs(%acc : tensor<4x5xf32>) -> tensor<4x5xf32>
+  %1 = linalg.batch_matmul ins(%ba, %bb : tensor<0x?x?xf32>, tensor<0x?x?xf32>) outs(%bc : tensor<0x?x?xf32>) -> tensor<0x?x?xf32>
+  %2 = linalg.conv_2d_nhwc_hwcf ins(%in, %f : tensor<?x?x?x?xf32>, tensor<3x3x?x0xf32>) outs(%o : tensor<?x?x?x0xf32>) -> tensor<?x?x?x0xf32>
+  return %0, %1, %2 : tensor<4x5xf32>, tensor<0x?x?xf32>, tensor<?x?x?x0xf32>
+}
+
+// -----
+
 // What the pass does not handle passes through untouched: integer
 // contractions, f64 inputs into an f32 output (f64 products accumulate in
 // f64), a broadcasting matmul, other linalg ops.
