@@ -524,4 +524,24 @@ def QuiltGuardAllocationSizes
   ];
 }
 
+def QuiltMarkRunnerUtilsReads
+    : Pass<"quilt-mark-runner-utils-reads", "::mlir::ModuleOp"> {
+  let summary = "Tell bufferization that MLIR's printing and verifying "
+                "utilities only read their tensors";
+  let description = [{
+    One-Shot Bufferize cannot see into a function that is only declared, so
+    it assumes the callee writes every tensor it is passed. A program that
+    prints a tensor it also returns (`call @printMemrefF32(%u)` on a
+    `tensor.cast` of the result to `tensor<*xf32>`, as Buddy Compiler's
+    and MLIR's integration tests do) then needs a copy of an unranked
+    tensor, which cannot be allocated, and bufferization fails with "cannot
+    avoid RaW conflict". MLIR's runner utilities (`printMemref*`,
+    `verifyMemRef*`, from `libmlir_runner_utils`/`libmlir_c_runner_utils`)
+    only read; this pass gives each tensor argument of their declarations
+    `bufferization.access = "read"` (unless it already says otherwise), as
+    the program's author would, so that the call reads the buffer in place.
+    Other declared functions are left as they are.
+  }];
+}
+
 #endif // QUILT_CONVERSION_PASSES_TD

@@ -46,6 +46,8 @@ void quilt::buildBufferizationPipeline(OpPassManager &pm, bool deallocate) {
   // or into one it also reads) yields a new buffer; the deallocation
   // pipeline frees the old one.
   bufferize.allowReturnAllocsFromLoops = true;
+  // Printing a tensor (MLIR's runner utilities) only reads it.
+  pm.addPass(createQuiltMarkRunnerUtilsReads());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   if (deallocate) {
     // Buffers the input frees itself are freed by the pipeline instead.
