@@ -433,6 +433,7 @@ QUILT_EMULATOR_EXPORT hipError_t hipHostUnregister(void *ptr) {
 
 QUILT_EMULATOR_EXPORT hipError_t hipMemcpy(void *dst, const void *src,
                                            size_t bytes, hipMemcpyKind) {
+  quilt::emu::DeviceAccess access;
   if (bytes && (!dst || !src))
     return failWith(hipErrorInvalidValue, "null pointer");
   if (bytes)
@@ -456,6 +457,7 @@ QUILT_EMULATOR_EXPORT hipError_t hipMemcpyDtoH(void *dst, hipDeviceptr_t src,
   return hipMemcpy(dst, src, bytes, hipMemcpyDeviceToHost);
 }
 QUILT_EMULATOR_EXPORT hipError_t hipMemset(void *dst, int value, size_t bytes) {
+  quilt::emu::DeviceAccess access;
   if (bytes && !dst)
     return failWith(hipErrorInvalidValue, "null pointer");
   std::memset(dst, value, bytes);
@@ -464,6 +466,7 @@ QUILT_EMULATOR_EXPORT hipError_t hipMemset(void *dst, int value, size_t bytes) {
 QUILT_EMULATOR_EXPORT hipError_t hipMemsetD32Async(hipDeviceptr_t dst,
                                                    int value, size_t count,
                                                    hipStream_t stream) {
+  quilt::emu::DeviceAccess access;
   if (!validStream(stream))
     return failWith(hipErrorInvalidHandle, "invalid stream");
   if (count && !dst)
@@ -477,6 +480,7 @@ QUILT_EMULATOR_EXPORT hipError_t hipMemsetD16Async(hipDeviceptr_t dst,
                                                    unsigned short value,
                                                    size_t count,
                                                    hipStream_t stream) {
+  quilt::emu::DeviceAccess access;
   if (!validStream(stream))
     return failWith(hipErrorInvalidHandle, "invalid stream");
   if (count && !dst)
@@ -633,6 +637,7 @@ QUILT_EMULATOR_EXPORT hipError_t hipModuleLaunchKernel(
     unsigned int gridZ, unsigned int blockX, unsigned int blockY,
     unsigned int blockZ, unsigned int sharedBytes, hipStream_t stream,
     void **params, void **extra) {
+  quilt::emu::DeviceAccess access;
   if (!function)
     return failWith(hipErrorInvalidHandle, "null function");
   if (!validStream(stream))

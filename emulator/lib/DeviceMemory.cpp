@@ -6,13 +6,82 @@
 
 #include "DeviceMemory.h"
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace quilt::emu {
 
+namespace {
+
+uint64_t pageBytes() {
+  static const uint64_t bytes = uint64_t(sysconf(_SC_PAGESIZE));
+  return bytes;
+}
+
+/// Device allocations take whole pages, so that each can be closed to host
+/// code on its own.
+uint64_t mappedBytes(uint64_t bytes) {
+  uint64_t page = pageBytes();
+  return (bytes ? (bytes + page - 1) / page : 1) * page;
+}
+
+struct sigaction previousSegvAction;
+
+/// A fault in a closed device allocation is host code dereferencing device
+/// memory: say so, then fault again with the handler that was there before
+/// (the default one kills the process, as the GPU program would die).
+void reportHostAccess(int signal, siginfo_t *info, void *context) {
+  uint64_t address = reinterpret_cast<uint64_t>(info->si_addr), base, size;
+  if (deviceMemory().deviceAllocationAt(address, base, size)) {
+    char message[256];
+    int length = std::snprintf(
+        message, sizeof(message),
+        "quilt-emulator: host code accessed device memory at 0x%llx, in the "
+        "%llu-byte device allocation at 0x%llx: a GPU program's host code "
+        "cannot dereference device memory (copy it, or use managed "
+        "memory)\n",
+        (unsigned long long)address, (unsigned long long)size,
+        (unsigned long long)base);
+    if (length > 0)
+      (void)!write(STDERR_FILENO, message, size_t(length));
+  }
+  sigaction(SIGSEGV, &previousSegvAction, nullptr);
+  (void)signal;
+  (void)context;
+}
+
+void installFaultReportOnce() {
+  static bool installed = [] {
+    struct sigaction action {};
+    action.sa_sigaction = reportHostAccess;
+    action.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGSEGV, &action, &previousSegvAction);
+    return true;
+  }();
+  (void)installed;
+}
+
+} // namespace
+
 uint64_t DeviceMemory::allocate(uint64_t bytes, Kind kind) {
+  if (kind == Kind::Device) {
+    installFaultReportOnce();
+    uint64_t mapped = mappedBytes(bytes);
+    std::lock_guard<std::mutex> lock(mutex_);
+    void *p = mmap(nullptr, mapped,
+                   openCount_ ? PROT_READ | PROT_WRITE : PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+      return 0;
+    ranges_[reinterpret_cast<uint64_t>(p)] = Range{bytes, kind};
+    lastBase_ = lastEnd_ = 0;
+    return reinterpret_cast<uint64_t>(p);
+  }
   // Round up so that vector accesses near the end of a buffer that the
   // program itself keeps in bounds never straddle into the allocator's
   // bookkeeping; the registered size stays the requested one.
@@ -26,15 +95,60 @@ uint64_t DeviceMemory::allocate(uint64_t bytes, Kind kind) {
 }
 
 bool DeviceMemory::free(uint64_t address) {
+  Range range;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = ranges_.find(address);
     if (it == ranges_.end() ||
         (it->second.kind != Kind::Device && it->second.kind != Kind::Managed))
       return false;
+    range = it->second;
   }
   remove(address);
-  std::free(reinterpret_cast<void *>(address));
+  if (range.kind == Kind::Device)
+    munmap(reinterpret_cast<void *>(address), mappedBytes(range.size));
+  else
+    std::free(reinterpret_cast<void *>(address));
+  return true;
+}
+
+void DeviceMemory::protect(uint64_t address, uint64_t bytes, bool open) const {
+  mprotect(reinterpret_cast<void *>(address), mappedBytes(bytes),
+           open ? PROT_READ | PROT_WRITE : PROT_NONE);
+}
+
+void DeviceMemory::openForEmulator() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (openCount_++ > 0)
+    return;
+  for (const auto &[address, range] : ranges_)
+    if (range.kind == Kind::Device)
+      protect(address, range.size, /*open=*/true);
+}
+
+void DeviceMemory::closeForEmulator() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (--openCount_ > 0)
+    return;
+  for (const auto &[address, range] : ranges_)
+    if (range.kind == Kind::Device)
+      protect(address, range.size, /*open=*/false);
+}
+
+bool DeviceMemory::deviceAllocationAt(uint64_t address, uint64_t &base,
+                                      uint64_t &size) const {
+  std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+  if (!lock.owns_lock())
+    return false;
+  auto it = ranges_.upper_bound(address);
+  if (it == ranges_.begin())
+    return false;
+  --it;
+  if (it->second.kind != Kind::Device ||
+      address >= it->first + mappedBytes(it->second.size))
+    return false;
+  base = it->first;
+  size = it->second.size;
   return true;
 }
 

@@ -9,6 +9,14 @@
 // inside a live allocation, a registered host range or a module variable,
 // as compute-sanitizer's memcheck requires.
 //
+// And, as on a GPU, host code cannot dereference device memory: cuMemAlloc
+// and hipMalloc allocations are mapped inaccessible (PROT_NONE) except
+// while the emulator itself runs a kernel or copies (DeviceAccess), so a
+// compiled program whose host code loads or stores device memory faults
+// here as it would on the GPU, with a report naming the allocation, instead
+// of reading the right value. Managed allocations and registered host
+// ranges stay accessible, as they are on a GPU.
+//
 // Generic addresses place the state spaces the way the PTX ISA's generic
 // addressing does (section 6.4.1.2): the shared and local windows are
 // ranges no host pointer can take (x86-64 and AArch64 user addresses stay
@@ -54,19 +62,43 @@ public:
   void add(uint64_t address, uint64_t bytes, Kind kind);
   bool remove(uint64_t address);
 
+  /// Opens every device allocation to the emulator's own reads and writes
+  /// until the matching closeForEmulator() (nested and per thread counted:
+  /// the allocations close when no thread has them open).
+  void openForEmulator();
+  void closeForEmulator();
+
   /// True when [address, address + bytes) lies in one live range.
   bool contains(uint64_t address, uint64_t bytes) const;
   /// For reports: "N bytes past the end of the 4096-byte allocation at 0x..."
   /// or "not in any allocation".
   std::string describe(uint64_t address, uint64_t bytes) const;
 
+  /// For the fault handler: the device allocation holding `address`, if
+  /// any, without waiting for the lock (false when it is held).
+  bool deviceAllocationAt(uint64_t address, uint64_t &base,
+                          uint64_t &size) const;
+
 private:
+  void protect(uint64_t address, uint64_t bytes, bool open) const;
+
   mutable std::mutex mutex_;
   std::map<uint64_t, Range> ranges_;
   mutable uint64_t lastBase_ = 0, lastEnd_ = 0;
+  int openCount_ = 0;
 };
 
 DeviceMemory &deviceMemory();
+
+/// The emulator's own access to device memory for one API call (a launch,
+/// a copy, a fill).
+class DeviceAccess {
+public:
+  DeviceAccess() { deviceMemory().openForEmulator(); }
+  ~DeviceAccess() { deviceMemory().closeForEmulator(); }
+  DeviceAccess(const DeviceAccess &) = delete;
+  DeviceAccess &operator=(const DeviceAccess &) = delete;
+};
 
 } // namespace quilt::emu
 

@@ -497,6 +497,7 @@ QUILT_EMULATOR_EXPORT CUresult cuLaunchKernel(CUfunction function, unsigned gx,
                                               void **extra) {
   (void)stream;
   std::lock_guard<std::mutex> lock(apiMutex());
+  DeviceAccess access;
   auto *f = reinterpret_cast<EmulatedFunction *>(function);
   if (!f)
     return failWith(CUDA_ERROR_INVALID_HANDLE, "null function");
@@ -666,6 +667,7 @@ QUILT_EMULATOR_EXPORT CUresult cuMemFree(CUdeviceptr ptr) {
 
 QUILT_EMULATOR_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src,
                                              size_t bytes, CUstream) {
+  DeviceAccess access;
   if (bytes && (!dst || !src))
     return failWith(CUDA_ERROR_INVALID_VALUE, "null copy address");
   std::memmove(reinterpret_cast<void *>(dst),
@@ -675,6 +677,7 @@ QUILT_EMULATOR_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src,
 
 QUILT_EMULATOR_EXPORT CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src,
                                             size_t bytes) {
+  DeviceAccess access;
   if (bytes && !deviceMemory().contains(uint64_t(dst), bytes))
     return failWith(CUDA_ERROR_INVALID_VALUE,
                     "cuMemcpyHtoD destination is not device memory");
@@ -684,6 +687,7 @@ QUILT_EMULATOR_EXPORT CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src,
 
 QUILT_EMULATOR_EXPORT CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src,
                                             size_t bytes) {
+  DeviceAccess access;
   if (bytes && !deviceMemory().contains(uint64_t(src), bytes))
     return failWith(CUDA_ERROR_INVALID_VALUE,
                     "cuMemcpyDtoH source is not device memory");
@@ -694,6 +698,7 @@ QUILT_EMULATOR_EXPORT CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src,
 QUILT_EMULATOR_EXPORT CUresult cuMemsetD32Async(CUdeviceptr dst,
                                                 unsigned int value,
                                                 size_t count, CUstream) {
+  DeviceAccess access;
   if (count && !deviceMemory().contains(uint64_t(dst), count * 4))
     return failWith(CUDA_ERROR_INVALID_VALUE,
                     "cuMemsetD32 outside device memory");
@@ -706,6 +711,7 @@ QUILT_EMULATOR_EXPORT CUresult cuMemsetD32Async(CUdeviceptr dst,
 QUILT_EMULATOR_EXPORT CUresult cuMemsetD16Async(CUdeviceptr dst,
                                                 unsigned short value,
                                                 size_t count, CUstream) {
+  DeviceAccess access;
   if (count && !deviceMemory().contains(uint64_t(dst), count * 2))
     return failWith(CUDA_ERROR_INVALID_VALUE,
                     "cuMemsetD16 outside device memory");

@@ -242,6 +242,14 @@ def QuiltGpuDeviceBuffers : Pass<"quilt-gpu-device-buffers", "::mlir::ModuleOp">
     Copies between buffers of different layouts and `memref.alloca` have no
     device counterpart here and are diagnosed.
 
+    A function the program only declares (MLIR's `printMemrefF32`, a C
+    helper) runs on the host, which cannot dereference device memory: each
+    device buffer a call passes it is copied into a new host buffer for the
+    call, and back after it unless the declaration marks the argument
+    `bufferization.access = "read"`. An unranked argument is staged through
+    the ranked buffer it was cast from; a strided view or an unranked buffer
+    of unknown origin is diagnosed at the call.
+
     The deallocation pipeline's bookkeeping stays in host memory: a
     `memref<N x index>` or `memref<N x i1>` allocation that is only loaded,
     stored, cast, freed and passed to a private helper of the module (the

@@ -158,6 +158,9 @@ void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
       createParallelLoopTilingPass({32, 32}, /*noMinMaxBounds=*/true));
   pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
+  // What has no parallel loop to map (a full reduction, a fill of a rank-0
+  // buffer) is still host loops over device memory: a one-thread kernel.
+  pm.addPass(createQuiltGpuHostAccessesToKernels());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());

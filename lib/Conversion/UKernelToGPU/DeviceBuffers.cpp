@@ -13,6 +13,7 @@
 #include "Conversion/Passes.h"
 #include "Conversion/Utils/Views.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -69,6 +70,80 @@ bool isHostBookkeeping(memref::AllocOp alloc) {
   return llvm::all_of(alloc->getUsers(), [&](Operation *user) {
     return isBookkeepingUse(user, alloc.getResult());
   });
+}
+
+/// Whether `buffer` is host memory after this pass: a `memref.alloc` it
+/// left alone (bookkeeping) or a global.
+bool isHostMemory(Value buffer) {
+  Operation *root = ukernel::viewRoot(buffer).getDefiningOp();
+  return root && isa<memref::AllocOp, memref::GetGlobalOp>(root);
+}
+
+/// Stages the buffers `call` passes to a function the program only declares
+/// (MLIR's printMemrefF32, a C helper): such a function runs on the host,
+/// which cannot dereference device memory. Each device buffer is copied
+/// into a new host buffer for the call, and back after it unless the
+/// declaration says the callee only reads it (`bufferization.access =
+/// "read"`, which quilt-mark-runner-utils-reads gives the runner
+/// utilities). An unranked buffer is staged through the ranked one it was
+/// cast from.
+LogicalResult stageHostCall(func::CallOp call, func::FuncOp callee) {
+  OpBuilder b(call);
+  Location loc = call.getLoc();
+  SmallVector<std::pair<Value, Value>> copiedBack; // (device, host)
+  SmallVector<Value> hostBuffers;
+  for (OpOperand &operand : call->getOpOperands()) {
+    Value passed = operand.get();
+    if (!isa<BaseMemRefType>(passed.getType()))
+      continue;
+    Value device = passed;
+    auto unrankedCast = passed.getDefiningOp<memref::CastOp>();
+    if (isa<UnrankedMemRefType>(passed.getType())) {
+      if (!unrankedCast)
+        return call.emitOpError("passes an unranked buffer to @")
+               << callee.getName()
+               << ", a host function; it cannot be copied out of device "
+                  "memory without its rank (cast a ranked buffer instead)";
+      device = unrankedCast.getSource();
+    }
+    if (isHostMemory(device))
+      continue;
+    auto type = cast<MemRefType>(device.getType());
+    if (!ukernel::hasIdentityLayout(device))
+      return call.emitOpError("passes a strided view of device memory (")
+             << type << ") to @" << callee.getName()
+             << ", a host function; copy it into a buffer of its own first";
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        sizes.push_back(memref::DimOp::create(b, loc, device, d));
+    Value host = memref::AllocOp::create(b, loc, type, sizes);
+    issueAndWait(b, loc, [&](Value token) {
+      return gpu::MemcpyOp::create(b, loc, token.getType(), ValueRange{token},
+                                   host, device)
+          .getAsyncToken();
+    });
+    hostBuffers.push_back(host);
+    operand.set(unrankedCast
+                    ? memref::CastOp::create(b, loc, passed.getType(), host)
+                          .getResult()
+                    : host);
+    auto access = callee.getArgAttrOfType<StringAttr>(
+        operand.getOperandNumber(),
+        bufferization::BufferizationDialect::kBufferAccessAttrName);
+    if (!access || access.getValue() != "read")
+      copiedBack.push_back({device, host});
+  }
+  b.setInsertionPointAfter(call);
+  for (auto [device, host] : copiedBack)
+    issueAndWait(b, loc, [&](Value token) {
+      return gpu::MemcpyOp::create(b, loc, token.getType(), ValueRange{token},
+                                   device, host)
+          .getAsyncToken();
+    });
+  for (Value host : hostBuffers)
+    memref::DeallocOp::create(b, loc, host);
+  return success();
 }
 
 struct QuiltGpuDeviceBuffersPass
@@ -150,6 +225,25 @@ struct QuiltGpuDeviceBuffersPass
         rewriter.eraseOp(copy);
       }
     }
+
+    // Host functions' buffers, now that every buffer is where it lives.
+    SmallVector<std::pair<func::CallOp, func::FuncOp>> hostCalls;
+    getOperation().walk([&](Operation *op) {
+      if (isa<gpu::GPUModuleOp>(op))
+        return WalkResult::skip();
+      auto call = dyn_cast<func::CallOp>(op);
+      if (!call)
+        return WalkResult::advance();
+      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          call, call.getCalleeAttr());
+      if (callee && callee.isExternal() &&
+          llvm::any_of(call.getOperandTypes(), llvm::IsaPred<BaseMemRefType>))
+        hostCalls.push_back({call, callee});
+      return WalkResult::advance();
+    });
+    for (auto [call, callee] : hostCalls)
+      if (failed(stageHostCall(call, callee)))
+        return signalPassFailure();
   }
 };
 

@@ -97,3 +97,56 @@ func.func @bookkeeping(%p: index, %mask: memref<2xi1>) -> i1 {
   memref.copy %mask, %device : memref<2xi1> to memref<2xi1>
   return %r : i1
 }
+
+// -----
+
+// A declared function runs on the host: a device buffer it is passed is
+// copied to a host buffer for the call, through the ranked buffer an
+// unranked one was cast from; back after the call unless the callee only
+// reads it.
+// CHECK-LABEL: func.func @host_calls(
+// CHECK-SAME:    %[[A:.*]]: memref<?x4xf32>, %[[B:.*]]: memref<8xi32>)
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         %[[M:.*]] = memref.dim %[[A]], %[[C0]]
+// CHECK:         %[[HOST:.*]] = memref.alloc(%[[M]]) : memref<?x4xf32>
+// CHECK:         %[[T0:.*]] = gpu.wait async
+// CHECK:         %[[T1:.*]] = gpu.memcpy async [%[[T0]]] %[[HOST]], %[[A]]
+// CHECK:         gpu.wait [%[[T1]]]
+// CHECK:         %[[U:.*]] = memref.cast %[[HOST]] : memref<?x4xf32> to memref<*xf32>
+// CHECK:         call @printMemrefF32(%[[U]])
+// CHECK-NOT:     gpu.memcpy
+// CHECK:         memref.dealloc %[[HOST]]
+// CHECK:         %[[HB:.*]] = memref.alloc() : memref<8xi32>
+// CHECK:         gpu.memcpy async [%{{.*}}] %[[HB]], %[[B]]
+// CHECK:         call @scale(%[[HB]])
+// CHECK:         gpu.memcpy async [%{{.*}}] %[[B]], %[[HB]]
+// CHECK:         memref.dealloc %[[HB]]
+func.func private @printMemrefF32(memref<*xf32> {bufferization.access = "read"})
+func.func private @scale(memref<8xi32>)
+func.func @host_calls(%a: memref<?x4xf32>, %b: memref<8xi32>) {
+  %u = memref.cast %a : memref<?x4xf32> to memref<*xf32>
+  call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  call @scale(%b) : (memref<8xi32>) -> ()
+  return
+}
+
+// -----
+
+func.func private @printMemrefF32(memref<*xf32>)
+func.func @unranked_argument(%u: memref<*xf32>) {
+  // expected-error @+1 {{passes an unranked buffer to @printMemrefF32, a host function; it cannot be copied out of device memory without its rank (cast a ranked buffer instead)}}
+  call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func private @show(memref<?x?xf32, strided<[?, 1], offset: ?>>)
+func.func @strided_view(%a: memref<?x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %v = memref.subview %a[%c0, %c0] [%n, %n] [1, 1] : memref<?x?xf32> to memref<?x?xf32, strided<[?, 1], offset: ?>>
+  // expected-error @+1 {{passes a strided view of device memory ('memref<?x?xf32, strided<[?, 1], offset: ?>>') to @show, a host function; copy it into a buffer of its own first}}
+  call @show(%v) : (memref<?x?xf32, strided<[?, 1], offset: ?>>) -> ()
+  return
+}
