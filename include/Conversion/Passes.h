@@ -17,6 +17,9 @@ class AMDGPUDialect;
 namespace arith {
 class ArithDialect;
 }
+namespace bufferization {
+class BufferizationDialect;
+}
 namespace func {
 class FuncDialect;
 }
@@ -56,6 +59,14 @@ class VectorDialect;
 } // namespace mlir
 
 namespace quilt {
+
+/// Marks a function that frees buffers it did not allocate itself (an
+/// already bufferized program with its deallocations lowered): it keeps its
+/// own deallocations, and Quilt's buffer deallocation leaves it alone
+/// (quilt-adopt-deallocations sets it, quilt-buffer-deallocation reads and
+/// removes it).
+inline constexpr llvm::StringLiteral kManagesItsMemoryAttrName =
+    "quilt.manages_its_memory";
 
 #define GEN_PASS_DECL
 #include "Conversion/Passes.h.inc"

@@ -490,19 +490,49 @@ def QuiltCheckLowered : Pass<"quilt-check-lowered", "::mlir::ModuleOp"> {
 def QuiltAdoptDeallocations
     : Pass<"quilt-adopt-deallocations", "::mlir::ModuleOp"> {
   let summary = "Hand buffers the input frees itself to the deallocation "
-                "pipeline";
+                "pipeline, or leave a function that manages its memory alone";
   let description = [{
     Upstream's ownership-based buffer deallocation, which frees the buffers
     bufferization allocates, rejects input that already frees buffers
     (`memref.dealloc`), as exporters and hand-written memref programs do.
     This pass erases each `memref.dealloc` of a buffer its function
-    allocates (`memref.alloc`, `memref.realloc`), so that the deallocation
-    pipeline frees that buffer where its last use is, like its own; every
-    buffer is freed once. Freeing a buffer the function did not allocate (an
-    argument, a loaded or called result) is an error at the dealloc: it
-    cannot be expressed to the pipeline, which never frees what it does not
-    own.
+    allocates (`memref.alloc`, `memref.realloc`, through casts), so that the
+    deallocation pipeline frees that buffer where its last use is, like its
+    own; every buffer is freed once.
+
+    A function that frees anything else (an argument, a call's result, the
+    base buffer `memref.extract_strided_metadata` gives, as programs that
+    were bufferized and had their deallocations lowered before they reach
+    Quilt do, Buddy Compiler's among them) manages its own memory: it keeps
+    all of its deallocations and is marked `quilt.manages_its_memory`, which
+    `quilt-buffer-deallocation` reads to leave it alone.
   }];
+}
+
+def QuiltBufferDeallocation
+    : Pass<"quilt-buffer-deallocation", "::mlir::ModuleOp"> {
+  let summary = "Ownership-based buffer deallocation of every function but "
+                "those that manage their own memory";
+  let description = [{
+    Upstream's `ownership-based-buffer-deallocation`, run on each function
+    with a body except those `quilt-adopt-deallocations` marked
+    `quilt.manages_its_memory` (whose own deallocations the upstream pass
+    would reject, and whose buffers it would free a second time); the mark
+    is removed. The rest of upstream's deallocation pipeline (simplifying
+    and lowering `bufferization.dealloc`) runs after it as before.
+  }];
+  let options = [
+    Option<"privateFuncDynamicOwnership", "private-function-dynamic-ownership",
+           "bool", /*default=*/"false",
+           "Pass ownership of buffers across private functions dynamically, "
+           "as upstream's option of the same name">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
 }
 
 def QuiltGuardAllocationSizes

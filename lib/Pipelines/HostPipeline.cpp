@@ -50,9 +50,21 @@ void quilt::buildBufferizationPipeline(OpPassManager &pm, bool deallocate) {
   pm.addPass(createQuiltMarkRunnerUtilsReads());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   if (deallocate) {
-    // Buffers the input frees itself are freed by the pipeline instead.
+    // Buffers the input frees itself are freed by the pipeline instead,
+    // unless a function manages its memory itself (an input bufferized
+    // before): upstream's deallocation pipeline, with its ownership step
+    // leaving such functions alone.
     pm.addPass(createQuiltAdoptDeallocations());
-    bufferization::buildBufferDeallocationPipeline(pm);
+    memref::ExpandReallocPassOptions expandRealloc;
+    expandRealloc.emitDeallocs = false;
+    pm.addPass(memref::createExpandReallocPass(expandRealloc));
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createQuiltBufferDeallocation());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(bufferization::createBufferDeallocationSimplificationPass());
+    pm.addPass(bufferization::createLowerDeallocationsPass());
+    pm.addPass(createCSEPass());
+    pm.addPass(createCanonicalizerPass());
   }
   // Clones the deallocation pipeline inserts (e.g. for a returned view of an
   // argument) become alloc + copy.

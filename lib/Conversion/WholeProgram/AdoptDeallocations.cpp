@@ -33,25 +33,26 @@ struct QuiltAdoptDeallocationsPass
     : public quilt::impl::QuiltAdoptDeallocationsBase<
           QuiltAdoptDeallocationsPass> {
   void runOnOperation() override {
-    SmallVector<memref::DeallocOp> deallocs;
-    bool failedAny = false;
-    getOperation().walk([&](memref::DeallocOp dealloc) {
-      Operation *allocation = allocationOf(dealloc.getMemref());
-      if (allocation && allocation->getParentOfType<FunctionOpInterface>() ==
-                            dealloc->getParentOfType<FunctionOpInterface>()) {
-        deallocs.push_back(dealloc);
-        return;
+    getOperation().walk([](FunctionOpInterface function) {
+      SmallVector<memref::DeallocOp> deallocs;
+      bool managesItsMemory = false;
+      function.walk([&](memref::DeallocOp dealloc) {
+        Operation *allocation = allocationOf(dealloc.getMemref());
+        if (allocation &&
+            allocation->getParentOfType<FunctionOpInterface>() == function)
+          deallocs.push_back(dealloc);
+        else
+          managesItsMemory = true;
+      });
+      if (managesItsMemory) {
+        function->setAttr(quilt::kManagesItsMemoryAttrName,
+                          UnitAttr::get(function->getContext()));
+        return WalkResult::skip();
       }
-      dealloc.emitError()
-          << "frees a buffer this function did not allocate; Quilt's "
-             "buffer deallocation frees only what a function allocates "
-             "(memref.alloc), so the caller must free it";
-      failedAny = true;
+      for (memref::DeallocOp dealloc : deallocs)
+        dealloc.erase();
+      return WalkResult::skip();
     });
-    if (failedAny)
-      return signalPassFailure();
-    for (memref::DeallocOp dealloc : deallocs)
-      dealloc.erase();
   }
 };
 
