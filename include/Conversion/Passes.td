@@ -582,4 +582,32 @@ def QuiltMarkRunnerUtilsReads
   }];
 }
 
+def QuiltCheckInput : Pass<"quilt-check-input", "::mlir::ModuleOp"> {
+  let summary = "Refuse, where they are, inputs no pipeline of Quilt "
+                "compiles";
+  let description = [{
+    The first pass of Quilt's pipelines. What no pipeline can compile would
+    otherwise fail deep inside one, far from its cause and often without a
+    location (`'arith.extf' was not lowered` at `<unknown>`, `LLVM
+    Translation failed for operation: builtin.unrealized_conversion_cast`,
+    a cast error about a type the program never wrote). Each is an error at
+    the first op (or function) that has it:
+
+    - a nested `builtin.module`: the pipelines compile the top-level
+      module's functions and never enter a nested one;
+    - `tf32`, a tensor-core storage format that no lowering computes in
+      (programs compute in f32 and let the hardware round);
+    - the 8-bit and smaller floats (`f8E4M3FN`, `f8E5M2`, `f6E3M2FN`,
+      `f4E2M1FN`, ...): Quilt has no kernels for them and upstream's CPU
+      and GPU lowerings cannot convert them;
+    - a memref outside the default memory space in a function's signature:
+      Quilt's functions take and return buffers in host memory (or a GPU's
+      global memory); other spaces (GPU workgroup memory, `3`) exist only
+      inside kernels.
+
+    Operations inside `gpu.module`s are not looked at: they are device code
+    the program brings itself.
+  }];
+}
+
 #endif // QUILT_CONVERSION_PASSES_TD

@@ -14,6 +14,7 @@
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
+#include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
@@ -73,6 +74,8 @@ void quilt::buildBufferizationPipeline(OpPassManager &pm, bool deallocate) {
 
 void quilt::buildDispatchFrontEnd(OpPassManager &pm,
                                   const DispatchFrontEndOptions &options) {
+  // What no pipeline compiles is refused where it is, not deep inside.
+  pm.addPass(createQuiltCheckInput());
   // Elementwise arith and math on tensors become generics (fusable
   // epilogues, or kernels of their own); named ops that stand for several
   // (softmax, pack) become the ops they stand for, which the fusion front
@@ -153,6 +156,8 @@ void quilt::buildLowerToLLVMPipeline(OpPassManager &pm, bool cInterface) {
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
+  // Complex products and epilogues (upstream loops) compute on {re, im}.
+  pm.addPass(createConvertComplexToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   // Vector canonicalizations leave ub.poison for undefined lanes.
   pm.addPass(createUBToLLVMConversionPass());
