@@ -63,21 +63,34 @@ struct FieldSpec {
   double Calibration::*calibField = nullptr;
   /// Smallest accepted value for numbers (inclusive).
   double minValue = 1;
+  /// Largest accepted value (inclusive): far above any hardware's, and low
+  /// enough that the model's products of counts and sizes stay exact in
+  /// 64 bits (a count of 2^63 made occupancy arithmetic wrap).
+  double maxValue = kMaxCount;
+
+  static constexpr double kMaxCount = double(int64_t(1) << 20);
+  static constexpr double kMaxBytes = double(int64_t(1) << 40);
+  static constexpr double kMaxReal = 1e9;
 };
 
 FieldSpec str(const char *key, uint8_t req, std::string TargetDesc::*f) {
-  return {key, FieldKind::String, req, f, nullptr, nullptr, nullptr, 0};
+  return {key, FieldKind::String, req, f, nullptr, nullptr, nullptr, 0, 0};
 }
 FieldSpec integer(const char *key, uint8_t req, int64_t TargetDesc::*f,
                   FieldKind kind = FieldKind::Int, double minValue = 1) {
-  return {key, kind, req, nullptr, f, nullptr, nullptr, minValue};
+  return {key,     kind,     req,      nullptr, f,
+          nullptr, nullptr,  minValue,
+          kind == FieldKind::Size ? FieldSpec::kMaxBytes
+                                  : FieldSpec::kMaxCount};
 }
 FieldSpec real(const char *key, uint8_t req, double TargetDesc::*f) {
-  return {key, FieldKind::Double, req, nullptr, nullptr, f, nullptr, 1e-9};
+  return {key,     FieldKind::Double, req,  nullptr,
+          nullptr, f,                 nullptr, 1e-9,
+          FieldSpec::kMaxReal};
 }
 FieldSpec calib(const char *key, double Calibration::*f, double minValue) {
-  return {key,     FieldKind::Calib, kOptional, nullptr,
-          nullptr, nullptr,          f,         minValue};
+  return {key,     FieldKind::Calib, kOptional, nullptr,         nullptr,
+          nullptr, f,                minValue,  FieldSpec::kMaxReal};
 }
 
 const std::vector<FieldSpec> &fieldSpecs() {
@@ -317,6 +330,11 @@ bool Parser::setKey(std::string_view key, std::string_view value, int line) {
       return fail(line, key,
                   "must be at least " + formatNumber(spec.minValue) + ", got " +
                       shown);
+    if (v > spec.maxValue)
+      return fail(line, key,
+                  "must be at most " +
+                      std::to_string(static_cast<int64_t>(spec.maxValue)) +
+                      ", got " + shown);
     desc.*spec.intField = v;
     break;
   }
@@ -329,6 +347,10 @@ bool Parser::setKey(std::string_view key, std::string_view value, int line) {
       return fail(line, key,
                   spec.minValue > 0 ? "must be positive, got " + shown
                                     : "must not be negative, got " + shown);
+    if (v > spec.maxValue)
+      return fail(line, key,
+                  "must be at most " + formatNumber(spec.maxValue) + ", got " +
+                      shown);
     if (spec.kind == FieldKind::Calib)
       desc.calibration.*spec.calibField = v;
     else

@@ -177,6 +177,19 @@ TEST(TargetDatabase, BadNumber) {
             "user.db:2: mem_bandwidth_gbs: must be positive, got '-3'");
 }
 
+TEST(TargetDatabase, NumbersBeyondAnyHardwareAreErrors) {
+  // Counts up to 2^20, sizes up to 2^40 bytes, rates up to 1e9: the
+  // model's products of them stay exact (a count of 2^63 wrapped).
+  EXPECT_EQ(parseError("[x]\ncompute_units = 9223372036854775807\n"),
+            "user.db:2: compute_units: must be at most 1048576, got "
+            "'9223372036854775807'");
+  EXPECT_EQ(parseError("[x]\nl2_bytes = 2048 GiB\n"),
+            "user.db:2: l2_bytes: must be at most 1099511627776, got "
+            "'2048 GiB'");
+  EXPECT_EQ(parseError("[x]\nclock_ghz = 1e308\n"),
+            "user.db:2: clock_ghz: must be at most 1000000000, got '1e308'");
+}
+
 TEST(TargetDatabase, MissingRequiredField) {
   std::string text = kMinimalGpu;
   size_t at = text.find("warp_size = 32\n");
