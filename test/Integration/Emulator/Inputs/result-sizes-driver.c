@@ -4,11 +4,14 @@
  * message and the result's sizes. Sizes whose product wraps 64 bits, or a
  * negative size, must give status 101 and an empty result, not a small
  * buffer written past its end. The result is not freed: on a GPU target it
- * is device memory. */
+ * is device memory. With --read-result first, the program then reads each
+ * result's first element directly, as a careless host program would: a
+ * fault for a GPU target's device memory (and on the emulators). */
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
   float *allocated, *aligned;
@@ -16,8 +19,12 @@ typedef struct {
 } MemRef2;
 
 int main(int argc, char **argv) {
+  int readResult = argc > 1 && strcmp(argv[1], "--read-result") == 0;
+  argv += readResult;
+  argc -= readResult;
   if (argc < 2 || (argc - 2) % 2) {
-    fprintf(stderr, "usage: %s SHARED_LIBRARY [M N]...\n", argv[0]);
+    fprintf(stderr, "usage: %s [--read-result] SHARED_LIBRARY [M N]...\n",
+            argv[0]);
     return 2;
   }
   void *library = dlopen(argv[1], RTLD_NOW);
@@ -47,6 +54,11 @@ int main(int argc, char **argv) {
            argv[i + 1], status(), (long long)c.sizes[0],
            (long long)c.sizes[1], lastError());
     clearStatus();
+    if (readResult && c.sizes[0] > 0 && c.sizes[1] > 0) {
+      fflush(stdout);
+      volatile float first = c.aligned[0];
+      printf("read %f on the host\n", first);
+    }
   }
   return 0;
 }
