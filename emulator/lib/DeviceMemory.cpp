@@ -112,27 +112,23 @@ bool DeviceMemory::free(uint64_t address) {
   return true;
 }
 
-void DeviceMemory::protect(uint64_t address, uint64_t bytes, bool open) const {
-  mprotect(reinterpret_cast<void *>(address), mappedBytes(bytes),
-           open ? PROT_READ | PROT_WRITE : PROT_NONE);
+void DeviceMemory::protectDeviceAllocations(bool open) const {
+  for (const auto &[address, range] : ranges_)
+    if (range.kind == Kind::Device)
+      mprotect(reinterpret_cast<void *>(address), mappedBytes(range.size),
+               open ? PROT_READ | PROT_WRITE : PROT_NONE);
 }
 
 void DeviceMemory::openForEmulator() {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (openCount_++ > 0)
-    return;
-  for (const auto &[address, range] : ranges_)
-    if (range.kind == Kind::Device)
-      protect(address, range.size, /*open=*/true);
+  if (openCount_++ == 0)
+    protectDeviceAllocations(/*open=*/true);
 }
 
 void DeviceMemory::closeForEmulator() {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (--openCount_ > 0)
-    return;
-  for (const auto &[address, range] : ranges_)
-    if (range.kind == Kind::Device)
-      protect(address, range.size, /*open=*/false);
+  if (--openCount_ == 0)
+    protectDeviceAllocations(/*open=*/false);
 }
 
 bool DeviceMemory::deviceAllocationAt(uint64_t address, uint64_t &base,

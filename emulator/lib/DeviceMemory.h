@@ -63,8 +63,9 @@ public:
   bool remove(uint64_t address);
 
   /// Opens every device allocation to the emulator's own reads and writes
-  /// until the matching closeForEmulator() (nested and per thread counted:
-  /// the allocations close when no thread has them open).
+  /// until the matching closeForEmulator(). Calls are counted across
+  /// threads and nesting: the allocations close when the last open one
+  /// closes.
   void openForEmulator();
   void closeForEmulator();
 
@@ -80,7 +81,9 @@ public:
                           uint64_t &size) const;
 
 private:
-  void protect(uint64_t address, uint64_t bytes, bool open) const;
+  /// mprotects every device allocation readable and writable, or not at
+  /// all; the caller holds the lock.
+  void protectDeviceAllocations(bool open) const;
 
   mutable std::mutex mutex_;
   std::map<uint64_t, Range> ranges_;

@@ -27,6 +27,17 @@ std::string nullMessage(const char *operand, int64_t elements) {
          count(elements, "element");
 }
 
+/// The dimension a check names (QUILT_RT_CHECK_DIM_SHIFT), as text.
+std::string dimensionOf(int32_t check) {
+  return std::to_string((check >> QUILT_RT_CHECK_DIM_SHIFT) & 0xf);
+}
+
+/// "fused epilogue operand #N", N from the check's operand bits.
+std::string fusedOperandOf(int32_t check) {
+  return "fused epilogue operand #" +
+         std::to_string((check >> QUILT_RT_CHECK_OPERAND_SHIFT) & 0xff);
+}
+
 /// The operand a null check names ("A", "fused epilogue operand #1"); empty
 /// for another check.
 std::string operandOfNullCheck(int32_t check) {
@@ -46,8 +57,7 @@ std::string operandOfNullCheck(int32_t check) {
   case QUILT_RT_CHECK_NULL_OUTPUT:
     return "the output";
   case QUILT_RT_CHECK_NULL_EPILOGUE:
-    return "fused epilogue operand #" +
-           std::to_string((check >> QUILT_RT_CHECK_OPERAND_SHIFT) & 0xff);
+    return fusedOperandOf(check);
   default:
     return "";
   }
@@ -58,8 +68,7 @@ std::string operandOfNullCheck(int32_t check) {
 std::string describeCheck(int32_t check, int64_t got, int64_t expected) {
   bool ta = check & QUILT_RT_CHECK_TRANSPOSED_A;
   bool tb = check & QUILT_RT_CHECK_TRANSPOSED_B;
-  int32_t operand = check >> QUILT_RT_CHECK_OPERAND_SHIFT;
-  std::string fused = "fused epilogue operand #" + std::to_string(operand);
+  std::string fused = fusedOperandOf(check);
   switch (check & 0xff) {
   case QUILT_RT_CHECK_NULL_EPILOGUE:
     return nullMessage(operandOfNullCheck(check).c_str(), expected);
@@ -71,8 +80,7 @@ std::string describeCheck(int32_t check, int64_t got, int64_t expected) {
            count(expected, "row") + " (M)";
   case QUILT_RT_CHECK_EPILOGUE_SHAPE:
     return fused + " has size " + std::to_string(got) + " along dimension " +
-           std::to_string((check >> QUILT_RT_CHECK_DIM_SHIFT) & 0xf) +
-           ", C has " + std::to_string(expected);
+           dimensionOf(check) + ", C has " + std::to_string(expected);
   case QUILT_RT_CHECK_NULL_A:
   case QUILT_RT_CHECK_NULL_B:
   case QUILT_RT_CHECK_NULL_C:
@@ -88,8 +96,7 @@ std::string describeCheck(int32_t check, int64_t got, int64_t expected) {
     if (operand.empty())
       return "";
     return operand + " has size " + std::to_string(got) +
-           " along dimension " +
-           std::to_string((check >> QUILT_RT_CHECK_DIM_SHIFT) & 0xf);
+           " along dimension " + dimensionOf(check);
   }
   case QUILT_RT_CHECK_BATCH_B:
     return "B has a batch of " + std::to_string(got) + ", A of " +
@@ -140,12 +147,11 @@ std::string describeCheck(int32_t check, int64_t got, int64_t expected) {
   }
   case QUILT_RT_CHECK_BUFFER_NEGATIVE_SIZE:
     return "size " + std::to_string(got) + " along dimension " +
-           std::to_string((check >> QUILT_RT_CHECK_DIM_SHIFT) & 0xf);
+           dimensionOf(check);
   case QUILT_RT_CHECK_BUFFER_TOO_LARGE:
     return "its sizes make more than " + std::to_string(expected) +
-           " bytes (dimension " +
-           std::to_string((check >> QUILT_RT_CHECK_DIM_SHIFT) & 0xf) +
-           " has size " + std::to_string(got) + ")";
+           " bytes (dimension " + dimensionOf(check) + " has size " +
+           std::to_string(got) + ")";
   default:
     return "";
   }

@@ -305,18 +305,21 @@ public:
   }
 
   LogicalResult guardAllocations() {
-    SmallVector<memref::AllocOp> allocations;
+    // Each allocation with the bytes its static sizes make.
+    SmallVector<std::pair<memref::AllocOp, int64_t>> allocations;
     module.walk([&](memref::AllocOp op) {
-      if (!op.getDynamicSizes().empty() && staticBytes(op))
-        allocations.push_back(op);
+      if (op.getDynamicSizes().empty())
+        return;
+      if (std::optional<int64_t> bytes = staticBytes(op))
+        allocations.push_back({op, *bytes});
     });
     if (allocations.empty())
       return success();
     FailureOr<func::FuncOp> report = getOrDeclareReportFunction();
     if (failed(report))
       return failure();
-    for (memref::AllocOp op : allocations)
-      guard(op, *report);
+    for (auto [op, bytes] : allocations)
+      guard(op, bytes, *report);
     return success();
   }
 
@@ -343,14 +346,15 @@ private:
     return bytes;
   }
 
-  /// Replaces `op`'s dynamic sizes with checked ones: when one is negative
+  /// Replaces `op`'s dynamic sizes with checked ones (`staticBytes`: its
+  /// element's bytes times its static sizes): when one is negative
   /// or the buffer would take more than kMaxBufferBytes, the runtime is told
   /// (the calling thread's status) and every dynamic size becomes 0, so the
   /// allocation is empty and what would write the buffer finds it so (the
   /// dispatches' operand checks refuse to run). A caller's absurd sizes
   /// thus give an error status instead of a small buffer written past its
   /// end when their product wraps.
-  void guard(memref::AllocOp op, func::FuncOp report) {
+  void guard(memref::AllocOp op, int64_t staticBytes, func::FuncOp report) {
     Location loc = op.getLoc();
     OpBuilder b(op);
     CheckBuilder cb(b, loc);
@@ -358,7 +362,7 @@ private:
     MemRefType type = op.getType();
     // Bytes of what the sizes so far make, and whether they went over the
     // limit (meaningless once over; only a zero size makes it fine again).
-    Value bytes = im.c(*staticBytes(op));
+    Value bytes = im.c(staticBytes);
     Value limit = im.c(kMaxBufferBytes), one = im.c(1);
     Value anyZero = arith::ConstantIntOp::create(b, loc, 0, 1);
     SmallVector<Check> negative, tooLarge;

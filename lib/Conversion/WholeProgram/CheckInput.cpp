@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Conversion/Passes.h"
+#include "NestedModules.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -58,8 +59,7 @@ struct QuiltCheckInputPass
       if (isa<gpu::GPUModuleOp>(op))
         return WalkResult::skip();
       if (isa<ModuleOp>(op)) {
-        op->emitError() << "nested 'builtin.module' is not lowered: Quilt's "
-                           "pipelines compile the ops of the top-level module";
+        quilt::emitNestedModuleError(op);
         failedAny = true;
         return WalkResult::skip();
       }

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Conversion/Passes.h"
+#include "NestedModules.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -36,8 +37,7 @@ struct QuiltCheckLoweredPass
     bool nestedModule = false;
     module.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (isa<ModuleOp>(op)) {
-        op->emitError() << "nested 'builtin.module' is not lowered: Quilt's "
-                           "pipelines compile the ops of the top-level module";
+        quilt::emitNestedModuleError(op);
         nestedModule = true;
         return WalkResult::skip();
       }
