@@ -835,7 +835,7 @@ protected:
     const cuuint64_t strides[1] = {kPitch * 2};
     const cuuint32_t box[2] = {64, 8};
     const cuuint32_t elementStrides[2] = {1, 1};
-    alignas(64) CUtensorMap map;
+    CUtensorMap map; // the type carries the alignment the API needs
     CUresult r = cuTensorMapEncodeTiled(
         &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
         reinterpret_cast<void *>(tensor), dims, strides, box, elementStrides,
@@ -1606,7 +1606,7 @@ TEST_F(Emulator, TensorMapWithMisalignedAddressIsRejected) {
   const cuuint64_t strides[1] = {128};
   const cuuint32_t box[2] = {64, 8};
   const cuuint32_t elementStrides[2] = {1, 1};
-  alignas(64) CUtensorMap map;
+  CUtensorMap map; // the type carries the alignment the API needs
   CUresult r = cuTensorMapEncodeTiled(
       &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
       reinterpret_cast<void *>(base + 8), dims, strides, box, elementStrides,
