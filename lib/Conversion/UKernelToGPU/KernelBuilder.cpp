@@ -368,11 +368,13 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
                                   MemRefLayoutAttrInterface(), workgroup);
       return memref::ViewOp::create(vb, loc, type, smem, at, ValueRange{});
     };
+    // One view per statement (B's first): the order of evaluation of a
+    // call's arguments, and so of the ops in the output, is the compiler's.
+    Value bView = view(layout.bShape, vm.add(offset, vm.c(layout.bOffset)));
+    Value aView = view(layout.aShape, offset);
     return std::make_pair(
-        SharedTile{view(layout.aShape, offset), aKContiguous, swizzleElems,
-                   layout.aRows},
-        SharedTile{view(layout.bShape, vm.add(offset, vm.c(layout.bOffset))),
-                   bKContiguous, swizzleElems, layout.bRows});
+        SharedTile{aView, aKContiguous, swizzleElems, layout.aRows},
+        SharedTile{bView, bKContiguous, swizzleElems, layout.bRows});
   };
 
   auto flagSet = [&](int32_t bit) -> Value {

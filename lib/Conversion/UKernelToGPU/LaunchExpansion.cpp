@@ -356,13 +356,18 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
           Value aligned = vectorAligned(tb, l, view, cfg.vectorWidth);
           // A run of an nhwc image's im2col row must not cross from one
           // filter tap's channels into the next: C a multiple of the width.
-          if (isConv && bit == kVectorA)
-            aligned = arith::AndIOp::create(
-                tb, l, aligned,
-                cm.eq(cm.rem(conv.channels, cm.c(cfg.vectorWidth)), cm.c(0)));
-          Value bitValue = arith::SelectOp::create(
-              tb, l, aligned, arith::ConstantIntOp::create(tb, l, bit, 32),
-              arith::ConstantIntOp::create(tb, l, 0, 32));
+          // (Operands are built one statement at a time: the order of
+          // evaluation of a call's arguments, and with it the order of the
+          // ops in the output, differs between compilers.)
+          if (isConv && bit == kVectorA) {
+            Value zero = cm.c(0);
+            Value remainder = cm.rem(conv.channels, cm.c(cfg.vectorWidth));
+            aligned = arith::AndIOp::create(tb, l, aligned,
+                                            cm.eq(remainder, zero));
+          }
+          Value clear = arith::ConstantIntOp::create(tb, l, 0, 32);
+          Value set = arith::ConstantIntOp::create(tb, l, bit, 32);
+          Value bitValue = arith::SelectOp::create(tb, l, aligned, set, clear);
           flags = arith::OrIOp::create(tb, l, flags, bitValue);
         };
         addFlag(args[0], spec.contiguousA, kVectorA);

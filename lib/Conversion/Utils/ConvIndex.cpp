@@ -132,10 +132,14 @@ ConvTap ConvGeometry::tap(IndexMath &im, Value k) const {
 SmallVector<Value, 4> ConvGeometry::imageIndex(IndexMath &im,
                                                const ConvPixel &pixel,
                                                const ConvTap &tap) const {
-  Value h = im.add(im.mul(pixel.oh, im.c(strideH)),
-                   im.mul(tap.r, im.c(dilationH)));
-  Value w = im.add(im.mul(pixel.ow, im.c(strideW)),
-                   im.mul(tap.s, im.c(dilationW)));
+  // One op per statement: the order of evaluation of a call's arguments
+  // (and with it the order of the ops in the output) is the compiler's.
+  Value dilatedR = im.mul(tap.r, im.c(dilationH));
+  Value stridedH = im.mul(pixel.oh, im.c(strideH));
+  Value h = im.add(stridedH, dilatedR);
+  Value dilatedS = im.mul(tap.s, im.c(dilationW));
+  Value stridedW = im.mul(pixel.ow, im.c(strideW));
+  Value w = im.add(stridedW, dilatedS);
   if (nhwc())
     return {pixel.n, h, w, tap.c};
   return {pixel.n, tap.c, h, w};
