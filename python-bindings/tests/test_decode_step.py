@@ -17,8 +17,16 @@ from decode_step import (CACHE, LAYERS, argument_names, decode_step_mlir,
 
 
 @pytest.fixture(scope="module")
-def decode_step():
-    return quilt.load(decode_step_mlir(), "decode_step")
+def decode_step(tmp_path_factory):
+    # What is tested is the program around the products (the cache updates
+    # and the loop reading them); two candidates per dispatch keep its host
+    # build short (every host candidate is checked in
+    # test_whole_programs.py).
+    source = decode_step_mlir()
+    path = tmp_path_factory.mktemp("decode") / "decode_step.so"
+    library = quilt.compile(source, emit="shared", max_candidates=2,
+                            output=str(path))
+    return quilt.load(library, "decode_step", source=source)
 
 
 @pytest.mark.parametrize("pos", [0, 1, 7, CACHE - 1])
