@@ -18,20 +18,26 @@
 #
 # Installs missing Debian packages non-interactively (idempotent: nothing is
 # installed when everything is present), configures once with Ninja against
-# Debian's LLVM/MLIR 22, and builds incrementally.
+# Debian's LLVM/MLIR 22, and builds incrementally. `test` also builds the
+# sanitizer build with Clang 22 (ASan + UBSan, coverage for the fuzzers; no
+# MLIR: the cost model, the runtimes, both emulators, quiltc's analysis
+# commands, their unit tests and the reader fuzzers) and runs its suites
+# with the others (docs/testing.md).
 #
-# Environment: QUILT_BUILD_DIR (default: build), QUILT_BUILD_TYPE (default:
-# Release), QUILT_JOBS (default: nproc), QUILT_CMAKE_ARGS (extra arguments).
+# Environment: QUILT_BUILD_DIR (default: build), QUILT_SANITIZER_BUILD_DIR
+# (default: build-asan), QUILT_BUILD_TYPE (default: Release), QUILT_JOBS
+# (default: nproc), QUILT_CMAKE_ARGS (extra arguments for the main build).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=${QUILT_BUILD_DIR:-$ROOT/build}
+SANITIZER_BUILD_DIR=${QUILT_SANITIZER_BUILD_DIR:-$ROOT/build-asan}
 BUILD_TYPE=${QUILT_BUILD_TYPE:-Release}
 JOBS=${QUILT_JOBS:-$(nproc)}
 LLVM_PREFIX=/usr/lib/llvm-22
 
 PACKAGES=(
-  cmake ninja-build g++ python3
+  cmake ninja-build g++ clang-22 libclang-rt-22-dev python3
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools lld-22
   libgtest-dev libbenchmark-dev libopenblas-dev libomp-22-dev
   libdnnl-dev libblis-dev libtcmalloc-minimal4
@@ -60,6 +66,15 @@ install_packages() {
   "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
+# The sanitizer build's compiler: Clang 22 (Debian's LLVM release, the one
+# MLIR comes from; its sanitizers and libFuzzer) and its lld.
+SANITIZER_TOOLCHAIN=(
+  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22
+  -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld-22
+  -DCMAKE_SHARED_LINKER_FLAGS=-fuse-ld=lld-22
+  -DCMAKE_MODULE_LINKER_FLAGS=-fuse-ld=lld-22
+)
+
 configure() {
   if [[ -f $BUILD_DIR/build.ninja ]]; then
     return
@@ -71,7 +86,24 @@ configure() {
     -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
     -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
     -DMLIR_LINK_MLIR_DYLIB=ON \
+    -DQUILT_ENABLE_FUZZERS=ON \
+    -DQUILT_SANITIZER_BUILD_DIR="$SANITIZER_BUILD_DIR" \
     ${QUILT_CMAKE_ARGS:-}
+}
+
+# The sanitizer build: -O1 with assertions, ASan + UBSan (any report fails
+# the test), coverage instrumentation for the fuzzers, no MLIR.
+configure_sanitizer_build() {
+  if [[ -f $SANITIZER_BUILD_DIR/build.ninja ]]; then
+    return
+  fi
+  log "configuring $SANITIZER_BUILD_DIR (ASan + UBSan)"
+  cmake -G Ninja -S "$ROOT" -B "$SANITIZER_BUILD_DIR" "${SANITIZER_TOOLCHAIN[@]}" \
+    -DCMAKE_BUILD_TYPE=Sanitize \
+    -DCMAKE_C_FLAGS_SANITIZE=-O1 -DCMAKE_CXX_FLAGS_SANITIZE=-O1 \
+    -DQUILT_ENABLE_MLIR=OFF \
+    -DQUILT_SANITIZE=address,undefined \
+    -DQUILT_ENABLE_FUZZERS=ON
 }
 
 build() {
@@ -81,12 +113,21 @@ build() {
   ninja -C "$BUILD_DIR" -j "$JOBS"
 }
 
+build_sanitizer_build() {
+  configure_sanitizer_build
+  log "building $SANITIZER_BUILD_DIR with $JOBS jobs"
+  ninja -C "$SANITIZER_BUILD_DIR" -j "$JOBS"
+}
+
 run_tests() {
   build
-  log "running the lit and unit test suites"
+  build_sanitizer_build
+  log "running the lit, unit and fuzz suites, and the sanitizer build's"
   local results=$BUILD_DIR/test-results.json status=0
   local suites=("$BUILD_DIR/unittests")
   [[ -f $BUILD_DIR/test/lit.site.cfg.py ]] && suites+=("$BUILD_DIR/test")
+  [[ -f $BUILD_DIR/fuzz/lit.site.cfg.py ]] && suites+=("$BUILD_DIR/fuzz")
+  suites+=("$SANITIZER_BUILD_DIR/unittests" "$SANITIZER_BUILD_DIR/fuzz")
   "$LLVM_PREFIX/bin/lit" -sv -j "$JOBS" -o "$results" "${suites[@]}" || status=$?
   python3 - "$results" <<'PY'
 import collections, json, sys

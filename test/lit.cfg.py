@@ -155,6 +155,23 @@ for vendor, built in (
             ("%%quilt_%s_emulator" % vendor,
              os.path.join(config.quilt_obj_root, "lib",
                           "libquilt_%s_emulator.so" % vendor)))
+# The sanitizer build (docs/testing.md: ASan + UBSan, no MLIR), when this
+# build was configured with QUILT_SANITIZER_BUILD_DIR and it holds the
+# runtimes and both emulators: Quilt's kernels, compiled here, run on them
+# from a C program built with the same sanitizers (%sanitized_cc, Clang 22,
+# whose sanitizer runtime the build's libraries expect).
+sanitizer_lib = os.path.join(config.quilt_sanitizer_build_dir or "/nonexistent", "lib")
+sanitized_cc = shutil.which("clang-22")
+if sanitized_cc and all(
+        os.path.exists(os.path.join(sanitizer_lib, name))
+        for name in ("libquilt_runtime.so", "libquilt_cuda_runtime.so",
+                     "libquilt_cuda_emulator.so", "libquilt_hip_runtime.so",
+                     "libquilt_hip_emulator.so")):
+    config.available_features.add("sanitizer-build")
+    config.substitutions.append(("%sanitized_lib", sanitizer_lib))
+    config.substitutions.append(
+        ("%sanitized_cc", sanitized_cc +
+         " -fsanitize=address,undefined -fno-sanitize-recover=all"))
 # The allocator Quilt's compilers link (cmake/QuiltFastMalloc.cmake), for
 # the Python interpreter that compiles in-process: `env %fast_malloc ...`.
 config.substitutions.append(
