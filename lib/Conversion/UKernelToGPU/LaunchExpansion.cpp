@@ -75,8 +75,10 @@ Value firstElementAddress(OpBuilder &b, Location loc, Value view,
   IndexMath im{b, loc};
   int64_t elemBytes =
       cast<MemRefType>(view.getType()).getElementTypeBitWidth() / 8;
-  return im.add(memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view),
-                im.mul(meta.getOffset(), im.c(elemBytes)));
+  // One op per statement, as argument evaluation order is the compiler's.
+  Value offsetBytes = im.mul(meta.getOffset(), im.c(elemBytes));
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view);
+  return im.add(base, offsetBytes);
 }
 
 /// i1: `view`'s first element is aligned to `width` elements and every
