@@ -130,14 +130,18 @@ void addOutcomeFeatures(const CompileResult &result) {
   }
   llvm::SmallVector<llvm::StringRef> lines;
   llvm::StringRef(result.error).split(lines, '\n', -1, false);
+  bool located = false;
   for (llvm::StringRef line : lines) {
     // "<file>:<line>:<col>: error: ..." -> "error: ..."; the source lines
     // shown under a diagnostic are the input's, not features.
     size_t severity = line.find(": error: ");
-    if (severity != llvm::StringRef::npos)
-      addFeature("diagnostic", eraseSpecifics(line.drop_front(severity + 2)));
+    if (severity == llvm::StringRef::npos)
+      continue;
+    addFeature("diagnostic", eraseSpecifics(line.drop_front(severity + 2)));
+    located = true;
   }
-  if (lines.empty() || result.error.find(": error: ") == std::string::npos)
+  // An error without a location (an option, the target): the text itself.
+  if (!located)
     addFeature("diagnostic", eraseSpecifics(result.error));
 }
 

@@ -12,10 +12,12 @@
 #ifndef QUILT_FUZZ_FUZZWORKLOADS_H
 #define QUILT_FUZZ_FUZZWORKLOADS_H
 
+#include "CostModel/Explain.h"
 #include "CostModel/Workload.h"
 
 #include <cstdlib>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 namespace quilt::fuzz {
@@ -52,6 +54,21 @@ inline void requireReason(bool ok, const std::string &error,
   if (!ok && error.empty()) {
     std::fprintf(stderr, "%s failed without an error message\n", what);
     std::abort();
+  }
+}
+
+/// Explains every workload of fuzzWorkloads() on `target` with `options`
+/// (what compiling for it does first: candidates, pruning, selection) and
+/// renders each report; a refusal must say why.
+inline void explainEveryWorkload(const TargetDesc &target,
+                                 const ExplainOptions &options) {
+  for (const Workload &workload : fuzzWorkloads()) {
+    ExplainReport report;
+    std::string error;
+    bool explained = explainWorkload(workload, target, options, report, error);
+    requireReason(explained, error, "explainWorkload");
+    if (explained)
+      (void)renderExplainText(report);
   }
 }
 

@@ -11,7 +11,6 @@
 
 #include "FuzzWorkloads.h"
 
-#include "CostModel/Explain.h"
 #include "CostModel/ResidualModel.h"
 #include "CostModel/TargetDatabase.h"
 
@@ -29,23 +28,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!parsed)
     return 0;
 
+  ExplainOptions options;
+  options.residual = &model;
+  options.candidates.residual = &model;
   const TargetDatabase &targets = TargetDatabase::builtin();
-  for (const char *name : {"h100", "mi300x", "host-avx512"}) {
-    const TargetDesc *target = targets.lookup(name);
-    if (!target)
-      continue;
-    for (const Workload &workload : fuzz::fuzzWorkloads()) {
-      ExplainOptions options;
-      options.residual = &model;
-      options.candidates.residual = &model;
-      ExplainReport report;
-      error.clear();
-      bool explained =
-          explainWorkload(workload, *target, options, report, error);
-      fuzz::requireReason(explained, error, "explainWorkload");
-      if (explained)
-        (void)renderExplainText(report);
-    }
-  }
+  for (const char *name : {"h100", "mi300x", "host-avx512"})
+    if (const TargetDesc *target = targets.lookup(name))
+      fuzz::explainEveryWorkload(*target, options);
   return 0;
 }

@@ -12,7 +12,6 @@
 
 #include "FuzzWorkloads.h"
 
-#include "CostModel/Explain.h"
 #include "CostModel/TargetDatabase.h"
 
 #include <cstdint>
@@ -36,15 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (const TargetDesc &target : db.targets()) {
     if (checked++ == 4)
       break;
-    for (const Workload &workload : fuzz::fuzzWorkloads()) {
-      ExplainOptions options;
-      ExplainReport report;
-      error.clear();
-      bool explained = explainWorkload(workload, target, options, report, error);
-      fuzz::requireReason(explained, error, "explainWorkload");
-      if (explained)
-        (void)renderExplainText(report);
-    }
+    fuzz::explainEveryWorkload(target, ExplainOptions());
   }
   return 0;
 }

@@ -11,7 +11,6 @@
 
 #include "FuzzWorkloads.h"
 
-#include "CostModel/Explain.h"
 #include "CostModel/TargetDatabase.h"
 #include "CostModel/TuningDatabase.h"
 
@@ -47,15 +46,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const TargetDesc *target = targets.lookup(db.target);
   if (!target)
     return 0; // parse checked the entries against it; unreachable in practice
-  for (const Workload &workload : fuzz::fuzzWorkloads()) {
-    ExplainOptions options;
-    options.tuning = &db;
-    ExplainReport report;
-    error.clear();
-    bool explained = explainWorkload(workload, *target, options, report, error);
-    fuzz::requireReason(explained, error, "explainWorkload");
-    if (explained)
-      (void)renderExplainText(report);
-  }
+  ExplainOptions options;
+  options.tuning = &db;
+  fuzz::explainEveryWorkload(*target, options);
   return 0;
 }

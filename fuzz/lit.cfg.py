@@ -32,8 +32,8 @@ if config.quilt_fuzz_coverage:
     config.available_features.add("coverage")
 if config.quilt_compile_fuzzer_built:
     config.available_features.add("compile-fuzzer")
-if config.quilt_sanitize:
-    config.available_features.add("sanitizers")
-    # Debian's libLLVM and libMLIR are not instrumented: ASan must not check
-    # the poisoning LLVM's allocators do in only half of the code.
+if config.quilt_sanitize and config.quilt_compile_fuzzer_built:
+    # A sanitized compiler links Debian's libLLVM and libMLIR, which are not
+    # instrumented: ASan must not check the poisoning LLVM's allocators do
+    # in only half of the code.
     config.environment["ASAN_OPTIONS"] = "allow_user_poisoning=0"

@@ -160,9 +160,9 @@ for vendor, built in (
 # runtimes and both emulators: Quilt's kernels, compiled here, run on them
 # from a C program built with the same sanitizers (%sanitized_cc, Clang 22,
 # whose sanitizer runtime the build's libraries expect).
-sanitizer_lib = os.path.join(config.quilt_sanitizer_build_dir or "/nonexistent", "lib")
+sanitizer_lib = os.path.join(config.quilt_sanitizer_build_dir, "lib")
 sanitized_cc = shutil.which("clang-22")
-if sanitized_cc and all(
+if config.quilt_sanitizer_build_dir and sanitized_cc and all(
         os.path.exists(os.path.join(sanitizer_lib, name))
         for name in ("libquilt_runtime.so", "libquilt_cuda_runtime.so",
                      "libquilt_cuda_emulator.so", "libquilt_hip_runtime.so",
