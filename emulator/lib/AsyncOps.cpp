@@ -35,6 +35,15 @@ uint64_t sharedOffset(Space space, uint64_t address) {
   return address;
 }
 
+/// Ends the mbarrier's current phase: what its arrivals knew of wgmmas
+/// becomes what the threads that see it complete acquire.
+void completePhase(Mbarrier &mb) {
+  ++mb.phase;
+  mb.pending = mb.expected;
+  Cta::join(mb.releasedKnowledge, mb.arrivedKnowledge);
+  mb.arrivedKnowledge = WgmmaKnowledge{};
+}
+
 } // namespace
 
 bool Cta::completeCopies(Warp &w, int lane, const Instruction &inst,
@@ -108,6 +117,8 @@ bool Cta::executeAsync(Warp &w, const Instruction &inst, uint32_t exec,
                         deviceMemory().describe(src, sourceBytes));
       std::string hazard =
           checker_.beginCopy(t, uint32_t(dst), bytes, barrierEpoch);
+      if (hazard.empty())
+        hazard = wgmmaOverwriteHazard(w, uint32_t(dst), bytes);
       if (!hazard.empty())
         return fail(kErrorLaunchFailed, "shared-memory hazard", inst, w, lane,
                     hazard);
@@ -198,8 +209,7 @@ bool Cta::executeAsync(Warp &w, const Instruction &inst, uint32_t exec,
       Mbarrier &mb = it->second;
       auto completeIfDone = [&] {
         if (mb.pending == 0 && mb.transactions == 0) {
-          ++mb.phase;
-          mb.pending = mb.expected;
+          completePhase(mb);
           noteProgress();
         }
       };
@@ -230,6 +240,7 @@ bool Cta::executeAsync(Warp &w, const Instruction &inst, uint32_t exec,
                           " are pending in the current phase");
         // The state token names the phase the arrival belongs to.
         write(w, lane, ops[0], mb.phase, Type::B64);
+        join(mb.arrivedKnowledge, w.wgmmaKnown);
         mb.pending -= count;
         noteProgress();
         completeIfDone();
@@ -244,6 +255,7 @@ bool Cta::executeAsync(Warp &w, const Instruction &inst, uint32_t exec,
         if (done) {
           uint32_t &seen = l.observedPhases[key];
           seen = std::max(seen, mb.phase);
+          join(w.wgmmaKnown, mb.releasedKnowledge);
           anyWaitSucceeded = true;
         } else {
           anyWaitFailed = true;
@@ -327,6 +339,11 @@ bool Cta::executeAsync(Warp &w, const Instruction &inst, uint32_t exec,
                     lane,
                     why + (readFailure.empty() ? "" : ": " + readFailure));
       Mbarrier &mb = it->second;
+      std::string hazard =
+          wgmmaOverwriteHazard(w, uint32_t(dst), uint32_t(boxBytes));
+      if (!hazard.empty())
+        return fail(kErrorLaunchFailed, "shared-memory hazard", inst, w, lane,
+                    "TMA load " + hazard);
       checker_.tmaWrite(uint32_t(dst), uint32_t(boxBytes), uint32_t(barrier),
                         mb.phase);
       std::memcpy(shared_.data() + dst, box.data(), boxBytes);
@@ -334,10 +351,8 @@ bool Cta::executeAsync(Warp &w, const Instruction &inst, uint32_t exec,
       counters_.globalLoadBytes += boxBytes;
       mb.transactions -= written;
       noteProgress();
-      if (mb.pending == 0 && mb.transactions == 0) {
-        ++mb.phase;
-        mb.pending = mb.expected;
-      }
+      if (mb.pending == 0 && mb.transactions == 0)
+        completePhase(mb);
       break;
     }
     default:

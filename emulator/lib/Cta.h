@@ -13,8 +13,9 @@
 // The semantics are split by instruction family: ScalarOps.cpp (integer,
 // float, conversion), MemoryOps.cpp (ld/st/atom/cvta and memcheck),
 // AsyncOps.cpp (cp.async, mbarrier, TMA), MatrixOps.cpp (ldmatrix, mma.sync,
-// wgmma), WarpOps.cpp (shfl, vote, elect) and Executor.cpp (control flow,
-// barriers, scheduling).
+// wgmma), WgmmaHazards.cpp (what a wgmma left in flight forbids),
+// WarpOps.cpp (shfl, vote, elect) and Executor.cpp (control flow, barriers,
+// scheduling).
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,9 +27,11 @@
 #include "Ptx.h"
 #include "SharedMemoryChecker.h"
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <string>
 #include <vector>
@@ -50,6 +53,14 @@ struct PendingCopy {
   uint32_t sourceBytes; ///< src-size: the rest is zero-filled
   uint32_t line;
 };
+
+/// wgmma.mma_async operations are numbered per warpgroup from 1 in issue
+/// order. What a thread knows of them: per warpgroup of the CTA (at most
+/// 1024 / 128), the newest one whose completion it has synchronized with,
+/// by its own warp's wgmma.wait_group, or through a barrier or an mbarrier
+/// phase from a thread that had (WgmmaHazards.cpp).
+constexpr uint32_t kMaxWarpgroups = SharedMemoryChecker::kMaxWarpgroups;
+using WgmmaKnowledge = std::array<uint32_t, kMaxWarpgroups>;
 
 struct Lane {
   uint32_t pc = 0;
@@ -77,6 +88,16 @@ struct Warp {
   };
   std::vector<Divergence> divergences;
   std::vector<uint64_t> registers; ///< registers[reg * 32 + lane]
+  /// wgmma bookkeeping of the warp (WgmmaHazards.cpp): what it knows, the
+  /// newest wgmma of its warpgroup it took part in, its committed groups
+  /// (each group's newest wgmma, oldest first) and the newest committed.
+  WgmmaKnowledge wgmmaKnown{};
+  uint32_t wgmmaIssued = 0, wgmmaCommitted = 0;
+  std::deque<uint32_t> wgmmaGroups;
+  /// Register -> the wgmma whose accumulator it is, while that one may be
+  /// incomplete; and the newest such wgmma (0: none) with its PTX line.
+  std::vector<uint32_t> accumulatorOf;
+  uint32_t newestAccumulator = 0, newestAccumulatorLine = 0;
   uint64_t &reg(uint32_t r, int lane) {
     return registers[size_t(r) * 32 + lane];
   }
@@ -89,11 +110,17 @@ struct Mbarrier {
   uint32_t pending = 0;     ///< arrivals still missing in the current phase
   int64_t transactions = 0; ///< tx-count: expected minus completed bytes
   uint32_t phase = 0;       ///< phases completed so far
+  /// What the arriving threads knew of wgmmas (WgmmaHazards.cpp): joined
+  /// over the current phase's arrivals, and over every completed phase's,
+  /// which a thread that sees a phase complete acquires.
+  WgmmaKnowledge arrivedKnowledge{}, releasedKnowledge{};
 };
 
 struct BarrierState {
   uint32_t arrived = 0;
   uint32_t expected = 0; ///< 0: every live thread of the CTA
+  /// What the arriving threads knew of wgmmas (WgmmaHazards.cpp).
+  WgmmaKnowledge knowledge{};
 };
 
 class Cta {
@@ -145,6 +172,26 @@ public:
                    uint32_t active);
   bool executePrintf(Warp &w, const Instruction &inst, uint32_t exec);
 
+  // wgmma.mma_async left in flight (WgmmaHazards.cpp).
+  /// Numbers the wgmma the warpgroup `group` executes now and locks its
+  /// accumulator registers `accumulators` in each warp; returns the number.
+  uint32_t issueWgmma(const Instruction &inst, Warp *group[4],
+                      const Operand &accumulators);
+  void commitWgmmaGroup(Warp &w);
+  /// wgmma.wait_group N: completes all but the newest N committed groups.
+  void waitWgmmaGroups(Warp &w, size_t keep);
+  /// Whether `inst` may run on warp `w`: false (and a report) when it
+  /// reads or writes an accumulator of an incomplete wgmma.
+  bool checkAccumulatorAccess(Warp &w, const Instruction &inst, int lane);
+  /// Empty, or the report of a write by warp `w` to shared bytes that an
+  /// incomplete (as far as `w` knows) wgmma reads.
+  std::string wgmmaOverwriteHazard(const Warp &w, uint32_t offset,
+                                   uint32_t bytes);
+  /// The threads waiting at barrier `barrier`, now complete, acquire what
+  /// every arriving thread knew.
+  void acquireAtBarrier(uint32_t barrier);
+  static void join(WgmmaKnowledge &into, const WgmmaKnowledge &from);
+
   /// cp.async.wait_group N for one thread: completes all but the newest N
   /// committed groups.
   bool completeCopies(Warp &w, int lane, const Instruction &inst, size_t keep);
@@ -192,6 +239,8 @@ private:
   std::vector<uint8_t> local_;   ///< threads x kernel.localBytes
   std::vector<uint8_t> scratch_; ///< threads x kernel.scratchParamBytes
   BarrierState barriers_[16];
+  /// The number of the newest wgmma each warpgroup issued.
+  uint32_t wgmmaIssued_[kMaxWarpgroups] = {};
   SharedMemoryChecker checker_;
   /// Incremented by every change another warp could wait for; a round of
   /// the scheduler in which it stays put while every warp waits is a

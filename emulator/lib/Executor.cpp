@@ -227,6 +227,7 @@ bool Cta::arriveAtBarrier(Warp &w, const Instruction &inst, uint32_t exec) {
     }
   }
   b.arrived += __builtin_popcount(exec);
+  join(b.knowledge, w.wgmmaKnown);
   noteProgress();
   return true;
 }
@@ -238,6 +239,7 @@ void Cta::releaseBarriers() {
     uint32_t expected = b.expected ? b.expected : live;
     if (b.arrived == 0 || b.arrived < expected)
       continue;
+    acquireAtBarrier(id);
     for (Warp &w : warps_)
       for (Lane &l : w.lanes)
         if (l.state == LaneState::AtBarrier && l.barrier == id) {
@@ -357,6 +359,11 @@ bool Cta::step(Warp &w, uint32_t active, uint32_t pc, bool &yield) {
   ++counters_.warpInstructions;
   counters_.threadInstructions += __builtin_popcount(exec);
   accesses_.clear();
+  // A wgmma in flight owns its accumulators (a later wgmma may chain on
+  // them).
+  if (w.newestAccumulator && exec && inst.op != Op::WgmmaMma &&
+      !checkAccumulatorAccess(w, inst, __builtin_ctz(exec)))
+    return false;
 
   auto advance = [&](uint32_t mask) {
     for (int lane = 0; lane < 32; ++lane)
@@ -515,7 +522,13 @@ bool Cta::run(const uint32_t ctaid[3]) {
     for (Lane &l : w.lanes)
       l = Lane();
     w.divergences.clear();
+    w.wgmmaKnown = WgmmaKnowledge{};
+    w.wgmmaIssued = w.wgmmaCommitted = 0;
+    w.wgmmaGroups.clear();
+    w.accumulatorOf.clear();
+    w.newestAccumulator = w.newestAccumulatorLine = 0;
   }
+  std::fill(std::begin(wgmmaIssued_), std::end(wgmmaIssued_), 0);
   std::fill(shared_.begin(), shared_.end(), 0);
   std::fill(local_.begin(), local_.end(), 0);
   checker_.reset(shared_.size());

@@ -9,8 +9,9 @@
 // together, or the launch fails.
 //
 // wgmma.mma_async runs when the whole warpgroup has reached it and its
-// result is in the accumulators at once; wgmma.fence, commit_group and
-// wait_group therefore have nothing left to order.
+// result is in the accumulators at once; commit_group and wait_group keep
+// the books by which WgmmaHazards.cpp reports every access that would see
+// the difference on a GPU, where it runs on until its wait_group.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,8 +57,15 @@ bool Cta::executeMatrix(Warp &w, const Instruction &inst, uint32_t exec) {
   const std::vector<Operand> &ops = inst.operands;
   switch (inst.op) {
   case Op::WgmmaFence:
+    return true;
   case Op::WgmmaCommit:
+    commitWgmmaGroup(w);
+    return true;
   case Op::WgmmaWait:
+    if (ops.empty())
+      return fail(kErrorLaunchFailed, "invalid wgmma operands", inst, w, lane0,
+                  "wgmma.wait_group needs its group count");
+    waitWgmmaGroups(w, size_t(read(w, lane0, ops[0])));
     return true;
   case Op::Ldmatrix: {
     uint32_t rows[32] = {0};
@@ -190,6 +198,8 @@ bool Cta::executeWarpgroupMma(const Instruction &inst, Warp *group[4]) {
 
   std::string readFailure;
   uint32_t groupThread = threadId(w0, 0);
+  uint32_t warpgroup = w0.index / 4;
+  uint32_t number = issueWgmma(inst, group, ops[0]);
   auto readShared = [&](uint32_t addr, void *dst, unsigned bytes) {
     if (!readFailure.empty() || !sharedBytesAt(addr, bytes)) {
       if (readFailure.empty())
@@ -204,6 +214,7 @@ bool Cta::executeWarpgroupMma(const Instruction &inst, Warp *group[4]) {
                                        /*recordReader=*/false);
     if (!hazard.empty())
       readFailure = hazard;
+    checker_.wgmmaRead(warpgroup, number, addr, bytes);
     std::memcpy(dst, shared_.data() + addr, bytes);
     counters_.sharedLoadBytes += bytes;
   };

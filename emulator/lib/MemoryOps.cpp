@@ -160,6 +160,8 @@ bool Cta::store(Warp &w, int lane, const Instruction &inst, Space space,
                       std::to_string(shared_.size()) + " bytes");
     std::string hazard =
         checker_.write(t, uint32_t(address), bytes, barrierEpoch);
+    if (hazard.empty())
+      hazard = wgmmaOverwriteHazard(w, uint32_t(address), bytes);
     if (!hazard.empty())
       return fail(kErrorLaunchFailed, "shared-memory hazard", inst, w, lane,
                   hazard);

@@ -6,6 +6,7 @@
 
 #include "SharedMemoryChecker.h"
 
+#include <algorithm>
 #include <string>
 
 namespace quilt::emu {
@@ -32,6 +33,9 @@ void SharedMemoryChecker::reset(size_t bytes) {
   guardBarrier_.assign(bytes, kNone);
   asyncWritesSeen_ = false;
   guardPhase_.assign(bytes, 0);
+  wgmmaReadsSeen_ = false;
+  for (std::vector<uint32_t> &readers : wgmmaReader_)
+    readers.clear();
 }
 
 std::string SharedMemoryChecker::read(uint32_t t, uint32_t offset,
@@ -138,6 +142,41 @@ void SharedMemoryChecker::tmaWrite(uint32_t offset, uint32_t bytes,
     writer_[i] = kNone;
     reader_[i] = kNone;
   }
+}
+
+void SharedMemoryChecker::wgmmaRead(uint32_t warpgroup, uint32_t wgmma,
+                                    uint32_t offset, uint32_t bytes) {
+  if (!enabled_ || warpgroup >= std::size(wgmmaReader_))
+    return;
+  std::vector<uint32_t> &readers = wgmmaReader_[warpgroup];
+  if (readers.empty())
+    readers.assign(writer_.size(), 0);
+  wgmmaReadsSeen_ = true;
+  std::fill(readers.begin() + offset, readers.begin() + offset + bytes, wgmma);
+}
+
+std::string SharedMemoryChecker::wgmmaOverwrite(const uint32_t *known,
+                                                uint32_t offset,
+                                                uint32_t bytes) const {
+  if (!enabled_ || !wgmmaReadsSeen_)
+    return {};
+  for (uint32_t warpgroup = 0; warpgroup < std::size(wgmmaReader_);
+       ++warpgroup) {
+    const std::vector<uint32_t> &readers = wgmmaReader_[warpgroup];
+    if (readers.empty())
+      continue;
+    for (uint32_t i = offset; i < offset + bytes; ++i) {
+      uint32_t wgmma = readers[i];
+      if (wgmma && known[warpgroup] < wgmma)
+        return "overwrites byte " + std::to_string(i) + " that wgmma.mma_async " +
+             std::to_string(wgmma) + " of warpgroup " +
+             std::to_string(warpgroup) +
+             " reads, and the writer has not synchronized with the "
+             "wgmma.wait_group that completes it (the reading warps' "
+             "mbarrier arrival after their wait, or a barrier)";
+    }
+  }
+  return {};
 }
 
 } // namespace quilt::emu

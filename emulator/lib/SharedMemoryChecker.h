@@ -32,6 +32,9 @@ namespace quilt::emu {
 
 class SharedMemoryChecker {
 public:
+  /// Warpgroups of a CTA: 1024 threads / 128.
+  static constexpr uint32_t kMaxWarpgroups = 8;
+
   /// Forgets everything; `bytes` is the CTA's shared window.
   void reset(size_t bytes);
   void setEnabled(bool enabled) { enabled_ = enabled; }
@@ -65,6 +68,16 @@ public:
   void tmaWrite(uint32_t offset, uint32_t bytes, uint32_t barrier,
                 uint32_t phase);
 
+  /// wgmma.mma_async number `wgmma` of warpgroup `warpgroup` read
+  /// [offset, offset + bytes) (asynchronously, until its wait_group).
+  void wgmmaRead(uint32_t warpgroup, uint32_t wgmma, uint32_t offset,
+                 uint32_t bytes);
+  /// Empty when a writer knowing `known` (per warpgroup, the newest wgmma
+  /// it knows complete) may write [offset, offset + bytes), else what the
+  /// write would race with.
+  std::string wgmmaOverwrite(const uint32_t *known, uint32_t offset,
+                             uint32_t bytes) const;
+
 private:
   static constexpr uint32_t kNone = 0xffffffffu;
   // A shift, not a division: this runs for every byte of every access.
@@ -84,6 +97,11 @@ private:
   std::vector<uint32_t> otherReader_, otherReadEpoch_;
   std::vector<uint32_t> pendingCopy_;               ///< thread, or kNone
   std::vector<uint32_t> guardBarrier_, guardPhase_; ///< kNone: unguarded
+  /// Per warpgroup and byte, the newest of its wgmmas that read the byte
+  /// (0: none). Sized at the warpgroup's first wgmma in a CTA: other
+  /// kernels never pay for it.
+  std::vector<uint32_t> wgmmaReader_[kMaxWarpgroups];
+  bool wgmmaReadsSeen_ = false;
 };
 
 } // namespace quilt::emu

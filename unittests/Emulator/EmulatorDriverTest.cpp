@@ -1355,6 +1355,128 @@ TEST_F(TmaTest, DestinationReadBeforeMbarrierWait) {
                 "the mbarrier at 1024"});
 }
 
+// Proves what a wgmma left in flight forbids (WgmmaHazards.cpp). Two
+// warpgroups each issue one m64n8k16 wgmma reading the same stage (A at
+// shared 0, B at 2048, unswizzled), commit it and wait for it; then thread
+// 0 overwrites the stage's first byte. `mode` picks how thread 0 learns
+// that warpgroup 1's wgmma completed:
+//   0: it does not: a race with warpgroup 1's read;
+//   1: lane 0 of every warp arrives on the stage's `empty` mbarrier after
+//      its wait_group, and thread 0 waits for that phase: no race (the
+//      hand-back of a pipelined mainloop);
+//   2: thread 0 writes before its own warp's wait_group: a race with
+//      warpgroup 0's read;
+//   3: every thread reads an accumulator before its wait_group.
+const char *const kWgmmaStagePtx = R"(
+.version 8.0
+.target sm_90a
+.address_size 64
+
+.shared .align 1024 .b8 stage[4096];
+.shared .align 8 .b64 empty;
+
+.visible .entry wgmma_stage(.param .u64 out_param, .param .u32 mode_param)
+{
+  .reg .pred %p<8>;
+  .reg .b32 %r<16>;
+  .reg .f32 %f<8>;
+  .reg .b64 %rd<16>;
+
+  ld.param.u64 %rd1, [out_param];
+  ld.param.u32 %r1, [mode_param];
+  mov.u32 %r2, %tid.x;
+  and.b32 %r3, %r2, 31;
+  setp.eq.u32 %p1, %r2, 0;
+  setp.eq.u32 %p2, %r3, 0;
+  @%p1 mbarrier.init.shared::cta.b64 [empty], 8;
+  bar.sync 0;
+  // Descriptors: start / 16, leading offset 128 B, stride offset 256 B.
+  mov.u32 %r4, stage;
+  cvt.u64.u32 %rd2, %r4;
+  shr.u64 %rd3, %rd2, 4;
+  or.b64 %rd4, %rd3, 68720001024;
+  add.s64 %rd5, %rd4, 128;
+  setp.ne.u32 %p3, 0, 0;
+  wgmma.fence.sync.aligned;
+  wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd4, %rd5, %p3, 1, 1, 0, 0;
+  wgmma.commit_group.sync.aligned;
+  setp.eq.u32 %p4, %r1, 3;
+  @%p4 bra EARLY_READ;
+  setp.eq.u32 %p5, %r1, 2;
+  and.pred %p6, %p5, %p1;
+  @%p6 st.shared.u8 [stage], 1; // @early-write
+  wgmma.wait_group.sync.aligned 0;
+  setp.ne.u32 %p7, %r1, 1;
+  @%p7 bra WRITE;
+  @%p2 mbarrier.arrive.shared::cta.b64 %rd6, [empty];
+  @!%p1 bra DONE;
+WAIT:
+  mbarrier.try_wait.parity.shared::cta.b64 %p5, [empty], 0;
+  @!%p5 bra WAIT;
+WRITE:
+  @%p1 st.shared.u8 [stage], 1; // @write
+  bra DONE;
+EARLY_READ:
+  mov.f32 %f5, %f1; // @early-read
+  wgmma.wait_group.sync.aligned 0;
+DONE:
+  mul.wide.u32 %rd7, %r2, 4;
+  add.s64 %rd8, %rd1, %rd7;
+  st.global.f32 [%rd8], %f1;
+  ret;
+}
+)";
+
+TEST_F(Emulator, WgmmaOperandOverwrittenWithoutRelease) {
+  CUfunction f = kernel(kWgmmaStagePtx, "wgmma_stage");
+  CUdeviceptr out = alloc(256 * 4);
+  uint32_t mode = 0;
+  CUresult r = launch(f, {1}, {256}, {&out, &mode});
+  expectReport(r, CUDA_ERROR_LAUNCH_FAILED,
+               {where("shared-memory hazard", "wgmma_stage",
+                      lineOf(kWgmmaStagePtx, "@write"), "(0,0,0)", "(0,0,0)"),
+                "overwrites byte 0 that wgmma.mma_async 1 of warpgroup 1 "
+                "reads, and the writer has not synchronized with the "
+                "wgmma.wait_group that completes it"});
+}
+
+TEST_F(Emulator, WgmmaOperandOverwriteAfterMbarrierReleaseIsOrdered) {
+  CUfunction f = kernel(kWgmmaStagePtx, "wgmma_stage");
+  CUdeviceptr out = alloc(256 * 4);
+  uint32_t mode = 1;
+  CUresult r = launch(f, {1}, {256}, {&out, &mode});
+  ASSERT_EQ(r, CUDA_SUCCESS) << errorString(r);
+  // The operands were zeros: so is every accumulator.
+  for (float v : download<float>(out, 256))
+    EXPECT_EQ(v, 0.0f);
+}
+
+TEST_F(Emulator, WgmmaOperandOverwrittenBeforeItsWait) {
+  CUfunction f = kernel(kWgmmaStagePtx, "wgmma_stage");
+  CUdeviceptr out = alloc(256 * 4);
+  uint32_t mode = 2;
+  CUresult r = launch(f, {1}, {256}, {&out, &mode});
+  expectReport(r, CUDA_ERROR_LAUNCH_FAILED,
+               {where("shared-memory hazard", "wgmma_stage",
+                      lineOf(kWgmmaStagePtx, "@early-write"), "(0,0,0)",
+                      "(0,0,0)"),
+                "overwrites byte 0 that wgmma.mma_async 1 of warpgroup 0 "
+                "reads"});
+}
+
+TEST_F(Emulator, WgmmaAccumulatorReadBeforeItsWait) {
+  CUfunction f = kernel(kWgmmaStagePtx, "wgmma_stage");
+  CUdeviceptr out = alloc(256 * 4);
+  uint32_t mode = 3;
+  CUresult r = launch(f, {1}, {256}, {&out, &mode});
+  expectReport(r, CUDA_ERROR_LAUNCH_FAILED,
+               {"wgmma accumulator hazard in wgmma_stage at PTX line " +
+                    std::to_string(lineOf(kWgmmaStagePtx, "@early-read")),
+                "%f1 is an accumulator of wgmma.mma_async 1 of this "
+                "warpgroup", "which no wgmma.wait_group of this warp has "
+                "completed"});
+}
+
 //===----------------------------------------------------------------------===//
 // 9. Warp collectives reached by part of the warp
 //===----------------------------------------------------------------------===//

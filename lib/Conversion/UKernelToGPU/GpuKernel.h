@@ -171,12 +171,21 @@ public:
   virtual int64_t kStep() const = 0;
 
   virtual SmallVector<Value> initAccumulators(OpBuilder &b, Location loc) = 0;
-  /// One kStep of the block tile at depth `kk` of the staged tiles.
+  /// One kStep of the block tile at depth `kk` of the staged tiles. When it
+  /// returns, the engine has finished reading the tiles of every earlier
+  /// call and, unless `leavesStepInFlight`, of this one.
   virtual SmallVector<Value> accumulate(OpBuilder &b, Location loc,
                                         const ThreadContext &thread,
                                         const SharedTile &a,
                                         const SharedTile &bTile, Value kk,
                                         ValueRange accs) = 0;
+  /// Whether `accumulate` returns while its own multiplication still runs
+  /// (wgmma in a TMA kernel): its tiles stay in use until the next call
+  /// returns, and the accumulators may be read only after
+  /// `completeAccumulates`.
+  virtual bool leavesStepInFlight() const { return false; }
+  /// Waits for the multiplication `accumulate` left in flight.
+  virtual void completeAccumulates(OpBuilder &b, Location loc) {}
   /// Calls `fn` with every accumulator element of this thread: the index of
   /// its accumulator value, its position in that vector, and its row and
   /// column in the block tile.
@@ -269,11 +278,14 @@ void emitStagingStores(OpBuilder &b, Location loc, const ThreadContext &thread,
 
 /// The tile loads of a TMA kernel (`tmaLoads`, TmaStaging.cpp): one thread
 /// copies a stage's A and B tiles with cp.async.bulk.tensor from the
-/// launch's tensor maps, completing the stage's mbarrier.
+/// launch's tensor maps, completing the stage's `full` mbarrier; the warps
+/// that read the tiles hand the stage back on its `empty` mbarrier.
 class TmaStaging {
 public:
   /// Bytes of one mbarrier in workgroup memory (8-byte aligned).
   static constexpr int64_t kBarrierBytes = 8;
+  /// A stage's two: `full` (its tiles landed), then `empty` (read).
+  static constexpr int64_t kStageBarrierBytes = 2 * kBarrierBytes;
 
   /// `mapA` / `mapB`: the kernel's tensor-map operands; `batch` the block's
   /// matrix (0 unbatched); `row0` / `col0` the block tile's first row of A
@@ -288,14 +300,26 @@ public:
   /// Where `leader` (i1) holds: initializes `stages` mbarriers from shared
   /// address `barriers` for the TMA unit. The caller's barrier publishes
   /// them.
+  /// Where `leader` (i1) holds: initializes the `stages` pairs of mbarriers
+  /// from shared address `barriers`: each `full` for the TMA unit, each
+  /// `empty` for `readers` arrivals. The caller's barrier publishes them.
   void initBarriers(OpBuilder &b, Location loc, Value leader, Value barriers,
-                    int64_t stages) const;
-  /// Run by one thread: expects a stage's bytes on the mbarrier at shared
-  /// address `barrier` and copies the K step at `k0` into the tiles.
+                    int64_t stages, int64_t readers) const;
+  /// The shared addresses of stage `stage`'s mbarriers (index values).
+  static Value fullBarrier(OpBuilder &b, Location loc, Value barriers,
+                           Value stage);
+  static Value emptyBarrier(OpBuilder &b, Location loc, Value barriers,
+                            Value stage);
+  /// Run by one thread: expects a stage's bytes on the `full` mbarrier at
+  /// shared address `barrier` and copies the K step at `k0` into the tiles.
   void issue(OpBuilder &b, Location loc, Value k0, Value barrier,
              const SharedTile &a, const SharedTile &bTile) const;
-  /// Every thread: waits for the phase of parity `parity` (index, 0 or 1)
-  /// of the mbarrier at `barrier` to complete.
+  /// One arrival on the `empty` mbarrier at `barrier`: the arriving reader
+  /// is done with the stage's tiles (release semantics: its reads happen
+  /// before the copies that the waiting issuer starts next).
+  void release(OpBuilder &b, Location loc, Value barrier) const;
+  /// Waits for the phase of parity `parity` (index, 0 or 1) of the
+  /// mbarrier at `barrier` to complete.
   void wait(OpBuilder &b, Location loc, Value barrier, Value parity) const;
 
 private:

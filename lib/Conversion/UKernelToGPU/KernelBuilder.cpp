@@ -347,8 +347,8 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   if (!spec.asyncCopies)
     stages =
         spec.isConv() && !spec.contiguousA ? 1 : std::min<int64_t>(stages, 2);
-  // A TMA kernel's stages each have an mbarrier after the tiles.
-  int64_t barrierBytes = spec.tmaLoads ? TmaStaging::kBarrierBytes : 0;
+  // A TMA kernel's stages each have two mbarriers after the tiles.
+  int64_t barrierBytes = spec.tmaLoads ? TmaStaging::kStageBarrierBytes : 0;
   if (spec.maxWorkgroupBytes > 0)
     stages = std::max<int64_t>(
         1, std::min(stages, (spec.maxWorkgroupBytes - alignmentSlack) /
@@ -463,56 +463,89 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   SmallVector<Value> init = engine.initAccumulators(b, loc);
   scf::ForOp kLoop;
   if (pipeline == Pipeline::Tma) {
-    // Thread 0 keeps the copies of `stages` - 1 future K steps in flight:
+    // Thread 0 issues the copies, and the readers hand each stage back on
+    // its `empty` mbarrier: no barrier of the block runs in the loop, and
+    // an engine that leaves a step's multiplication in flight (wgmma) keeps
+    // the tensor cores busy from one step to the next:
     //
-    //   for s in [0, S - 1): thread 0 issues K step s into buffer s
+    //   for s in [0, S): thread 0 issues K step s into buffer s
     //   for k0 in [0, K) step TK (step i):
-    //     barrier         (everyone finished step i - 1's buffer)
-    //     thread 0 issues K step i + S - 1 into buffer (i + S - 1) % S
-    //     wait for buffer i % S's barrier, phase (i / S) % 2
+    //     wait for buffer i % S's full barrier, phase (i / S) % 2
     //     accumulators += the tiles in buffer i % S
-    //
-    // The engine's reads of a buffer are complete when its accumulate
-    // returns (wgmma's wait), so after the barrier no thread reads the
-    // buffer the next copies overwrite.
+    //     r = i - 1 if the multiplication is in flight (S > 1), else i
+    //     (step r's reads are complete) if r >= 0:
+    //       lane 0 of each warp arrives on buffer r % S's empty barrier
+    //       thread 0 waits for its phase (r / S) % 2, then issues K step
+    //       r + S into buffer r % S
+    //   wait for the last multiplication
     TmaStaging tma(spec, mapA, mapB, batch, row0, col0);
     Value barriers =
         im.add(smemBase, im.add(tilesBase, im.c(stages * stageBytes)));
-    auto barrierOf = [&](IndexMath &bm, Value stage) {
-      return bm.add(barriers, bm.mul(stage, bm.c(TmaStaging::kBarrierBytes)));
-    };
     Value leader = im.eq(thread.tid, im.c(0));
-    tma.initBarriers(b, loc, leader, barriers, stages);
+    tma.initBarriers(b, loc, leader, barriers, stages,
+                     cfg.threads / spec.warpSize);
     gpu::BarrierOp::create(b, loc);
     // Thread 0 issues the K step at `k0` into buffer `stage` when it is
-    // inside K.
-    auto issueStep = [&](OpBuilder &sb, Value k0, Value stage) {
+    // inside K, first running `beforeIssue` (a wait for the buffer).
+    auto issueStep = [&](OpBuilder &sb, Value k0, Value stage,
+                         function_ref<void(OpBuilder &)> beforeIssue) {
       IndexMath sm{sb, loc};
       Value issue = arith::AndIOp::create(sb, loc, leader, sm.lt(k0, k));
       scf::IfOp::create(sb, loc, issue, [&](OpBuilder &tb, Location) {
         IndexMath tm{tb, loc};
+        if (beforeIssue)
+          beforeIssue(tb);
         auto [aTile, bTile] = tilesAt(tb, tm.mul(stage, tm.c(stageBytes)));
-        tma.issue(tb, loc, k0, barrierOf(tm, stage), aTile, bTile);
+        tma.issue(tb, loc, k0,
+                  TmaStaging::fullBarrier(tb, loc, barriers, stage), aTile,
+                  bTile);
         scf::YieldOp::create(tb, loc);
       });
     };
-    for (int64_t s = 0; s + 1 < stages; ++s)
-      issueStep(b, im.c(s * cfg.tileK), im.c(s));
+    for (int64_t s = 0; s < stages; ++s)
+      issueStep(b, im.c(s * cfg.tileK), im.c(s), nullptr);
+    // A step left in flight holds its buffer while the next one fills
+    // another: a single buffer completes each step before it is refilled.
+    int64_t inFlight = engine.leavesStepInFlight() && stages > 1 ? 1 : 0;
     kLoop = scf::ForOp::create(
         b, loc, im.c(0), k, im.c(cfg.tileK), init,
         [&](OpBuilder &lb, Location l, Value k0, ValueRange accs) {
           IndexMath lm{lb, l};
           Value step = lm.div(k0, lm.c(cfg.tileK));
-          gpu::BarrierOp::create(lb, l);
-          Value ahead = lm.add(step, lm.c(stages - 1));
-          issueStep(lb, lm.mul(ahead, lm.c(cfg.tileK)),
-                    lm.rem(ahead, lm.c(stages)));
           Value current = lm.rem(step, lm.c(stages));
-          tma.wait(lb, l, barrierOf(lm, current),
-                   lm.rem(lm.div(step, lm.c(stages)), lm.c(2)));
+          Value phase = lm.rem(lm.div(step, lm.c(stages)), lm.c(2));
+          Value full = TmaStaging::fullBarrier(lb, l, barriers, current);
+          tma.wait(lb, l, full, phase);
           auto [aTile, bTile] = tilesAt(lb, lm.mul(current, lm.c(stageBytes)));
-          scf::YieldOp::create(lb, l, multiplyTiles(lb, l, aTile, bTile, accs));
+          SmallVector<Value> updated =
+              multiplyTiles(lb, l, aTile, bTile, accs);
+          if (engine.leavesStepInFlight() && !inFlight)
+            engine.completeAccumulates(lb, l);
+          // Step `released` (r above) is read: hand its buffer back.
+          Value hasReleased = lm.le(lm.c(inFlight), step);
+          scf::IfOp::create(lb, l, hasReleased, [&](OpBuilder &rb, Location) {
+            IndexMath rm{rb, l};
+            Value released = rm.sub(step, rm.c(inFlight));
+            Value buffer = rm.rem(released, rm.c(stages));
+            Value empty = TmaStaging::emptyBarrier(rb, l, barriers, buffer);
+            scf::IfOp::create(rb, l, rm.eq(thread.laneId, rm.c(0)),
+                              [&](OpBuilder &ab, Location) {
+                                tma.release(ab, l, empty);
+                                scf::YieldOp::create(ab, l);
+                              });
+            Value next = rm.add(released, rm.c(stages));
+            issueStep(rb, rm.mul(next, rm.c(cfg.tileK)), buffer,
+                      [&](OpBuilder &wb) {
+                        IndexMath wm{wb, l};
+                        tma.wait(wb, l, empty,
+                                 wm.rem(wm.div(released, wm.c(stages)),
+                                        wm.c(2)));
+                      });
+            scf::YieldOp::create(rb, l);
+          });
+          scf::YieldOp::create(lb, l, updated);
         });
+    engine.completeAccumulates(b, loc);
   } else if (pipeline == Pipeline::None) {
     auto [aTile, bTile] = tilesAt(b, im.c(0));
     kLoop = scf::ForOp::create(

@@ -15,9 +15,12 @@
 // the K tile's rows, one box per panel, each landing a panel (R * 128
 // bytes) further.
 //
-// One mbarrier per stage, expecting one arrival: the issuing thread's
-// arrive.expect_tx with the stage's bytes (every box counts whole, zeros
-// included). The phase of step i's barrier is (i / stages) % 2.
+// Two mbarriers per stage. `full` expects one arrival: the issuing
+// thread's arrive.expect_tx with the stage's bytes (every box counts whole,
+// zeros included). `empty` expects one arrival per reading warp, each made
+// once the warp's reads of the tiles are complete; the issuer waits for it
+// before it copies a later K step into the stage. The phase of step i's
+// barriers is (i / stages) % 2.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,18 +76,36 @@ int64_t TmaStaging::stageBytes() const {
 }
 
 void TmaStaging::initBarriers(OpBuilder &b, Location loc, Value leader,
-                              Value barriers, int64_t stages) const {
+                              Value barriers, int64_t stages,
+                              int64_t readers) const {
   scf::IfOp::create(b, loc, leader, [&](OpBuilder &tb, Location l) {
     IndexMath im{tb, l};
-    for (int64_t s = 0; s < stages; ++s)
-      NVVM::MBarrierInitOp::create(
-          tb, l,
-          sharedPointer(tb, l, im.add(barriers, im.c(s * kBarrierBytes))),
-          i32(tb, l, 1), /*predicate=*/Value());
+    auto init = [&](Value address, int64_t arrivals) {
+      Value count = i32(tb, l, arrivals);
+      Value pointer = sharedPointer(tb, l, address);
+      NVVM::MBarrierInitOp::create(tb, l, pointer, count,
+                                   /*predicate=*/Value());
+    };
+    for (int64_t s = 0; s < stages; ++s) {
+      init(fullBarrier(tb, l, barriers, im.c(s)), 1);
+      init(emptyBarrier(tb, l, barriers, im.c(s)), readers);
+    }
     // The TMA unit (the async proxy) completes them.
     NVVM::FenceMbarrierInitOp::create(tb, l);
     scf::YieldOp::create(tb, l);
   });
+}
+
+Value TmaStaging::fullBarrier(OpBuilder &b, Location loc, Value barriers,
+                              Value stage) {
+  IndexMath im{b, loc};
+  return im.add(barriers, im.mul(stage, im.c(kStageBarrierBytes)));
+}
+
+Value TmaStaging::emptyBarrier(OpBuilder &b, Location loc, Value barriers,
+                               Value stage) {
+  IndexMath im{b, loc};
+  return im.add(fullBarrier(b, loc, barriers, stage), im.c(kBarrierBytes));
 }
 
 void TmaStaging::issue(OpBuilder &b, Location loc, Value k0, Value barrier,
@@ -125,6 +146,12 @@ void TmaStaging::issue(OpBuilder &b, Location loc, Value k0, Value barrier,
   };
   copyTile(mapA, a, row0, spec.config.tileM);
   copyTile(mapB, bTile, col0, spec.config.tileN);
+}
+
+void TmaStaging::release(OpBuilder &b, Location loc, Value barrier) const {
+  NVVM::MBarrierArriveOp::create(b, loc, /*res=*/Type(),
+                                 sharedPointer(b, loc, barrier),
+                                 /*count=*/Value());
 }
 
 void TmaStaging::wait(OpBuilder &b, Location loc, Value barrier,

@@ -67,6 +67,7 @@ class WgmmaEngine final : public MatrixEngine {
 public:
   WgmmaEngine(const GpuKernelSpec &spec, MLIRContext *ctx)
       : config(spec.config), grid(spec.config), elem(spec.inputType),
+        stepsInFlight(spec.tmaLoads),
         // A slab's 64 x N f32 accumulators over 128 threads.
         accType(VectorType::get({grid.tileN / 2}, Float32Type::get(ctx))),
         accStruct(LLVM::LLVMStructType::getLiteral(
@@ -77,8 +78,19 @@ public:
   }
   Type sharedType() const override { return elem; }
   int64_t swizzleBytes() const override { return kRowBytes; }
-  /// One call multiplies the whole staged K tile, then waits for it.
+  /// One call multiplies the whole staged K tile: one commit group.
   int64_t kStep() const override { return config.tileK; }
+
+  /// A TMA kernel's stages are released by mbarriers, not by a barrier of
+  /// the block, so a step's multiplication may run on while the next is
+  /// issued (CUTLASS's and Triton's Hopper mainloops wait likewise for all
+  /// but the last group). With threads staging the tiles, the block's
+  /// barrier hands a buffer back, and every read of it must be done first.
+  bool leavesStepInFlight() const override { return stepsInFlight; }
+  void completeAccumulates(OpBuilder &b, Location loc) override {
+    if (leavesStepInFlight())
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  }
 
   /// Staged tiles are written by cp.async or st.shared (the generic proxy)
   /// and read by wgmma (the async proxy).
@@ -122,8 +134,9 @@ public:
       results.push_back(acc);
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-    // Wait before the next barrier lets the block overwrite the tiles.
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    // The previous call's group (or, when nothing may stay in flight, this
+    // one) is complete past here: its tiles may be overwritten.
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, leavesStepInFlight() ? 1 : 0);
     return llvm::map_to_vector(
         results, [&](Value acc) { return fromStruct(b, loc, acc); });
   }
@@ -230,6 +243,7 @@ private:
   quilt::KernelConfig config;
   WarpgroupGrid grid;
   Type elem;
+  bool stepsInFlight;
   VectorType accType;
   LLVM::LLVMStructType accStruct;
 };

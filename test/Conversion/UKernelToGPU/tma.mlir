@@ -4,7 +4,7 @@
 // host asks the runtime for tensor maps of the launch's A and B windows
 // (f16 = CUtensorMapDataType 6; A M x K in boxes of 128 x 64, B K x N in
 // 64 x 64 panels) and launches the TMA kernel when it got both, else the
-// cp.async kernel. The TMA kernel needs one 8-byte mbarrier per stage more.
+// cp.async kernel. The TMA kernel needs two 8-byte mbarriers per stage more.
 #wg = #ukernel.config<tile = 128x128x64, threads = 128, warps = 4x1, thread_tile = 4x32, vector_width = 8, stages = 4, instruction = wgmma, boundary = mask>
 func.func @matmul(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
   ukernel.dispatch matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
@@ -20,7 +20,7 @@ func.func @matmul(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>)
 // CHECK:         %[[HAVEB:.*]] = llvm.icmp "ne" %[[MAPB]]
 // CHECK:         %[[BOTH:.*]] = arith.andi %[[HAVEA]], %[[HAVEB]]
 // CHECK:         scf.if %[[BOTH]] {
-// CHECK-NEXT:      arith.constant 132128 : i32
+// CHECK-NEXT:      arith.constant 132160 : i32
 // CHECK-NEXT:      gpu.launch_func @quilt_nvidia_kernels::@[[TMA:quilt_wgmma_128x128x64_t128_w4x1_tt4x32_v8_f16_f32_async_tma]] {{.*}} args({{.*}}, %[[MAPA]] : !llvm.ptr, %[[MAPB]] : !llvm.ptr, %{{.*}} : i32)
 // CHECK-NEXT:    } else {
 // CHECK-NEXT:      arith.constant 132096 : i32
@@ -33,9 +33,9 @@ func.func @matmul(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>)
 // CHECK:         nvgpu.device_async_copy
 // CHECK:         gpu.return
 
-// Thread 0 initializes the four mbarriers after the tiles (4 x 32 KiB from
-// the 1024-byte boundary) for one arrival each and fences them for the TMA
-// unit; a barrier publishes them.
+// Thread 0 initializes the four pairs of mbarriers after the tiles (4 x 32
+// KiB from the 1024-byte boundary), `full` for one arrival and `empty` for
+// one per warp, and fences them for the TMA unit; a barrier publishes them.
 // CHECK:       gpu.func @[[TMA]](%[[A:.*]]: memref<?x?xf16, strided<[?, 1], offset: ?>>, %[[B:.*]]: memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}}: memref<?x?xf32, strided<[?, 1], offset: ?>>, %[[TMAPA:.*]]: !llvm.ptr, %[[TMAPB:.*]]: !llvm.ptr, %{{.*}}: i32)
 // CHECK-NOT:     nvgpu.device_async_copy
 // CHECK:         %[[TID:.*]] = gpu.thread_id x
@@ -46,10 +46,12 @@ func.func @matmul(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>)
 // CHECK:         %[[LEADER:.*]] = arith.cmpi eq, %[[TID]], %c0
 // CHECK:         scf.if %[[LEADER]] {
 // CHECK-COUNT-4:   nvvm.mbarrier.init %{{.*}}, %c1_i32{{.*}} : !llvm.ptr<3>, i32
-// CHECK-NEXT:      nvvm.fence.mbarrier.init
+// CHECK:             nvvm.mbarrier.init %{{.*}}, %c4_i32{{.*}} : !llvm.ptr<3>, i32
+// CHECK-NOT:         nvvm.mbarrier.init
+// CHECK:             nvvm.fence.mbarrier.init
 // CHECK:         }
 // CHECK-NEXT:    gpu.barrier
-// Three K steps issued ahead, each by thread 0 when inside K: the stage's
+// Four K steps issued ahead, each by thread 0 when inside K: the stage's
 // 32 KiB expected on its barrier, A's 128 x 64 box at (k0, row0, 0), B's
 // two 64 x 64 panels at (col0, k0, 0) and (col0 + 64, k0, 0), 8 KiB apart.
 // CHECK:         %[[IN:.*]] = arith.andi %[[LEADER]], %{{.*}} : i1
@@ -67,23 +69,52 @@ func.func @matmul(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>)
 // CHECK:           arith.addi %{{.*}}, %c8192
 // CHECK:           nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[TMAPB]], %[[BAR]], box[%[[COL1]], %[[K0]], %[[Z]]]
 // CHECK-NEXT:    }
-// CHECK-COUNT-2: nvvm.mbarrier.arrive.expect_tx
-// Step i: a barrier (buffer i - 1 is free), step i + 3 issued into it, a
-// wait for buffer i % 4 in phase (i / 4) % 2, then the wgmma group.
-// CHECK:         scf.for %[[KK:.*]] = %{{.*}} to %{{.*}} step %c64
+// CHECK-COUNT-3: nvvm.mbarrier.arrive.expect_tx
+// Step i, with no barrier of the block: a wait for buffer i % 4's full
+// barrier in phase (i / 4) % 2, the wgmma group, a wait that leaves it in
+// flight and completes step i - 1's; then (from step 1) lane 0 of each
+// warp releases buffer (i - 1) % 4 on its empty barrier, and thread 0
+// waits for that release, phase ((i - 1) / 4) % 2, before it issues step
+// i + 3 into the buffer. The accumulators are read after the last group.
+// CHECK:         %[[ACCS:.*]]:2 = scf.for %[[KK:.*]] = %{{.*}} to %{{.*}} step %c64
+// CHECK-NOT:       gpu.barrier
 // CHECK:           %[[STEP:.*]] = arith.divui %[[KK]], %c64
-// CHECK-NEXT:      gpu.barrier
-// CHECK:           nvvm.mbarrier.arrive.expect_tx
-// CHECK:           arith.remui %[[STEP]], %c4
+// CHECK:           %[[CUR:.*]] = arith.remui %[[STEP]], %c4
 // CHECK:           %[[ROUND:.*]] = arith.divui %[[STEP]], %c4
 // CHECK:           %[[PARITY:.*]] = arith.remui %[[ROUND]], %c2
+// CHECK:           arith.muli %[[CUR]], %c16
 // CHECK:           %[[PHASE:.*]] = arith.index_castui %[[PARITY]] : index to i32
 // CHECK:           nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PHASE]], %c10000000_i32
 // CHECK:           nvvm.wgmma.fence.aligned
 // CHECK-COUNT-8:   nvvm.wgmma.mma_async
-// CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:           nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT:      nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT:       gpu.barrier
+// CHECK:           %[[HAVE:.*]] = arith.cmpi sle, %c1{{.*}}, %[[STEP]]
+// CHECK:           scf.if %[[HAVE]] {
+// CHECK:             %[[REL:.*]] = arith.subi %[[STEP]], %c1
+// CHECK:             %[[RBUF:.*]] = arith.remui %[[REL]], %c4
+// CHECK:             arith.muli %[[RBUF]], %c16
+// CHECK:             %[[EMPTY:.*]] = arith.addi %{{.*}}, %c8
+// CHECK:             %[[LANE0:.*]] = arith.cmpi eq, %{{.*}}, %c0
+// CHECK:             scf.if %[[LANE0]] {
+// CHECK:               %[[EPTR:.*]] = llvm.inttoptr
+// CHECK-NEXT:          nvvm.mbarrier.arrive %[[EPTR]] : !llvm.ptr<3>
+// CHECK-NEXT:        }
+// CHECK:             %[[NEXT:.*]] = arith.addi %[[REL]], %c4
+// CHECK:             %[[ISSUE:.*]] = arith.andi %[[LEADER]], %{{.*}} : i1
+// CHECK-NEXT:        scf.if %[[ISSUE]] {
+// CHECK:               %[[RROUND:.*]] = arith.divui %[[REL]], %c4
+// CHECK:               %[[RPARITY:.*]] = arith.remui %[[RROUND]], %c2
+// CHECK:               nvvm.mbarrier.try_wait.parity
+// CHECK:               nvvm.mbarrier.arrive.expect_tx
+// CHECK:               nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK:             }
+// CHECK:           }
 // CHECK-NOT:       nvvm.fence.proxy
 // CHECK:           scf.yield
+// CHECK:         }
+// CHECK-NEXT:    nvvm.wgmma.wait.group.sync.aligned 0
 
 // -----
 
@@ -114,8 +145,10 @@ func.func @transposed(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?
 // -----
 
 // A batch matmul: the maps are over the rank-3 windows, the copies address
-// block z's matrix. A single-stage candidate issues its only K step after
-// the barrier and waits for it: phase (i / 1) % 2.
+// block z's matrix. A single-stage candidate issues step 0 before the loop;
+// each step waits for its buffer (phase (i / 1) % 2), completes its own
+// wgmma group (nothing may stay in flight in the only buffer), releases
+// the buffer and issues step i + 1 into it.
 #wg = #ukernel.config<tile = 64x128x64, threads = 128, warps = 4x1, thread_tile = 2x32, vector_width = 8, stages = 1, instruction = wgmma, boundary = mask>
 func.func @batched(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %c: memref<?x?x?xf16>) {
   ukernel.dispatch batch_matmul ins(%a, %b : memref<?x?x?xf16>, memref<?x?x?xf16>) outs(%c : memref<?x?x?xf16>)
@@ -126,18 +159,25 @@ func.func @batched(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %c: memref<?x?x
 // CHECK-LABEL: func.func @batched(
 // CHECK:         memref.extract_strided_metadata %{{.*}} : memref<?x?x?xf16, strided<[?, ?, 1], offset: ?>>
 // CHECK:         func.call @quilt_gpu_tile_map(
-// CHECK:         dynamic_shared_memory_size %c25608_i32 args(
+// CHECK:         dynamic_shared_memory_size %c25616_i32 args(
 // CHECK:       gpu.func @quilt_wgmma_64x128x64_t128_w4x1_tt2x32_v8_f16_f16_batch_async_tma(
 // CHECK:         %[[BZ:.*]] = gpu.block_id z
-// CHECK:         nvvm.mbarrier.init
+// CHECK-COUNT-2: nvvm.mbarrier.init
 // CHECK-NOT:     nvvm.mbarrier.init
+// CHECK:         nvvm.mbarrier.arrive.expect_tx %[[BAR:.*]], %c24576_i32
+// CHECK:         %[[Z:.*]] = arith.index_cast %[[BZ]] : index to i32
+// CHECK:         nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[BAR]], box[%{{.*}}, %{{.*}}, %[[Z]]]
 // CHECK:         scf.for
-// CHECK:           arith.divui
-// CHECK-NEXT:      gpu.barrier
-// CHECK:           nvvm.mbarrier.arrive.expect_tx %[[BAR:.*]], %c24576_i32
-// CHECK:           %[[Z:.*]] = arith.index_cast %[[BZ]] : index to i32
-// CHECK:           nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[BAR]], box[%{{.*}}, %{{.*}}, %[[Z]]]
+// CHECK-NOT:       gpu.barrier
 // CHECK:           nvvm.mbarrier.try_wait.parity
+// CHECK:           nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT:      nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:           arith.cmpi sle, %c0{{.*}}, %{{.*}}
+// CHECK:           nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
+// CHECK:           nvvm.mbarrier.try_wait.parity
+// CHECK:           nvvm.mbarrier.arrive.expect_tx
+// CHECK:           nvvm.cp.async.bulk.tensor.shared.cluster.global
 
 // -----
 
