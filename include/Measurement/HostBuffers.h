@@ -13,10 +13,38 @@
 #include "CostModel/Types.h"
 
 #include <cstdint>
+#include <new>
 #include <random>
 #include <vector>
 
 namespace quilt::bench {
+
+/// Allocates as a GPU driver does (`cuMemAlloc` and `hipMalloc` return
+/// 256-byte aligned memory), so that a kernel run on the emulators from
+/// these buffers meets its rows at the offsets a GPU would, and the sector
+/// and bank counters count what it would cost there.
+template <typename T> struct DeviceAlignedAllocator {
+  using value_type = T;
+  static constexpr std::size_t kAlignment = 256;
+  DeviceAlignedAllocator() = default;
+  template <typename U>
+  DeviceAlignedAllocator(const DeviceAlignedAllocator<U> &) noexcept {}
+  T *allocate(std::size_t n) {
+    return static_cast<T *>(
+        ::operator new(n * sizeof(T), std::align_val_t(kAlignment)));
+  }
+  void deallocate(T *p, std::size_t) noexcept {
+    ::operator delete(p, std::align_val_t(kAlignment));
+  }
+  template <typename U>
+  bool operator==(const DeviceAlignedAllocator<U> &) const noexcept {
+    return true;
+  }
+  template <typename U>
+  bool operator!=(const DeviceAlignedAllocator<U> &) const noexcept {
+    return false;
+  }
+};
 
 /// The ABI of a ranked memref argument of an `_mlir_ciface_` function.
 template <int Rank> struct MemRefDescriptor {
@@ -75,8 +103,8 @@ private:
 
   ElemType elem;
   std::vector<int64_t> dims;
-  std::vector<float> values;
-  std::vector<uint16_t> halfs; ///< f16/bf16 storage
+  std::vector<float, DeviceAlignedAllocator<float>> values;
+  std::vector<uint16_t, DeviceAlignedAllocator<uint16_t>> halfs; ///< f16/bf16 storage
 };
 
 } // namespace quilt::bench
