@@ -110,13 +110,17 @@ struct GpuKernel {
   gpu::GPUFuncOp func;
   /// Bytes of dynamic workgroup memory it uses.
   int64_t workgroupBytes = 0;
+  /// Elements of C it writes with one vector access where the host finds
+  /// C aligned for it (kVectorC); 1: element by element.
+  int64_t cVectorWidth = 1;
 };
 
 /// Bits of the kernel's last operand: which operands the host found aligned
-/// for vector loads of the configuration's width (base address and every
-/// row stride a multiple of the vector; for an nhwc image, also C), decided
-/// per launch.
-enum VectorFlags : int32_t { kVectorA = 1, kVectorB = 2 };
+/// for vector accesses (base address and every row stride a multiple of the
+/// vector), decided per launch: A and B for loads of the configuration's
+/// width (for an nhwc image, also its channel count), C for the kernel's
+/// `cVectorWidth`.
+enum VectorFlags : int32_t { kVectorA = 1, kVectorB = 2, kVectorC = 4 };
 
 /// Values every piece of a kernel body needs.
 struct ThreadContext {
@@ -195,12 +199,24 @@ public:
                         Value col)>
           fn) = 0;
 
+  /// How many consecutive elements of `forEachElementPosition` lie at
+  /// consecutive columns of one row, the first at a column that is a
+  /// multiple of this run (each thread's pair of an mma fragment row, a
+  /// SIMT thread tile's row); 1 for engines whose fragments run down
+  /// columns.
+  virtual int64_t columnRun() const { return 1; }
+
   /// Calls `fn` with every accumulator element of `accs` (f32) and its row
   /// and column in the block tile.
   void forEachElement(OpBuilder &b, Location loc, const ThreadContext &thread,
                       ValueRange accs,
                       function_ref<void(Value value, Value row, Value col)> fn);
 };
+
+/// Elements of C a kernel of `spec` with `engine` writes with one vector
+/// access: the engine's column run, at most 16 bytes, a power of two; 1
+/// when C's columns are not contiguous (a strided C, an nchw output).
+int64_t cStoreWidth(const GpuKernelSpec &spec, const MatrixEngine &engine);
 
 /// The engine for the spec's instruction; null (and a reason in `why`) for
 /// an instruction or type this generator does not emit.

@@ -55,6 +55,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -218,6 +219,23 @@ int64_t elemBytes(Type type) { return type.getIntOrFloatBitWidth() / 8; }
 //===----------------------------------------------------------------------===//
 // Kernel body
 //===----------------------------------------------------------------------===//
+
+int64_t mlir::ukernel::gpucg::cStoreWidth(const GpuKernelSpec &spec,
+                                          const MatrixEngine &engine) {
+  // C's consecutive columns are consecutive in memory: a matmul's, a batch
+  // matmul's and an nhwc output's (filters innermost), with a static unit
+  // inner stride.
+  if (!spec.contiguousC || spec.kind == ContractionKind::conv2d_nchw)
+    return 1;
+  constexpr int64_t kMaxVectorBytes = 16;
+  int64_t elementBytes = spec.accType.getIntOrFloatBitWidth() / 8;
+  int64_t width = 1;
+  while (width * 2 <= engine.columnRun() &&
+         engine.columnRun() % (width * 2) == 0 &&
+         width * 2 * elementBytes <= kMaxVectorBytes)
+    width *= 2;
+  return width;
+}
 
 int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
                                               const GpuKernelSpec &spec,
@@ -626,64 +644,139 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   // C = epilogue(C + acc) inside the matrix, in the accumulators' type.
   Type f32 = spec.computeType();
   Type cElem = spec.accType;
-  engine.forEachElement(
-      b, loc, thread, kLoop.getResults(), [&](Value acc, Value r, Value col) {
-        Value gr = im.add(row0, r), gc = im.add(col0, col);
-        Value in = arith::AndIOp::create(b, loc, im.lt(gr, m), im.lt(gc, n));
-        scf::IfOp::create(b, loc, in, [&](OpBuilder &tb, Location l) {
-          SmallVector<Value> idx = {gr, gc};
-          if (spec.isConv()) {
-            // C(m, f) is output pixel m's element of filter f.
-            IndexMath om{tb, l};
-            idx = llvm::to_vector(
-                conv.outputIndex(conv.pixel(om, om.add(rowOrigin, gr)), gc));
-          }
-          // A folded fill starts from its value: C is not read.
-          Value old =
-              spec.fill
-                  ? Value(arith::ConstantOp::create(
-                        tb, l,
-                        tb.getFloatAttr(f32, spec.fill.getValueAsDouble())))
-                  : Value(memref::LoadOp::create(tb, l, c, idx));
-          if (old.getType() != f32)
-            old = arith::ExtFOp::create(tb, l, f32, old);
-          Value sum = arith::AddFOp::create(tb, l, old, acc);
-          Value result;
-          if (spec.fused) {
-            // The body's operands at this element: windows of the
-            // region, like C's.
-            SmallVector<Value> elements;
-            for (auto [operand, kind] :
-                 llvm::zip(fusedOperands, spec.fused.kinds)) {
-              if (kind == EpilogueOperandKind::scalar)
-                elements.push_back(operand);
-              else if (kind == EpilogueOperandKind::per_column)
-                elements.push_back(
-                    memref::LoadOp::create(tb, l, operand, ValueRange{gc}));
-              else if (kind == EpilogueOperandKind::per_row)
-                elements.push_back(
-                    memref::LoadOp::create(tb, l, operand, ValueRange{gr}));
-              else
-                elements.push_back(
-                    memref::LoadOp::create(tb, l, operand, ValueRange{gr, gc}));
+  // C's indices of GEMM element (gr, gc).
+  auto cIndex = [&](OpBuilder &ib, Location l, Value gr,
+                    Value gc) -> SmallVector<Value> {
+    if (!spec.isConv())
+      return {gr, gc};
+    // C(m, f) is output pixel m's element of filter f.
+    IndexMath om{ib, l};
+    Value pixelRow = om.add(rowOrigin, gr);
+    return llvm::to_vector(conv.outputIndex(conv.pixel(om, pixelRow), gc));
+  };
+  // The element C gets from the accumulator `acc` and C's `old` value (in
+  // C's type; null when a folded fill replaces it).
+  auto epilogueElement = [&](OpBuilder &tb, Location l, Value old, Value acc,
+                             Value gr, Value gc) -> Value {
+    // A folded fill starts from its value: C is not read.
+    if (spec.fill)
+      old = arith::ConstantOp::create(
+          tb, l, tb.getFloatAttr(f32, spec.fill.getValueAsDouble()));
+    if (old.getType() != f32)
+      old = arith::ExtFOp::create(tb, l, f32, old);
+    Value sum = arith::AddFOp::create(tb, l, old, acc);
+    if (spec.fused) {
+      // The body's operands at this element: windows of the region, like
+      // C's.
+      SmallVector<Value> elements;
+      for (auto [operand, kind] : llvm::zip(fusedOperands, spec.fused.kinds)) {
+        if (kind == EpilogueOperandKind::scalar)
+          elements.push_back(operand);
+        else if (kind == EpilogueOperandKind::per_column)
+          elements.push_back(
+              memref::LoadOp::create(tb, l, operand, ValueRange{gc}));
+        else if (kind == EpilogueOperandKind::per_row)
+          elements.push_back(
+              memref::LoadOp::create(tb, l, operand, ValueRange{gr}));
+        else
+          elements.push_back(
+              memref::LoadOp::create(tb, l, operand, ValueRange{gr, gc}));
+      }
+      // The body yields C's element type.
+      return cloneFusedEpilogue(tb, l, spec.fused, sum, elements);
+    }
+    Value biasValue;
+    if (bias) {
+      biasValue = memref::LoadOp::create(tb, l, bias, ValueRange{gc});
+      if (biasValue.getType() != f32)
+        biasValue = arith::ExtFOp::create(tb, l, f32, biasValue);
+    }
+    Value result = applyEpilogue(tb, l, spec.epilogue, sum, biasValue);
+    if (cElem != f32)
+      result = arith::TruncFOp::create(tb, l, cElem, result);
+    return result;
+  };
+  // One element, where it lies inside C.
+  auto storeElement = [&](OpBuilder &eb, Value acc, Value gr, Value gc) {
+    IndexMath em{eb, loc};
+    Value colIn = em.lt(gc, n);
+    Value rowIn = em.lt(gr, m);
+    Value in = arith::AndIOp::create(eb, loc, rowIn, colIn);
+    scf::IfOp::create(eb, loc, in, [&](OpBuilder &tb, Location l) {
+      SmallVector<Value> idx = cIndex(tb, l, gr, gc);
+      Value old =
+          spec.fill ? Value() : Value(memref::LoadOp::create(tb, l, c, idx));
+      Value result = epilogueElement(tb, l, old, acc, gr, gc);
+      memref::StoreOp::create(tb, l, result, c, idx);
+      scf::YieldOp::create(tb, l);
+    });
+  };
+  // Elements are written one by one, each where it lies inside C; except
+  // in a block whose tile lies wholly inside C, when the host found C's
+  // window aligned for runs of `width` elements: there every run of
+  // consecutive columns (the engine's fragments hold them so) is read and
+  // written with one vector access each, and nothing is bounds-checked.
+  SmallVector<std::array<Value, 3>> elements;
+  engine.forEachElement(b, loc, thread, kLoop.getResults(),
+                        [&](Value acc, Value r, Value col) {
+                          elements.push_back({acc, r, col});
+                        });
+  auto elementByElement = [&](OpBuilder &eb) {
+    IndexMath em{eb, loc};
+    for (const std::array<Value, 3> &element : elements) {
+      Value gr = em.add(row0, element[1]);
+      Value gc = em.add(col0, element[2]);
+      storeElement(eb, element[0], gr, gc);
+    }
+  };
+  int64_t width = cStoreWidth(spec, engine);
+  if (width == 1) {
+    elementByElement(b);
+  } else {
+    Value vectorC = flagSet(kVectorC);
+    Value tileEndN = im.add(col0, im.c(cfg.tileN));
+    Value tileEndM = im.add(row0, im.c(cfg.tileM));
+    Value columnsIn = im.le(tileEndN, n);
+    Value rowsIn = im.le(tileEndM, m);
+    Value inside = arith::AndIOp::create(b, loc, rowsIn, columnsIn);
+    Value interior = arith::AndIOp::create(b, loc, vectorC, inside);
+    auto vectorType = VectorType::get({width}, cElem);
+    auto alignment =
+        llvm::MaybeAlign(width * cElem.getIntOrFloatBitWidth() / 8);
+    scf::IfOp::create(
+        b, loc, interior,
+        [&](OpBuilder &tb, Location l) {
+          IndexMath tm{tb, l};
+          for (size_t first = 0; first + width <= elements.size();
+               first += width) {
+            Value gr = tm.add(row0, elements[first][1]);
+            Value gc = tm.add(col0, elements[first][2]);
+            SmallVector<Value> idx = cIndex(tb, l, gr, gc);
+            Value olds;
+            if (!spec.fill)
+              olds = vector::LoadOp::create(tb, l, vectorType, c, idx,
+                                            /*nontemporal=*/false, alignment);
+            SmallVector<Value> results;
+            for (int64_t i = 0; i < width; ++i) {
+              Value old;
+              if (olds)
+                old = vector::ExtractOp::create(tb, l, olds, i);
+              Value column = tm.add(gc, tm.c(i));
+              results.push_back(epilogueElement(
+                  tb, l, old, elements[first + i][0], gr, column));
             }
-            // The body yields C's element type.
-            result = cloneFusedEpilogue(tb, l, spec.fused, sum, elements);
-          } else {
-            Value biasValue;
-            if (bias) {
-              biasValue = memref::LoadOp::create(tb, l, bias, ValueRange{gc});
-              if (biasValue.getType() != f32)
-                biasValue = arith::ExtFOp::create(tb, l, f32, biasValue);
-            }
-            result = applyEpilogue(tb, l, spec.epilogue, sum, biasValue);
-            if (cElem != f32)
-              result = arith::TruncFOp::create(tb, l, cElem, result);
+            Value packed =
+                vector::FromElementsOp::create(tb, l, vectorType, results);
+            vector::StoreOp::create(tb, l, packed, c, idx,
+                                    /*nontemporal=*/false, alignment);
           }
-          memref::StoreOp::create(tb, l, result, c, idx);
           scf::YieldOp::create(tb, l);
+        },
+        [&](OpBuilder &eb, Location l) {
+          elementByElement(eb);
+          scf::YieldOp::create(eb, l);
         });
-      });
+  }
   gpu::ReturnOp::create(b, loc);
   if (pipeline == Pipeline::Tma)
     return alignmentSlack + stages * (stageBytes + barrierBytes);
@@ -770,7 +863,8 @@ GpuKernel GpuKernelCache::getOrCreate(const GpuKernelSpec &spec, StringRef chip,
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
       {static_cast<int32_t>(spec.config.threads), 1, 1}));
   OpBuilder body = OpBuilder::atBlockBegin(&func.getBody().front());
-  GpuKernel kernel{func, buildKernelBody(body, loc, spec, *engine, func)};
+  GpuKernel kernel{func, buildKernelBody(body, loc, spec, *engine, func),
+                   cStoreWidth(spec, *engine)};
   kernels[key] = kernel;
   return kernel;
 }

@@ -352,6 +352,12 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
         tb.createBlock(&sw.getCaseRegions()[i]);
         IndexMath cm{tb, l};
         Value flags = arith::ConstantIntOp::create(tb, l, 0, 32);
+        auto setFlagIf = [&](Value condition, int32_t bit) {
+          Value clear = arith::ConstantIntOp::create(tb, l, 0, 32);
+          Value set = arith::ConstantIntOp::create(tb, l, bit, 32);
+          Value bitValue = arith::SelectOp::create(tb, l, condition, set, clear);
+          flags = arith::OrIOp::create(tb, l, flags, bitValue);
+        };
         auto addFlag = [&](Value view, bool contiguous, int32_t bit) {
           if (!contiguous || cfg.vectorWidth <= 1)
             return;
@@ -367,13 +373,14 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
             aligned = arith::AndIOp::create(tb, l, aligned,
                                             cm.eq(remainder, zero));
           }
-          Value clear = arith::ConstantIntOp::create(tb, l, 0, 32);
-          Value set = arith::ConstantIntOp::create(tb, l, bit, 32);
-          Value bitValue = arith::SelectOp::create(tb, l, aligned, set, clear);
-          flags = arith::OrIOp::create(tb, l, flags, bitValue);
+          setFlagIf(aligned, bit);
         };
         addFlag(args[0], spec.contiguousA, kVectorA);
         addFlag(args[1], spec.contiguousB, kVectorB);
+        // C written in runs of the kernel's width.
+        if (kernel.cVectorWidth > 1)
+          setFlagIf(vectorAligned(tb, l, args[2], kernel.cVectorWidth),
+                    kVectorC);
         gpu::KernelDim3 grid{cm.ceilDiv(rows, cm.c(cfg.tileM)),
                              cm.ceilDiv(cols, cm.c(cfg.tileN)), batch};
         gpu::KernelDim3 block{cm.c(cfg.threads), cm.c(1), cm.c(1)};

@@ -106,6 +106,8 @@ public:
   bool sharedKContiguous(bool) const override { return false; }
   Type sharedType() const override { return compute; }
   int64_t kStep() const override { return 1; }
+  /// A thread's tile rows are threadTileN consecutive columns.
+  int64_t columnRun() const override { return cfg.threadTileN; }
 
   SmallVector<Value> initAccumulators(OpBuilder &b, Location loc) override {
     return SmallVector<Value>(cfg.threadTileM, zeroVector(b, loc, row));
@@ -258,6 +260,8 @@ public:
         accType(VectorType::get({2, 2}, f32)) {}
 
   Type sharedType() const override { return elem; }
+  /// Lane l holds columns 2 (l % 4) and 2 (l % 4) + 1 of a fragment row.
+  int64_t columnRun() const override { return 2; }
   // 16 bytes: row starts move by 4 banks, so the 8 rows of a fragment load
   // hit distinct banks.
   int64_t rowPad() const override { return tf32 ? 4 : 8; }

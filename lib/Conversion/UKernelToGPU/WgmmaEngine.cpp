@@ -78,6 +78,8 @@ public:
   }
   Type sharedType() const override { return elem; }
   int64_t swizzleBytes() const override { return kRowBytes; }
+  /// Elements 4j + q and 4j + q + 1 (q even) are adjacent columns of a row.
+  int64_t columnRun() const override { return 2; }
   /// One call multiplies the whole staged K tile: one commit group.
   int64_t kStep() const override { return config.tileK; }
 

@@ -24,6 +24,17 @@
 // A100:         call @quilt_rt_select(
 // A100:         scf.index_switch
 // A100:         memref.extract_aligned_pointer_as_index
+// The flags (VectorFlags) say which operands are aligned for vector
+// accesses: C (4) when its window starts on 8 bytes and its row stride is
+// even, for the kernel's pairs of f32.
+// A100:         memref.extract_aligned_pointer_as_index %{{.*}} : memref<?x?xf32, strided<[?, 1], offset: ?>> -> index
+// A100:         %[[CMIS:.*]] = arith.remui %{{.*}}, %c8{{(_[0-9]+)?}} : index
+// A100-NEXT:    %[[CSTART:.*]] = arith.cmpi eq, %[[CMIS]], %c0{{.*}}
+// A100:         %[[CPITCH:.*]] = arith.remui %{{.*}}, %c2{{(_[0-9]+)?}} : index
+// A100-NEXT:    %[[CROWS:.*]] = arith.cmpi eq, %[[CPITCH]], %c0{{.*}}
+// A100:         %[[CALIGNED:.*]] = arith.andi %[[CSTART]], %[[CROWS]] : i1
+// A100:         %[[CBIT:.*]] = arith.select %[[CALIGNED]], %c4_i32, %c0_i32{{.*}} : i32
+// A100:         arith.ori %{{.*}}, %[[CBIT]] : i32
 // A100:         gpu.launch_func @quilt_nvidia_kernels::@quilt_mma_sync_f16_[[MMA:[0-9x_a-z]+]]_f16_f32 blocks in (%{{.*}}, %{{.*}}, %c1{{(_[0-9]+)?}}) threads in (%c{{[0-9]+}}, %c1{{.*}}, %c1{{.*}}) dynamic_shared_memory_size %c{{[0-9]+}}_i32 args(%{{.*}} : memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}} : memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}} : memref<?x?xf32, strided<[?, 1], offset: ?>>, %{{.*}} : i32)
 // A100:         scf.index_switch
 // A100:         gpu.launch_func @quilt_nvidia_kernels::@quilt_mma_sync_f16_[[MMA]]_f16_f32
@@ -67,11 +78,35 @@
 // A100:             nvgpu.ldmatrix %{{.*}}[{{.*}}] {numTiles = 2 : i32, transpose = true} : memref<64x40xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
 // A100:             nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // A100:             scf.yield
-// A100:           memref.load %arg2[{{.*}}] : memref<?x?xf32, strided<[?, 1], offset: ?>>
-// A100:           arith.addf
-// A100:           memref.store
+// The epilogue: a block whose tile lies inside C, with C aligned (flag 4),
+// reads and writes each fragment row's pair of columns with one 8-byte
+// vector access and checks no bounds; any other block writes element by
+// element where each lies inside C.
+// A100:           %[[FLAG:.*]] = arith.andi %arg3, %c4_i32 : i32
+// A100:           %[[VECTORC:.*]] = arith.cmpi ne, %[[FLAG]], %c0_i32
+// A100:           %[[ENDN:.*]] = arith.addi %{{.*}}, %c32{{.*}} : index
+// A100:           %[[ENDM:.*]] = arith.addi %{{.*}}, %c16{{.*}} : index
+// A100:           %[[COLSIN:.*]] = arith.cmpi sle, %[[ENDN]], %{{.*}} : index
+// A100:           %[[ROWSIN:.*]] = arith.cmpi sle, %[[ENDM]], %{{.*}} : index
+// A100:           %[[INSIDE:.*]] = arith.andi %[[ROWSIN]], %[[COLSIN]] : i1
+// A100:           %[[INTERIOR:.*]] = arith.andi %[[VECTORC]], %[[INSIDE]] : i1
+// A100:           scf.if %[[INTERIOR]] {
+// A100-NOT:         scf.if
+// A100-COUNT-4:     vector.store %{{.*}}, %arg2[%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<?x?xf32, strided<[?, 1], offset: ?>>, vector<2xf32>
+// A100-NOT:         vector.store
+// A100:           } else {
+// A100-NOT:         vector.store
+// A100:             scf.if
+// A100:               memref.load %arg2[{{.*}}] : memref<?x?xf32, strided<[?, 1], offset: ?>>
+// A100:               arith.addf
+// A100:               memref.store %{{.*}}, %arg2
+// A100:           gpu.return
 // A100-LABEL:   gpu.func @quilt_mma_sync_f16_16x32x64_t64_w1x2_tt2x4_v8_f16_f32_sc(
+// A strided C is written element by element.
+// A100-NOT:       vector.store
 // A100:           memref.load %arg2[{{.*}}] : memref<?x?xf32, strided<[?, ?], offset: ?>>
+// A100-NOT:       vector.store
+// A100:           gpu.return
 // A batched kernel takes block z's matrices as rank-2 views once, so its
 // addresses are those of a matmul's (a third index in every address cost
 // 20-40 registers).
