@@ -1427,12 +1427,19 @@ DONE:
 }
 )";
 
-TEST_F(Emulator, WgmmaOperandOverwrittenWithoutRelease) {
-  CUfunction f = kernel(kWgmmaStagePtx, "wgmma_stage");
-  CUdeviceptr out = alloc(256 * 4);
-  uint32_t mode = 0;
-  CUresult r = launch(f, {1}, {256}, {&out, &mode});
-  expectReport(r, CUDA_ERROR_LAUNCH_FAILED,
+class WgmmaStageTest : public Emulator {
+protected:
+  /// Runs kWgmmaStagePtx in `mode` on two warpgroups.
+  CUresult run(uint32_t mode) {
+    CUfunction f = kernel(kWgmmaStagePtx, "wgmma_stage");
+    out = alloc(256 * 4);
+    return launch(f, {1}, {256}, {&out, &mode});
+  }
+  CUdeviceptr out = 0;
+};
+
+TEST_F(WgmmaStageTest, OperandOverwrittenWithoutRelease) {
+  expectReport(run(0), CUDA_ERROR_LAUNCH_FAILED,
                {where("shared-memory hazard", "wgmma_stage",
                       lineOf(kWgmmaStagePtx, "@write"), "(0,0,0)", "(0,0,0)"),
                 "overwrites byte 0 that wgmma.mma_async 1 of warpgroup 1 "
@@ -1440,23 +1447,16 @@ TEST_F(Emulator, WgmmaOperandOverwrittenWithoutRelease) {
                 "wgmma.wait_group that completes it"});
 }
 
-TEST_F(Emulator, WgmmaOperandOverwriteAfterMbarrierReleaseIsOrdered) {
-  CUfunction f = kernel(kWgmmaStagePtx, "wgmma_stage");
-  CUdeviceptr out = alloc(256 * 4);
-  uint32_t mode = 1;
-  CUresult r = launch(f, {1}, {256}, {&out, &mode});
+TEST_F(WgmmaStageTest, OperandOverwriteAfterMbarrierReleaseIsOrdered) {
+  CUresult r = run(1);
   ASSERT_EQ(r, CUDA_SUCCESS) << errorString(r);
   // The operands were zeros: so is every accumulator.
   for (float v : download<float>(out, 256))
     EXPECT_EQ(v, 0.0f);
 }
 
-TEST_F(Emulator, WgmmaOperandOverwrittenBeforeItsWait) {
-  CUfunction f = kernel(kWgmmaStagePtx, "wgmma_stage");
-  CUdeviceptr out = alloc(256 * 4);
-  uint32_t mode = 2;
-  CUresult r = launch(f, {1}, {256}, {&out, &mode});
-  expectReport(r, CUDA_ERROR_LAUNCH_FAILED,
+TEST_F(WgmmaStageTest, OperandOverwrittenBeforeItsWait) {
+  expectReport(run(2), CUDA_ERROR_LAUNCH_FAILED,
                {where("shared-memory hazard", "wgmma_stage",
                       lineOf(kWgmmaStagePtx, "@early-write"), "(0,0,0)",
                       "(0,0,0)"),
@@ -1464,12 +1464,8 @@ TEST_F(Emulator, WgmmaOperandOverwrittenBeforeItsWait) {
                 "reads"});
 }
 
-TEST_F(Emulator, WgmmaAccumulatorReadBeforeItsWait) {
-  CUfunction f = kernel(kWgmmaStagePtx, "wgmma_stage");
-  CUdeviceptr out = alloc(256 * 4);
-  uint32_t mode = 3;
-  CUresult r = launch(f, {1}, {256}, {&out, &mode});
-  expectReport(r, CUDA_ERROR_LAUNCH_FAILED,
+TEST_F(WgmmaStageTest, AccumulatorReadBeforeItsWait) {
+  expectReport(run(3), CUDA_ERROR_LAUNCH_FAILED,
                {"wgmma accumulator hazard in wgmma_stage at PTX line " +
                     std::to_string(lineOf(kWgmmaStagePtx, "@early-read")),
                 "%f1 is an accumulator of wgmma.mma_async 1 of this "
