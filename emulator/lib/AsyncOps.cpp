@@ -240,7 +240,7 @@ bool Cta::executeAsync(Warp &w, const Instruction &inst, uint32_t exec,
                           " are pending in the current phase");
         // The state token names the phase the arrival belongs to.
         write(w, lane, ops[0], mb.phase, Type::B64);
-        join(mb.arrivedKnowledge, w.wgmmaKnown);
+        join(mb.arrivedKnowledge, w.wgmma.known);
         mb.pending -= count;
         noteProgress();
         completeIfDone();
@@ -255,7 +255,7 @@ bool Cta::executeAsync(Warp &w, const Instruction &inst, uint32_t exec,
         if (done) {
           uint32_t &seen = l.observedPhases[key];
           seen = std::max(seen, mb.phase);
-          join(w.wgmmaKnown, mb.releasedKnowledge);
+          join(w.wgmma.known, mb.releasedKnowledge);
           anyWaitSucceeded = true;
         } else {
           anyWaitFailed = true;

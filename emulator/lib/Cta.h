@@ -27,7 +27,6 @@
 #include "Ptx.h"
 #include "SharedMemoryChecker.h"
 
-#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -54,13 +53,19 @@ struct PendingCopy {
   uint32_t line;
 };
 
-/// wgmma.mma_async operations are numbered per warpgroup from 1 in issue
-/// order. What a thread knows of them: per warpgroup of the CTA (at most
-/// 1024 / 128), the newest one whose completion it has synchronized with,
-/// by its own warp's wgmma.wait_group, or through a barrier or an mbarrier
-/// phase from a thread that had (WgmmaHazards.cpp).
-constexpr uint32_t kMaxWarpgroups = SharedMemoryChecker::kMaxWarpgroups;
-using WgmmaKnowledge = std::array<uint32_t, kMaxWarpgroups>;
+/// A warp's wgmma bookkeeping (WgmmaHazards.cpp).
+struct WarpWgmmas {
+  /// What the warp knows complete (SharedMemoryChecker.h).
+  WgmmaKnowledge known{};
+  /// The newest wgmma of its warpgroup it took part in, and its committed
+  /// groups (each group's newest wgmma, oldest first).
+  uint32_t issued = 0;
+  std::deque<uint32_t> groups;
+  /// Register -> the wgmma whose accumulator it is, while that one may be
+  /// incomplete; and the newest such wgmma (0: none) with its PTX line.
+  std::vector<uint32_t> accumulatorOf;
+  uint32_t newestAccumulator = 0, newestAccumulatorLine = 0;
+};
 
 struct Lane {
   uint32_t pc = 0;
@@ -88,16 +93,7 @@ struct Warp {
   };
   std::vector<Divergence> divergences;
   std::vector<uint64_t> registers; ///< registers[reg * 32 + lane]
-  /// wgmma bookkeeping of the warp (WgmmaHazards.cpp): what it knows, the
-  /// newest wgmma of its warpgroup it took part in, its committed groups
-  /// (each group's newest wgmma, oldest first) and the newest committed.
-  WgmmaKnowledge wgmmaKnown{};
-  uint32_t wgmmaIssued = 0, wgmmaCommitted = 0;
-  std::deque<uint32_t> wgmmaGroups;
-  /// Register -> the wgmma whose accumulator it is, while that one may be
-  /// incomplete; and the newest such wgmma (0: none) with its PTX line.
-  std::vector<uint32_t> accumulatorOf;
-  uint32_t newestAccumulator = 0, newestAccumulatorLine = 0;
+  WarpWgmmas wgmma;
   uint64_t &reg(uint32_t r, int lane) {
     return registers[size_t(r) * 32 + lane];
   }

@@ -227,7 +227,7 @@ bool Cta::arriveAtBarrier(Warp &w, const Instruction &inst, uint32_t exec) {
     }
   }
   b.arrived += __builtin_popcount(exec);
-  join(b.knowledge, w.wgmmaKnown);
+  join(b.knowledge, w.wgmma.known);
   noteProgress();
   return true;
 }
@@ -361,7 +361,7 @@ bool Cta::step(Warp &w, uint32_t active, uint32_t pc, bool &yield) {
   accesses_.clear();
   // A wgmma in flight owns its accumulators (a later wgmma may chain on
   // them).
-  if (w.newestAccumulator && exec && inst.op != Op::WgmmaMma &&
+  if (w.wgmma.newestAccumulator && exec && inst.op != Op::WgmmaMma &&
       !checkAccumulatorAccess(w, inst, __builtin_ctz(exec)))
     return false;
 
@@ -522,11 +522,7 @@ bool Cta::run(const uint32_t ctaid[3]) {
     for (Lane &l : w.lanes)
       l = Lane();
     w.divergences.clear();
-    w.wgmmaKnown = WgmmaKnowledge{};
-    w.wgmmaIssued = w.wgmmaCommitted = 0;
-    w.wgmmaGroups.clear();
-    w.accumulatorOf.clear();
-    w.newestAccumulator = w.newestAccumulatorLine = 0;
+    w.wgmma = WarpWgmmas();
   }
   std::fill(std::begin(wgmmaIssued_), std::end(wgmmaIssued_), 0);
   std::fill(shared_.begin(), shared_.end(), 0);

@@ -155,7 +155,7 @@ void SharedMemoryChecker::wgmmaRead(uint32_t warpgroup, uint32_t wgmma,
   std::fill(readers.begin() + offset, readers.begin() + offset + bytes, wgmma);
 }
 
-std::string SharedMemoryChecker::wgmmaOverwrite(const uint32_t *known,
+std::string SharedMemoryChecker::wgmmaOverwrite(const WgmmaKnowledge &known,
                                                 uint32_t offset,
                                                 uint32_t bytes) const {
   if (!enabled_ || !wgmmaReadsSeen_)
@@ -168,12 +168,12 @@ std::string SharedMemoryChecker::wgmmaOverwrite(const uint32_t *known,
     for (uint32_t i = offset; i < offset + bytes; ++i) {
       uint32_t wgmma = readers[i];
       if (wgmma && known[warpgroup] < wgmma)
-        return "overwrites byte " + std::to_string(i) + " that wgmma.mma_async " +
-             std::to_string(wgmma) + " of warpgroup " +
-             std::to_string(warpgroup) +
-             " reads, and the writer has not synchronized with the "
-             "wgmma.wait_group that completes it (the reading warps' "
-             "mbarrier arrival after their wait, or a barrier)";
+        return "overwrites byte " + std::to_string(i) +
+               " that wgmma.mma_async " + std::to_string(wgmma) +
+               " of warpgroup " + std::to_string(warpgroup) +
+               " reads, and the writer has not synchronized with the "
+               "wgmma.wait_group that completes it (the reading warps' "
+               "mbarrier arrival after their wait, or a barrier)";
     }
   }
   return {};

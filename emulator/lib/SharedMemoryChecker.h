@@ -23,6 +23,7 @@
 #ifndef QUILT_EMULATOR_SHAREDMEMORYCHECKER_H
 #define QUILT_EMULATOR_SHAREDMEMORYCHECKER_H
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -30,11 +31,18 @@
 
 namespace quilt::emu {
 
+/// Warpgroups of a CTA: 1024 threads / 128.
+constexpr uint32_t kMaxWarpgroups = 8;
+
+/// wgmma.mma_async operations are numbered per warpgroup from 1 in issue
+/// order. What a thread knows of them: per warpgroup of the CTA, the newest
+/// one whose completion it has synchronized with, by its own warp's
+/// wgmma.wait_group, or through a barrier or an mbarrier phase from a
+/// thread that had (WgmmaHazards.cpp).
+using WgmmaKnowledge = std::array<uint32_t, kMaxWarpgroups>;
+
 class SharedMemoryChecker {
 public:
-  /// Warpgroups of a CTA: 1024 threads / 128.
-  static constexpr uint32_t kMaxWarpgroups = 8;
-
   /// Forgets everything; `bytes` is the CTA's shared window.
   void reset(size_t bytes);
   void setEnabled(bool enabled) { enabled_ = enabled; }
@@ -75,7 +83,7 @@ public:
   /// Empty when a writer knowing `known` (per warpgroup, the newest wgmma
   /// it knows complete) may write [offset, offset + bytes), else what the
   /// write would race with.
-  std::string wgmmaOverwrite(const uint32_t *known, uint32_t offset,
+  std::string wgmmaOverwrite(const WgmmaKnowledge &known, uint32_t offset,
                              uint32_t bytes) const;
 
 private:

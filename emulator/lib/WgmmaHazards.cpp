@@ -22,12 +22,12 @@
 //   copies into the stage; without the arrival, or before the wait, the
 //   overwrite is a race.
 //
-// Knowledge per warp (Cta.h, WgmmaKnowledge) is the newest completed wgmma
-// per warpgroup; a barrier joins it over the warps it releases, an
-// mbarrier over its arrivals, handing it to the threads that see a phase
-// complete. (An mbarrier keeps the join of all its completed phases, so a
-// waiter may acquire a later phase's knowledge than the one it waited
-// for: that can hide a race, never invent one.)
+// Knowledge per warp (WgmmaKnowledge, SharedMemoryChecker.h) is the newest
+// completed wgmma per warpgroup; a barrier joins it over the threads that
+// arrive, an mbarrier over its arrivals, handing it to the threads that
+// see a phase complete. (An mbarrier keeps the join of all its completed
+// phases, so a waiter may acquire a later phase's knowledge than the one it
+// waited for: that can hide a race, never invent one.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,43 +61,43 @@ uint32_t Cta::issueWgmma(const Instruction &inst, Warp *group[4],
   uint32_t warpgroup = group[0]->index / 4;
   uint32_t wgmma = ++wgmmaIssued_[warpgroup];
   for (int i = 0; i < 4; ++i) {
-    Warp &w = *group[i];
-    w.wgmmaIssued = wgmma;
-    if (w.accumulatorOf.empty())
-      w.accumulatorOf.assign(kernel_.numRegisters, 0);
+    WarpWgmmas &books = group[i]->wgmma;
+    books.issued = wgmma;
+    if (books.accumulatorOf.empty())
+      books.accumulatorOf.assign(kernel_.numRegisters, 0);
     forEachRegister(accumulators, [&](uint32_t reg) {
-      if (reg < w.accumulatorOf.size())
-        w.accumulatorOf[reg] = wgmma;
+      if (reg < books.accumulatorOf.size())
+        books.accumulatorOf[reg] = wgmma;
     });
-    w.newestAccumulator = wgmma;
-    w.newestAccumulatorLine = inst.line;
+    books.newestAccumulator = wgmma;
+    books.newestAccumulatorLine = inst.line;
   }
   return wgmma;
 }
 
 void Cta::commitWgmmaGroup(Warp &w) {
   // Without a new wgmma the group is empty, and wait_group still counts it.
-  w.wgmmaGroups.push_back(w.wgmmaIssued);
-  w.wgmmaCommitted = w.wgmmaIssued;
+  w.wgmma.groups.push_back(w.wgmma.issued);
 }
 
 void Cta::waitWgmmaGroups(Warp &w, size_t keep) {
-  uint32_t warpgroup = w.index / 4;
-  while (w.wgmmaGroups.size() > keep) {
-    w.wgmmaKnown[warpgroup] =
-        std::max(w.wgmmaKnown[warpgroup], w.wgmmaGroups.front());
-    w.wgmmaGroups.pop_front();
+  WarpWgmmas &books = w.wgmma;
+  uint32_t &complete = books.known[w.index / 4];
+  while (books.groups.size() > keep) {
+    complete = std::max(complete, books.groups.front());
+    books.groups.pop_front();
   }
-  if (w.newestAccumulator && w.wgmmaKnown[warpgroup] >= w.newestAccumulator)
-    w.newestAccumulator = 0; // every accumulator is the warp's again
+  if (books.newestAccumulator && complete >= books.newestAccumulator)
+    books.newestAccumulator = 0; // every accumulator is the warp's again
 }
 
 bool Cta::checkAccumulatorAccess(Warp &w, const Instruction &inst, int lane) {
-  uint32_t complete = w.wgmmaKnown[w.index / 4];
+  const WarpWgmmas &books = w.wgmma;
+  uint32_t complete = books.known[w.index / 4];
   uint32_t locked = kNoRegister;
   auto check = [&](uint32_t reg) {
-    if (locked == kNoRegister && reg < w.accumulatorOf.size() &&
-        w.accumulatorOf[reg] > complete)
+    if (locked == kNoRegister && reg < books.accumulatorOf.size() &&
+        books.accumulatorOf[reg] > complete)
       locked = reg;
   };
   for (const Operand &op : inst.operands)
@@ -111,22 +111,22 @@ bool Cta::checkAccumulatorAccess(Warp &w, const Instruction &inst, int lane) {
                                 : std::string("a register");
   return fail(kErrorLaunchFailed, "wgmma accumulator hazard", inst, w, lane,
               name + " is an accumulator of wgmma.mma_async " +
-                  std::to_string(w.accumulatorOf[locked]) +
+                  std::to_string(books.accumulatorOf[locked]) +
                   " of this warpgroup (the newest at PTX line " +
-                  std::to_string(w.newestAccumulatorLine) +
+                  std::to_string(books.newestAccumulatorLine) +
                   "), which no wgmma.wait_group of this warp has completed");
 }
 
 std::string Cta::wgmmaOverwriteHazard(const Warp &w, uint32_t offset,
                                       uint32_t bytes) {
-  return checker_.wgmmaOverwrite(w.wgmmaKnown.data(), offset, bytes);
+  return checker_.wgmmaOverwrite(w.wgmma.known, offset, bytes);
 }
 
 void Cta::acquireAtBarrier(uint32_t barrier) {
   for (Warp &w : warps_)
     for (const Lane &l : w.lanes)
       if (l.state == LaneState::AtBarrier && l.barrier == barrier) {
-        join(w.wgmmaKnown, barriers_[barrier].knowledge);
+        join(w.wgmma.known, barriers_[barrier].knowledge);
         break;
       }
 }

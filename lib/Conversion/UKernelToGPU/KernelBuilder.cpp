@@ -499,6 +499,10 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     TmaStaging tma(spec, mapA, mapB, batch, row0, col0);
     Value barriers =
         im.add(smemBase, im.add(tilesBase, im.c(stages * stageBytes)));
+    // The phase in which a stage's barriers complete for K step `step`.
+    auto phaseOf = [&](IndexMath &pm, Value step) {
+      return pm.rem(pm.div(step, pm.c(stages)), pm.c(2));
+    };
     Value leader = im.eq(thread.tid, im.c(0));
     tma.initBarriers(b, loc, leader, barriers, stages,
                      cfg.threads / spec.warpSize);
@@ -531,7 +535,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
           IndexMath lm{lb, l};
           Value step = lm.div(k0, lm.c(cfg.tileK));
           Value current = lm.rem(step, lm.c(stages));
-          Value phase = lm.rem(lm.div(step, lm.c(stages)), lm.c(2));
+          Value phase = phaseOf(lm, step);
           Value full = TmaStaging::fullBarrier(lb, l, barriers, current);
           tma.wait(lb, l, full, phase);
           auto [aTile, bTile] = tilesAt(lb, lm.mul(current, lm.c(stageBytes)));
@@ -555,9 +559,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
             issueStep(rb, rm.mul(next, rm.c(cfg.tileK)), buffer,
                       [&](OpBuilder &wb) {
                         IndexMath wm{wb, l};
-                        tma.wait(wb, l, empty,
-                                 wm.rem(wm.div(released, wm.c(stages)),
-                                        wm.c(2)));
+                        tma.wait(wb, l, empty, phaseOf(wm, released));
                       });
             scf::YieldOp::create(rb, l);
           });
