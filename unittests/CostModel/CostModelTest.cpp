@@ -172,9 +172,10 @@ TEST(CostModel, CpuEdgeBlockCostsItsVectorsOrOneFmaLatency) {
   EXPECT_DOUBLE_EQ(computeUs(fewRows, 65), computeUs(fewRows, 128));
   EXPECT_DOUBLE_EQ(computeUs(fewRows, 80), computeUs(fewRows, 128));
   const char *manyRows = "240x512x256 t1 w1x1 tt6x64 v16 s1 cpu_fma";
-  // Six rows by one vector: six FMAs on two units, under the latency.
+  // Six rows by one vector: six FMAs on two units, under the six cycles
+  // between an accumulator's FMAs (kCpuFmaLatency).
   EXPECT_NEAR(computeUs(manyRows, 80),
-              computeUs(manyRows, 64) * (1.0 + 4.0 / 12.0), 1e-9);
+              computeUs(manyRows, 64) * (1.0 + 6.0 / 12.0), 1e-9);
   // Three vectors: nine FMA cycles of the twelve of a whole block.
   EXPECT_NEAR(computeUs(manyRows, 112),
               computeUs(manyRows, 64) * (1.0 + 9.0 / 12.0), 1e-9);
