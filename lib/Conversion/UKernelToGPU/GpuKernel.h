@@ -183,10 +183,15 @@ public:
                                         const SharedTile &a,
                                         const SharedTile &bTile, Value kk,
                                         ValueRange accs) = 0;
-  /// Whether `accumulate` returns while its own multiplication still runs
-  /// (wgmma in a TMA kernel): its tiles stay in use until the next call
-  /// returns, and the accumulators may be read only after
-  /// `completeAccumulates`.
+  /// Lets `accumulate` return while its own multiplication still runs
+  /// (wgmma in a TMA kernel, whose stages are handed back by mbarriers):
+  /// its tiles then stay in use until the next call returns, and the
+  /// accumulators may be read only after `completeAccumulates`. The loop
+  /// that stages the tiles decides: a single buffer needs each step
+  /// complete before it is refilled. Engines whose steps always complete
+  /// inside `accumulate` ignore it.
+  virtual void leaveStepInFlight(bool leave) {}
+  /// Whether `accumulate` returns with its own step in flight.
   virtual bool leavesStepInFlight() const { return false; }
   /// Waits for the multiplication `accumulate` left in flight.
   virtual void completeAccumulates(OpBuilder &b, Location loc) {}

@@ -528,7 +528,8 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
       issueStep(b, im.c(s * cfg.tileK), im.c(s), nullptr);
     // A step left in flight holds its buffer while the next one fills
     // another: a single buffer completes each step before it is refilled.
-    int64_t inFlight = engine.leavesStepInFlight() && stages > 1 ? 1 : 0;
+    engine.leaveStepInFlight(stages > 1);
+    int64_t inFlight = engine.leavesStepInFlight() ? 1 : 0;
     kLoop = scf::ForOp::create(
         b, loc, im.c(0), k, im.c(cfg.tileK), init,
         [&](OpBuilder &lb, Location l, Value k0, ValueRange accs) {
@@ -541,8 +542,6 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
           auto [aTile, bTile] = tilesAt(lb, lm.mul(current, lm.c(stageBytes)));
           SmallVector<Value> updated =
               multiplyTiles(lb, l, aTile, bTile, accs);
-          if (engine.leavesStepInFlight() && !inFlight)
-            engine.completeAccumulates(lb, l);
           // Step `released` (r above) is read: hand its buffer back.
           Value hasReleased = lm.le(lm.c(inFlight), step);
           scf::IfOp::create(lb, l, hasReleased, [&](OpBuilder &rb, Location) {

@@ -67,7 +67,7 @@ class WgmmaEngine final : public MatrixEngine {
 public:
   WgmmaEngine(const GpuKernelSpec &spec, MLIRContext *ctx)
       : config(spec.config), grid(spec.config), elem(spec.inputType),
-        stepsInFlight(spec.tmaLoads),
+        canLeaveStepInFlight(spec.tmaLoads),
         // A slab's 64 x N f32 accumulators over 128 threads.
         accType(VectorType::get({grid.tileN / 2}, Float32Type::get(ctx))),
         accStruct(LLVM::LLVMStructType::getLiteral(
@@ -88,7 +88,10 @@ public:
   /// issued (CUTLASS's and Triton's Hopper mainloops wait likewise for all
   /// but the last group). With threads staging the tiles, the block's
   /// barrier hands a buffer back, and every read of it must be done first.
-  bool leavesStepInFlight() const override { return stepsInFlight; }
+  void leaveStepInFlight(bool leave) override {
+    stepInFlight = leave && canLeaveStepInFlight;
+  }
+  bool leavesStepInFlight() const override { return stepInFlight; }
   void completeAccumulates(OpBuilder &b, Location loc) override {
     if (leavesStepInFlight())
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
@@ -245,7 +248,9 @@ private:
   quilt::KernelConfig config;
   WarpgroupGrid grid;
   Type elem;
-  bool stepsInFlight;
+  /// Tiles staged by TMA, handed back by mbarriers (leaveStepInFlight).
+  bool canLeaveStepInFlight;
+  bool stepInFlight = false;
   VectorType accType;
   LLVM::LLVMStructType accStruct;
 };

@@ -171,8 +171,8 @@ func.func @batched(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %c: memref<?x?x
 // CHECK-NOT:       gpu.barrier
 // CHECK:           nvvm.mbarrier.try_wait.parity
 // CHECK:           nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT:      nvvm.wgmma.wait.group.sync.aligned 1
-// CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT:      nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT:       nvvm.wgmma.wait.group
 // CHECK:           arith.cmpi sle, %c0{{.*}}, %{{.*}}
 // CHECK:           nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
 // CHECK:           nvvm.mbarrier.try_wait.parity
