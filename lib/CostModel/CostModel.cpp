@@ -52,12 +52,13 @@ constexpr double kCacheLatencyUs = 0.2;
 constexpr double kFragmentLoadCycles = 4.0;
 /// Cycles from one FMA into an accumulator to the next that the register
 /// block's loop sustains. An FMA's own latency is 4 cycles (Ice Lake, Zen 3
-/// to 5, Neoverse N1), but blocks of exactly latency x FMA units
-/// accumulators (2x64, 4x32, 8x16 on two 512-bit units) ran 5-90% behind
-/// blocks of 12 or more on one Zen 5 core: with the loads between them, the
-/// FMAs need slack. MEASURED: replayed on every candidate either model keeps
-/// on 43 products (docs/cost-model.md, "CPU tiles"), 4 cycles lost 12.8% to
-/// the best measured, 5 cycles 6.7%, 6 cycles 6.0%.
+/// to 5, Neoverse N1), but on one Zen 5 core blocks of exactly latency x FMA
+/// units accumulators (2x64, 4x32, 8x16 on two 512-bit units) ran at a
+/// median 1.28x the best candidate on attention products, blocks of 12 or
+/// more at 1.05x: with the loads between them, the FMAs need slack.
+/// MEASURED: replayed on every candidate either model keeps on 43 products
+/// (docs/cost-model.md, "FMA slack"), 4 cycles lost 12.8% to the best
+/// measured, 5 cycles 6.7%, 6 cycles 6.0%.
 constexpr double kCpuFmaLatency = 6.0;
 /// CPU load ports: one A broadcast or B vector each per cycle.
 constexpr double kCpuLoadPorts = 2.0;
