@@ -225,6 +225,15 @@ SmallVector<Value> emitMicroKernel(OpBuilder &b, Location loc,
 void prefetchTile(OpBuilder &b, Location loc, const KernelSpec &spec, Value c,
                   Value row, Value col, Value rows, Value cols);
 
+/// Prefetches (for reading) a register block's rows of the f32 A read in
+/// place (M x K, not transposed): rows [row, row + mr) clamped to A's last,
+/// columns [k0, k0 + kb), where those are runs separate from the next row's
+/// (kb shorter than A's row pitch). Issued register blocks ahead, the runs
+/// arrive while earlier blocks compute instead of stalling their block's
+/// first k steps (docs/host-codegen.md, "A read in place").
+void prefetchARows(OpBuilder &b, Location loc, const KernelSpec &spec, Value a,
+                   Value row, Value k0, Value kb);
+
 /// What a tile's epilogue reads besides its sums, indexed like the f32 C
 /// the kernel updates (the region's rows and columns, one batch element):
 /// the zero-padded f32 bias of named steps, and the fused epilogue's

@@ -168,6 +168,14 @@ namespace {
 /// fork and join of an idle OpenMP team.
 constexpr int64_t kParallelMinMacs = int64_t(1) << 21;
 
+/// How many register blocks ahead a K block's rows of an A read in place are
+/// prefetched. Rows of a K block shorter than A's are separate 256- to
+/// 512-byte runs, too short for the hardware prefetchers: without it a P x V
+/// product with a long K (batch_matmul B=24 M=401 N=64 K=401, 4x64 blocks,
+/// kc = 64) ran 0.66-0.9x oneDNN from one process to the next on one Zen 5
+/// core; one block ahead 0.9-1.1x, two 0.98-1.05x (docs/benchmarks.md).
+constexpr int64_t kAPrefetchBlocksAhead = 2;
+
 /// The smallest block of C (mb * nb f32 elements, 128 KiB) whose tiles are
 /// prefetched before their micro-kernels.
 constexpr int64_t kPrefetchMinElems = int64_t(1) << 15;
@@ -409,6 +417,10 @@ void emitMacroKernel(OpBuilder &b, Location loc, const KernelSpec &spec,
         prefetchTile(pb, l, spec, c, row, col, rows, cols);
         scf::YieldOp::create(pb, l);
       });
+      if (spec.readsAInPlace() && !spec.transposeA)
+        prefetchARows(b5, loc, spec, a.matrix,
+                      m5.add(row, m5.c(kAPrefetchBlocksAhead * spec.mr)), pc,
+                      kb);
       MicroKernelReader read;
       read.a = spec.readsAInPlace()
                    ? inPlaceAReader(b5, loc, spec, a.matrix, row, rows, pc)

@@ -158,6 +158,40 @@ void mlir::ukernel::host::prefetchTile(OpBuilder &b, Location loc,
   }
 }
 
+void mlir::ukernel::host::prefetchARows(OpBuilder &b, Location loc,
+                                        const KernelSpec &spec, Value a,
+                                        Value row, Value k0, Value kb) {
+  IndexMath im{b, loc};
+  // Where the block's rows are contiguous (a K block that is all of a
+  // row-major A's K), they are one stream the hardware prefetcher follows.
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, a);
+  Value gapped = im.lt(kb, meta.getStrides()[0]);
+  scf::IfOp::create(b, loc, gapped, [&](OpBuilder &tb, Location l) {
+    IndexMath tm{tb, l};
+    Value lastRow = tm.sub(meta.getSizes()[0], tm.c(1));
+    SmallVector<Value> rows;
+    for (int64_t i = 0; i < spec.mr; ++i)
+      rows.push_back(tm.min(tm.add(row, tm.c(i)), lastRow));
+    auto prefetchColumn = [&](OpBuilder &ob, Value col) {
+      for (Value r : rows)
+        memref::PrefetchOp::create(ob, l, a, ValueRange{r, col},
+                                   /*isWrite=*/false, /*localityHint=*/3,
+                                   /*isDataCache=*/true);
+    };
+    // One prefetch per 64-byte line (16 f32) of each row from the block's
+    // first column, and the last column's, for rows that start mid-line.
+    constexpr int64_t kLineElems = 16;
+    Value end = tm.add(k0, kb);
+    scf::ForOp::create(tb, l, k0, end, tm.c(kLineElems), ValueRange{},
+                       [&](OpBuilder &lb, Location, Value col, ValueRange) {
+                         prefetchColumn(lb, col);
+                         scf::YieldOp::create(lb, l);
+                       });
+    prefetchColumn(tb, tm.sub(end, tm.c(1)));
+    scf::YieldOp::create(tb, l);
+  });
+}
+
 void mlir::ukernel::host::emitTileUpdate(
     OpBuilder &b, Location loc, const KernelSpec &spec, ArrayRef<Value> accs,
     Value c, Value row, Value col, Value rows, Value cols,

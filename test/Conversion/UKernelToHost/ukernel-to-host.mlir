@@ -124,6 +124,23 @@
 // The C tile is prefetched (4 rows x 1 line) before the K loop when the
 // block of C is too large to stay in L2.
 // CHECK-COUNT-4: memref.prefetch %[[CV]][%{{.*}}, %{{.*}}], write, locality<3>, data
+// The rows of A two register blocks ahead (row + 2 x 4) are prefetched, a
+// line (16 f32) at a time plus the K block's last column, where the K
+// block's rows are runs apart (its size below A's row pitch).
+// CHECK: %[[AHEAD:.*]] = arith.addi %{{.*}}, %c8{{.*}} : index
+// CHECK: %{{.*}}, %{{.*}}, %[[ASIZES:.*]]:2, %[[ASTRIDES:.*]]:2 = memref.extract_strided_metadata %[[AV]]
+// CHECK: %[[GAPPED:.*]] = arith.cmpi slt, %[[KB:.*]], %[[ASTRIDES]]#0 : index
+// CHECK: scf.if %[[GAPPED]] {
+// CHECK: %[[LASTROW:.*]] = arith.subi %[[ASIZES]]#0, %{{.*}} : index
+// CHECK: %[[R0:.*]] = arith.addi %[[AHEAD]], %{{.*}} : index
+// CHECK-NEXT: %{{.*}} = arith.minsi %[[R0]], %[[LASTROW]] : index
+// CHECK: %[[KEND:.*]] = arith.addi %[[PC]], %[[KB]] : index
+// CHECK: scf.for %[[COL:.*]] = %[[PC]] to %[[KEND]] step %c16
+// CHECK-COUNT-4: memref.prefetch %[[AV]][%{{.*}}, %[[COL]]], read, locality<3>, data
+// CHECK-NEXT: }
+// CHECK: %[[KLAST:.*]] = arith.subi %[[KEND]], %{{.*}} : index
+// CHECK-COUNT-4: memref.prefetch %[[AV]][%{{.*}}, %[[KLAST]]], read, locality<3>, data
+// CHECK-NEXT: }
 // CHECK: scf.for %[[K:.*]] = %{{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK-COUNT-2: vector.load %[[PB]]
 // CHECK-NEXT: %[[AK:.*]] = arith.addi %[[PC]], %[[K]] : index
@@ -184,7 +201,10 @@ module attributes {ukernel.target = #cpu8} {
 // (stored NxK) transposes 8 k steps x 16 columns in registers.
 // CHECK: vector.transpose %{{.*}}, [1, 0] : vector<16x8xf32> to vector<8x16xf32>
 // CHECK: vector.load %{{.*}} : memref<?x?xf32, strided<[?, 1], offset: ?>>, vector<4xf32>
+// A packed A is not prefetched: packing reads it a row at a time.
+// CHECK-NOT: read, locality
 // CHECK: func.func private @[[KERNEL]](
+// CHECK-NOT: read, locality
 // CHECK-NOT: func.func private @__quilt_host_gemm
 module attributes {ukernel.target = #cpu8} {
   func.func @transposed(%at: memref<?x?xf32>, %bt: memref<?x?xf32>, %c: memref<?x?xf32>) {
