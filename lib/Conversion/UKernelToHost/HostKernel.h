@@ -146,6 +146,9 @@ struct ASource {
   Value outH, outW;                         ///< OH, OW
   Value filterR, filterS, channels;
   Value rowOrigin; ///< GEMM row of the region's first row (r0)
+  /// The module of the kernel, where an A read in place gets its row
+  /// prefetcher (prefetchARows).
+  ModuleOp module;
   /// Scratch index buffers: the row offsets of an A block (mc + mr) and the
   /// k offsets of a K block (kc).
   Value rowOffsets, kOffsets;
@@ -231,8 +234,12 @@ void prefetchTile(OpBuilder &b, Location loc, const KernelSpec &spec, Value c,
 /// (kb shorter than A's row pitch). Issued register blocks ahead, the runs
 /// arrive while earlier blocks compute instead of stalling their block's
 /// first k steps (docs/host-codegen.md, "A read in place").
-void prefetchARows(OpBuilder &b, Location loc, const KernelSpec &spec, Value a,
-                   Value row, Value k0, Value kb);
+/// Only where `firstReads` (i1): the rows' first reads in the A block; later
+/// ones find them in L2. The prefetches are a call to a function of
+/// `module`, created on first use.
+void prefetchARows(OpBuilder &b, Location loc, const KernelSpec &spec,
+                   ModuleOp module, Value a, Value row, Value k0, Value kb,
+                   Value firstReads);
 
 /// What a tile's epilogue reads besides its sums, indexed like the f32 C
 /// the kernel updates (the region's rows and columns, one batch element):

@@ -169,11 +169,12 @@ namespace {
 constexpr int64_t kParallelMinMacs = int64_t(1) << 21;
 
 /// How many register blocks ahead a K block's rows of an A read in place are
-/// prefetched. Rows of a K block shorter than A's are separate 256- to
-/// 512-byte runs, too short for the hardware prefetchers: without it a P x V
-/// product with a long K (batch_matmul B=24 M=401 N=64 K=401, 4x64 blocks,
-/// kc = 64) ran 0.66-0.9x oneDNN from one process to the next on one Zen 5
-/// core; one block ahead 0.9-1.1x, two 0.98-1.05x (docs/benchmarks.md).
+/// prefetched (prefetchARows). Rows of a K block shorter than A's are
+/// separate 256- to 512-byte runs, too short for the hardware prefetchers.
+/// Measured on one Zen 5 core (docs/benchmarks.md, "Host, attention products
+/// held out"): the P x V product batch_matmul B=24 M=401 N=64 K=401 (4x64
+/// blocks, kc = 64) ran 0.63-0.9x oneDNN from one process to the next
+/// without, 0.97-1.09x with the rows two blocks ahead.
 constexpr int64_t kAPrefetchBlocksAhead = 2;
 
 /// The smallest block of C (mb * nb f32 elements, 128 KiB) whose tiles are
@@ -417,10 +418,19 @@ void emitMacroKernel(OpBuilder &b, Location loc, const KernelSpec &spec,
         prefetchTile(pb, l, spec, c, row, col, rows, cols);
         scf::YieldOp::create(pb, l);
       });
-      if (spec.readsAInPlace() && !spec.transposeA)
-        prefetchARows(b5, loc, spec, a.matrix,
-                      m5.add(row, m5.c(kAPrefetchBlocksAhead * spec.mr)), pc,
-                      kb);
+      // Not in the parallel kernels: there the call alone (never made, on
+      // Q x K^T products whose K blocks are all of K) halved the speed of
+      // the OpenMP-outlined 8x48 kernel (B=16 M=1025 N=1025 K=64, two
+      // threads: 5.3 -> 12.1 ms); why is open (docs/host-codegen.md).
+      // Only in the N block's first register-block column: the later ones
+      // find the rows in L2 (prefetching in every column cost BERT's large
+      // products 3-9%).
+      if (spec.readsAInPlace() && !spec.transposeA && !spec.parallel) {
+        Value ahead = m5.add(row, m5.c(kAPrefetchBlocksAhead * spec.mr));
+        Value firstColumn = m5.eq(jr, m5.c(0));
+        prefetchARows(b5, loc, spec, a.module, a.matrix, ahead, pc, kb,
+                      firstColumn);
+      }
       MicroKernelReader read;
       read.a = spec.readsAInPlace()
                    ? inPlaceAReader(b5, loc, spec, a.matrix, row, rows, pc)
@@ -879,6 +889,7 @@ void mlir::ukernel::host::buildKernelBody(OpBuilder &b, Location loc,
   else
     r.a.matrix = spec.transposeA ? matrixWindow(b, loc, a, zero, r0, r.k, rows)
                                  : matrixWindow(b, loc, a, r0, zero, rows, r.k);
+  r.a.module = func->getParentOfType<ModuleOp>();
 
   // C: the region of the matrix (a direct convolution output collapses to
   // M x F), or an f32 copy of it. The blocked loops accumulate partial K

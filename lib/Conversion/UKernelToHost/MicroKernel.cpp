@@ -17,6 +17,8 @@
 #include "HostKernel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -158,36 +160,77 @@ void mlir::ukernel::host::prefetchTile(OpBuilder &b, Location loc,
   }
 }
 
+/// The function that prefetches `mr` rows of an f32 A of type `aType` from
+/// (row, k0), kb columns each (prefetchARows), created once per module.
+static func::FuncOp getOrCreateRowPrefetcher(ModuleOp module, Location loc,
+                                             int64_t mr, MemRefType aType) {
+  std::string name = "__quilt_host_prefetch_a_rows_r" + std::to_string(mr);
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+
+  MLIRContext *ctx = module.getContext();
+  OpBuilder mb(ctx);
+  mb.setInsertionPointToEnd(module.getBody());
+  Type index = mb.getIndexType();
+  auto func = func::FuncOp::create(
+      mb, loc, name, FunctionType::get(ctx, {aType, index, index, index}, {}));
+  func.setPrivate();
+  func->setAttr("llvm.linkage",
+                LLVM::LinkageAttr::get(ctx, LLVM::Linkage::Internal));
+  // Out of line: inlined, the prefetch loop (never entered there) cost the
+  // Q x K^T products 2-3% (B=48 M=145 N=145 K=64, one Zen 5 core), its
+  // mere presence changing the code of the register-block loop.
+  func->setAttr("passthrough", mb.getArrayAttr({mb.getStringAttr("noinline")}));
+
+  Block *body = func.addEntryBlock();
+  mb.setInsertionPointToStart(body);
+  Value a = body->getArgument(0), row = body->getArgument(1),
+        k0 = body->getArgument(2), kb = body->getArgument(3);
+  IndexMath im{mb, loc};
+  Value lastRow = im.sub(memref::DimOp::create(mb, loc, a, 0), im.c(1));
+  SmallVector<Value> rows;
+  for (int64_t i = 0; i < mr; ++i)
+    rows.push_back(im.min(im.add(row, im.c(i)), lastRow));
+  auto prefetchColumn = [&](OpBuilder &ob, Value col) {
+    for (Value r : rows)
+      memref::PrefetchOp::create(ob, loc, a, ValueRange{r, col},
+                                 /*isWrite=*/false, /*localityHint=*/3,
+                                 /*isDataCache=*/true);
+  };
+  // One prefetch per 64-byte line (16 f32) of each row from the block's
+  // first column, and the last column's, for rows that start mid-line.
+  constexpr int64_t kLineElems = 16;
+  Value end = im.add(k0, kb);
+  scf::ForOp::create(mb, loc, k0, end, im.c(kLineElems), ValueRange{},
+                     [&](OpBuilder &lb, Location, Value col, ValueRange) {
+                       prefetchColumn(lb, col);
+                       scf::YieldOp::create(lb, loc);
+                     });
+  prefetchColumn(mb, im.sub(end, im.c(1)));
+  func::ReturnOp::create(mb, loc);
+  return func;
+}
+
 void mlir::ukernel::host::prefetchARows(OpBuilder &b, Location loc,
-                                        const KernelSpec &spec, Value a,
-                                        Value row, Value k0, Value kb) {
+                                        const KernelSpec &spec, ModuleOp module,
+                                        Value a, Value row, Value k0,
+                                        Value kb, Value firstReads) {
   IndexMath im{b, loc};
   // Where the block's rows are contiguous (a K block that is all of a
   // row-major A's K), they are one stream the hardware prefetcher follows.
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, a);
-  Value gapped = im.lt(kb, meta.getStrides()[0]);
+  Value gapped = arith::AndIOp::create(
+      b, loc, im.lt(kb, meta.getStrides()[0]), firstReads);
+  // One function per register-block height, for every layout of A.
+  int64_t dyn = ShapedType::kDynamic;
+  auto anyStrided = MemRefType::get(
+      {dyn, dyn}, b.getF32Type(),
+      StridedLayoutAttr::get(b.getContext(), dyn, {dyn, dyn}));
+  func::FuncOp prefetcher =
+      getOrCreateRowPrefetcher(module, loc, spec.mr, anyStrided);
   scf::IfOp::create(b, loc, gapped, [&](OpBuilder &tb, Location l) {
-    IndexMath tm{tb, l};
-    Value lastRow = tm.sub(meta.getSizes()[0], tm.c(1));
-    SmallVector<Value> rows;
-    for (int64_t i = 0; i < spec.mr; ++i)
-      rows.push_back(tm.min(tm.add(row, tm.c(i)), lastRow));
-    auto prefetchColumn = [&](OpBuilder &ob, Value col) {
-      for (Value r : rows)
-        memref::PrefetchOp::create(ob, l, a, ValueRange{r, col},
-                                   /*isWrite=*/false, /*localityHint=*/3,
-                                   /*isDataCache=*/true);
-    };
-    // One prefetch per 64-byte line (16 f32) of each row from the block's
-    // first column, and the last column's, for rows that start mid-line.
-    constexpr int64_t kLineElems = 16;
-    Value end = tm.add(k0, kb);
-    scf::ForOp::create(tb, l, k0, end, tm.c(kLineElems), ValueRange{},
-                       [&](OpBuilder &lb, Location, Value col, ValueRange) {
-                         prefetchColumn(lb, col);
-                         scf::YieldOp::create(lb, l);
-                       });
-    prefetchColumn(tb, tm.sub(end, tm.c(1)));
+    Value view = memref::CastOp::create(tb, l, anyStrided, a);
+    func::CallOp::create(tb, l, prefetcher, ValueRange{view, row, k0, kb});
     scf::YieldOp::create(tb, l);
   });
 }

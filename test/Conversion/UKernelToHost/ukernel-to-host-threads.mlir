@@ -50,6 +50,9 @@
 // CHECK: } else {
 // CHECK-NOT: scf.parallel
 // CHECK: vector.fma
+// The parallel kernels do not prefetch A's rows (the sequential ones do:
+// ukernel-to-host.mlir), nor does their sequential nest.
+// CHECK-NOT: prefetch_a_rows
 
 // threads=0: as many threads as OpenMP gives; the model keeps every core.
 // ALL: @__quilt_select_spec({{.*}}compute_units = 4\0A
@@ -62,6 +65,11 @@
 // OMP: omp.loop_nest ({{.*}}) : i64 = ({{.*}}) to ({{.*}}) step ({{.*}}) collapse(3)
 // SEQ-NOT: omp.
 // SEQ-NOT: _batch_par
+// The sequential kernel reads A in place and prefetches its rows, out of
+// line.
+// SEQ: llvm.call @[[SEQPF:__quilt_host_prefetch_a_rows_r4]](
+// SEQ: llvm.func internal @[[SEQPF]](
+// SEQ-SAME: passthrough = ["noinline"]
 module attributes {ukernel.target = #cpu4} {
   func.func @batch(%a: memref<?x?x?xf32>, %b: memref<?x?x?xf32>, %c: memref<?x?x?xf32>) {
     ukernel.dispatch batch_matmul ins(%a, %b : memref<?x?x?xf32>, memref<?x?x?xf32>) outs(%c : memref<?x?x?xf32>)

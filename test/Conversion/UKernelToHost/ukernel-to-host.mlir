@@ -121,25 +121,24 @@
 // CHECK: vector.maskedload %[[BV]]
 // CHECK: vector.store %{{.*}}, %[[PB]]
 // CHECK-NOT: vector.transpose
+// The register-block columns (jr) and rows of the block.
+// CHECK: scf.for %[[JR:.*]] = %{{.*}} to %{{.*}} step %c16
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4
 // The C tile is prefetched (4 rows x 1 line) before the K loop when the
 // block of C is too large to stay in L2.
 // CHECK-COUNT-4: memref.prefetch %[[CV]][%{{.*}}, %{{.*}}], write, locality<3>, data
-// The rows of A two register blocks ahead (row + 2 x 4) are prefetched, a
-// line (16 f32) at a time plus the K block's last column, where the K
-// block's rows are runs apart (its size below A's row pitch).
+// The rows of A two register blocks ahead (row + 2 x 4) are prefetched
+// where the K block's rows are runs apart (its size below A's row pitch),
+// in the N block's first register-block column (jr = 0), by a call to a
+// function of their own (below).
 // CHECK: %[[AHEAD:.*]] = arith.addi %{{.*}}, %c8{{.*}} : index
-// CHECK: %{{.*}}, %{{.*}}, %[[ASIZES:.*]]:2, %[[ASTRIDES:.*]]:2 = memref.extract_strided_metadata %[[AV]]
-// CHECK: %[[GAPPED:.*]] = arith.cmpi slt, %[[KB:.*]], %[[ASTRIDES]]#0 : index
-// CHECK: scf.if %[[GAPPED]] {
-// CHECK: %[[LASTROW:.*]] = arith.subi %[[ASIZES]]#0, %{{.*}} : index
-// CHECK: %[[R0:.*]] = arith.addi %[[AHEAD]], %{{.*}} : index
-// CHECK-NEXT: %{{.*}} = arith.minsi %[[R0]], %[[LASTROW]] : index
-// CHECK: %[[KEND:.*]] = arith.addi %[[PC]], %[[KB]] : index
-// CHECK: scf.for %[[COL:.*]] = %[[PC]] to %[[KEND]] step %c16
-// CHECK-COUNT-4: memref.prefetch %[[AV]][%{{.*}}, %[[COL]]], read, locality<3>, data
-// CHECK-NEXT: }
-// CHECK: %[[KLAST:.*]] = arith.subi %[[KEND]], %{{.*}} : index
-// CHECK-COUNT-4: memref.prefetch %[[AV]][%{{.*}}, %[[KLAST]]], read, locality<3>, data
+// CHECK: %[[FIRSTCOL:.*]] = arith.cmpi eq, %[[JR]], %c0{{.*}} : index
+// CHECK-NEXT: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[ASTRIDES:.*]]:2 = memref.extract_strided_metadata %[[AV]]
+// CHECK-NEXT: %[[RUNS:.*]] = arith.cmpi slt, %[[KB:.*]], %[[ASTRIDES]]#0 : index
+// CHECK-NEXT: %[[PREFETCH_ROWS:.*]] = arith.andi %[[RUNS]], %[[FIRSTCOL]] : i1
+// CHECK-NEXT: scf.if %[[PREFETCH_ROWS]] {
+// CHECK-NEXT: %[[ANYA:.*]] = memref.cast %[[AV]] : {{.*}} to memref<?x?xf32, strided<[?, ?], offset: ?>>
+// CHECK-NEXT: func.call @[[PREFETCH:__quilt_host_prefetch_a_rows_r4]](%[[ANYA]], %[[AHEAD]], %[[PC]], %[[KB]])
 // CHECK-NEXT: }
 // CHECK: scf.for %[[K:.*]] = %{{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK-COUNT-2: vector.load %[[PB]]
@@ -159,6 +158,23 @@
 // CHECK-NOT: memref.dealloc
 // CHECK: memref.dealloc %[[PB]]
 // CHECK-NOT: memref.dealloc
+// The prefetcher, never inlined: the 4 rows from `row` (clamped to A's
+// last), a line (16 f32) at a time from k0 to k0 + kb, and the last column
+// for rows that start mid-line.
+// CHECK: func.func private @[[PREFETCH]](%[[PA:.*]]: memref<?x?xf32, strided<[?, ?], offset: ?>>, %[[PROW:.*]]: index, %[[PK0:.*]]: index, %[[PKB:.*]]: index)
+// CHECK-SAME: passthrough = ["noinline"]
+// CHECK: %[[PDIM:.*]] = memref.dim %[[PA]], %c0
+// CHECK-NEXT: %[[PLAST:.*]] = arith.subi %[[PDIM]], %c1
+// CHECK: %[[PR0:.*]] = arith.addi %[[PROW]], %c0{{.*}} : index
+// CHECK-NEXT: arith.minsi %[[PR0]], %[[PLAST]] : index
+// CHECK-COUNT-3: arith.minsi %{{.*}}, %[[PLAST]] : index
+// CHECK: %[[PEND:.*]] = arith.addi %[[PK0]], %[[PKB]] : index
+// CHECK: scf.for %[[PCOL:.*]] = %[[PK0]] to %[[PEND]] step %c16
+// CHECK-COUNT-4: memref.prefetch %[[PA]][%{{.*}}, %[[PCOL]]], read, locality<3>, data
+// CHECK-NEXT: }
+// CHECK: %[[PLASTCOL:.*]] = arith.subi %[[PEND]], %c1
+// CHECK-COUNT-4: memref.prefetch %[[PA]][%{{.*}}, %[[PLASTCOL]]], read, locality<3>, data
+// CHECK-NEXT: return
 
 // CHECK-LABEL: func.func private @__quilt_host_gemm_6x24x16_r3x8_v8_f32_f32
 // CHECK-COUNT-3: vector.fma
