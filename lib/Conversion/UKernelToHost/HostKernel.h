@@ -230,13 +230,12 @@ void prefetchTile(OpBuilder &b, Location loc, const KernelSpec &spec, Value c,
 
 /// Prefetches (for reading) a register block's rows of the f32 A read in
 /// place (M x K, not transposed): rows [row, row + mr) clamped to A's last,
-/// columns [k0, k0 + kb), where those are runs separate from the next row's
-/// (kb shorter than A's row pitch). Issued register blocks ahead, the runs
-/// arrive while earlier blocks compute instead of stalling their block's
-/// first k steps (docs/host-codegen.md, "A read in place").
-/// Only where `firstReads` (i1): the rows' first reads in the A block; later
-/// ones find them in L2. The prefetches are a call to a function of
-/// `module`, created on first use.
+/// columns [k0, k0 + kb), when `firstReads` (i1: the A block's first pass
+/// over them; later passes find them in L2) and the rows are runs apart
+/// (kb below A's row pitch). Issued register blocks ahead, the runs arrive
+/// while earlier blocks compute instead of stalling their block's first k
+/// steps (docs/host-codegen.md, "Prefetching the rows"). The prefetches are
+/// a call to a function of `module`, created on first use.
 void prefetchARows(OpBuilder &b, Location loc, const KernelSpec &spec,
                    ModuleOp module, Value a, Value row, Value k0, Value kb,
                    Value firstReads);

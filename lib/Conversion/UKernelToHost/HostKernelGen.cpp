@@ -418,13 +418,13 @@ void emitMacroKernel(OpBuilder &b, Location loc, const KernelSpec &spec,
         prefetchTile(pb, l, spec, c, row, col, rows, cols);
         scf::YieldOp::create(pb, l);
       });
-      // Not in the parallel kernels: there the call alone (never made, on
-      // Q x K^T products whose K blocks are all of K) halved the speed of
-      // the OpenMP-outlined 8x48 kernel (B=16 M=1025 N=1025 K=64, two
-      // threads: 5.3 -> 12.1 ms); why is open (docs/host-codegen.md).
-      // Only in the N block's first register-block column: the later ones
-      // find the rows in L2 (prefetching in every column cost BERT's large
-      // products 3-9%).
+      // A's rows, in the N block's first register-block column only: the
+      // later columns find them in L2 (prefetching in every column cost
+      // BERT's large products 3-9%). Not in the parallel kernels: there the
+      // call alone (never made, on Q x K^T products whose K blocks are all
+      // of K) halved the speed of the OpenMP-outlined 8x48 kernel (B=16
+      // M=1025 N=1025 K=64, two threads: 5.3 -> 12.1 ms); why is open
+      // (docs/host-codegen.md).
       if (spec.readsAInPlace() && !spec.transposeA && !spec.parallel) {
         Value ahead = m5.add(row, m5.c(kAPrefetchBlocksAhead * spec.mr));
         Value firstColumn = m5.eq(jr, m5.c(0));

@@ -27,6 +27,9 @@ using namespace mlir;
 using namespace mlir::ukernel;
 using namespace mlir::ukernel::host;
 
+/// f32 elements per 64-byte cache line: one prefetch each.
+static constexpr int64_t kF32PerLine = 16;
+
 MicroKernelReader::AReader
 mlir::ukernel::host::packedAReader(const KernelSpec &spec, Value packedA,
                                    Value aOffset) {
@@ -147,13 +150,12 @@ void mlir::ukernel::host::prefetchTile(OpBuilder &b, Location loc,
                                        Value row, Value col, Value rows,
                                        Value cols) {
   IndexMath im{b, loc};
-  // One prefetch per 64-byte line of f32 (16 elements) of each row; rows
-  // and columns past the edge repeat the last valid ones.
-  constexpr int64_t kLineElems = 16;
+  // One prefetch per line of each row; rows and columns past the edge
+  // repeat the last valid ones.
   Value lastRow = im.sub(rows, im.c(1)), lastCol = im.sub(cols, im.c(1));
   for (int64_t i = 0; i < spec.mr; ++i) {
     Value r = im.add(row, im.min(im.c(i), lastRow));
-    for (int64_t j = 0; j < spec.nr; j += kLineElems)
+    for (int64_t j = 0; j < spec.nr; j += kF32PerLine)
       memref::PrefetchOp::create(
           b, loc, c, ValueRange{r, im.add(col, im.min(im.c(j), lastCol))},
           b.getBoolAttr(true), b.getI32IntegerAttr(3), b.getBoolAttr(true));
@@ -197,11 +199,10 @@ static func::FuncOp getOrCreateRowPrefetcher(ModuleOp module, Location loc,
                                  /*isWrite=*/false, /*localityHint=*/3,
                                  /*isDataCache=*/true);
   };
-  // One prefetch per 64-byte line (16 f32) of each row from the block's
-  // first column, and the last column's, for rows that start mid-line.
-  constexpr int64_t kLineElems = 16;
+  // One prefetch per line of each row from the block's first column, and
+  // the last column's, for rows that start mid-line.
   Value end = im.add(k0, kb);
-  scf::ForOp::create(mb, loc, k0, end, im.c(kLineElems), ValueRange{},
+  scf::ForOp::create(mb, loc, k0, end, im.c(kF32PerLine), ValueRange{},
                      [&](OpBuilder &lb, Location, Value col, ValueRange) {
                        prefetchColumn(lb, col);
                        scf::YieldOp::create(lb, loc);
@@ -219,7 +220,7 @@ void mlir::ukernel::host::prefetchARows(OpBuilder &b, Location loc,
   // Where the block's rows are contiguous (a K block that is all of a
   // row-major A's K), they are one stream the hardware prefetcher follows.
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, a);
-  Value gapped = arith::AndIOp::create(
+  Value prefetch = arith::AndIOp::create(
       b, loc, im.lt(kb, meta.getStrides()[0]), firstReads);
   // One function per register-block height, for every layout of A.
   int64_t dyn = ShapedType::kDynamic;
@@ -228,7 +229,7 @@ void mlir::ukernel::host::prefetchARows(OpBuilder &b, Location loc,
       StridedLayoutAttr::get(b.getContext(), dyn, {dyn, dyn}));
   func::FuncOp prefetcher =
       getOrCreateRowPrefetcher(module, loc, spec.mr, anyStrided);
-  scf::IfOp::create(b, loc, gapped, [&](OpBuilder &tb, Location l) {
+  scf::IfOp::create(b, loc, prefetch, [&](OpBuilder &tb, Location l) {
     Value view = memref::CastOp::create(tb, l, anyStrided, a);
     func::CallOp::create(tb, l, prefetcher, ValueRange{view, row, k0, kb});
     scf::YieldOp::create(tb, l);
