@@ -423,8 +423,8 @@ void emitMacroKernel(OpBuilder &b, Location loc, const KernelSpec &spec,
       // BERT's large products 3-9%). Not in the parallel kernels: there the
       // call alone (never made, on Q x K^T products whose K blocks are all
       // of K) halved the speed of the OpenMP-outlined 8x48 kernel (B=16
-      // M=1025 N=1025 K=64, two threads: 5.3 -> 12.1 ms); why is open
-      // (docs/host-codegen.md).
+      // M=1025 N=1025 K=64, two threads: 5.3 -> 12.1 ms): vector values
+      // live across the call spill (docs/host-codegen.md).
       if (spec.readsAInPlace() && !spec.transposeA && !spec.parallel) {
         Value ahead = m5.add(row, m5.c(kAPrefetchBlocksAhead * spec.mr));
         Value firstColumn = m5.eq(jr, m5.c(0));
