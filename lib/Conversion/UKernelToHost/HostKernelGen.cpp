@@ -169,13 +169,14 @@ namespace {
 constexpr int64_t kParallelMinMacs = int64_t(1) << 21;
 
 /// How many register blocks ahead a K block's rows of an A read in place are
-/// prefetched (prefetchARows). Rows of a K block shorter than A's are
-/// separate 256- to 512-byte runs, too short for the hardware prefetchers.
-/// Measured on one Zen 5 core (docs/benchmarks.md, "Host, attention products
-/// held out"): the P x V product batch_matmul B=24 M=401 N=64 K=401 (4x64
-/// blocks, kc = 64) ran 0.63-0.9x oneDNN from one process to the next
-/// without, 0.97-1.09x with the rows two blocks ahead.
-constexpr int64_t kAPrefetchBlocksAhead = 2;
+/// prefetched (prefetchARows), after a block's update: so the rows arrive
+/// about two blocks' compute before their block. Rows of a K block shorter
+/// than A's are separate 256- to 512-byte runs, too short for the hardware
+/// prefetchers. Measured on one Zen 5 core (docs/benchmarks.md, "Host,
+/// attention products held out"): the P x V product batch_matmul B=24 M=401
+/// N=64 K=401 (4x64 blocks, kc = 64) ran 0.63-0.9x oneDNN from one process
+/// to the next without, 0.97-1.11x with the prefetches.
+constexpr int64_t kAPrefetchBlocksAhead = 3;
 
 /// The smallest block of C (mb * nb f32 elements, 128 KiB) whose tiles are
 /// prefetched before their micro-kernels.
@@ -418,19 +419,6 @@ void emitMacroKernel(OpBuilder &b, Location loc, const KernelSpec &spec,
         prefetchTile(pb, l, spec, c, row, col, rows, cols);
         scf::YieldOp::create(pb, l);
       });
-      // A's rows, in the N block's first register-block column only: the
-      // later columns find them in L2 (prefetching in every column cost
-      // BERT's large products 3-9%). Not in the parallel kernels: there the
-      // call alone (never made, on Q x K^T products whose K blocks are all
-      // of K) halved the speed of the OpenMP-outlined 8x48 kernel (B=16
-      // M=1025 N=1025 K=64, two threads: 5.3 -> 12.1 ms): vector values
-      // live across the call spill (docs/host-codegen.md).
-      if (spec.readsAInPlace() && !spec.transposeA && !spec.parallel) {
-        Value ahead = m5.add(row, m5.c(kAPrefetchBlocksAhead * spec.mr));
-        Value firstColumn = m5.eq(jr, m5.c(0));
-        prefetchARows(b5, loc, spec, a.module, a.matrix, ahead, pc, kb,
-                      firstColumn);
-      }
       MicroKernelReader read;
       read.a = spec.readsAInPlace()
                    ? inPlaceAReader(b5, loc, spec, a.matrix, row, rows, pc)
@@ -440,6 +428,19 @@ void emitMacroKernel(OpBuilder &b, Location loc, const KernelSpec &spec,
           emitEdgeAwareMicroKernel(b5, loc, spec, read, kb, cols);
       emitBlockUpdate(b5, loc, spec, accs, c, sources, row, col, rows, cols,
                       isFirst, isLast);
+      // A's rows for a later block, in the N block's first register-block
+      // column only: the later columns find them in L2 (prefetching in
+      // every column cost BERT's large products 3-9%). After the update,
+      // where no vector value is live across the call: issued before the
+      // micro-kernel, the call (even never made) made the OpenMP-outlined
+      // 8x48 kernel spill its accumulators and run at half speed (B=16
+      // M=1025 N=1025 K=64, two threads: 5.3 -> 12.1 ms).
+      if (spec.readsAInPlace() && !spec.transposeA) {
+        Value ahead = m5.add(row, m5.c(kAPrefetchBlocksAhead * spec.mr));
+        Value firstColumn = m5.eq(jr, m5.c(0));
+        prefetchARows(b5, loc, spec, a.module, a.matrix, ahead, pc, kb,
+                      firstColumn);
+      }
     });
   });
 }

@@ -43,6 +43,7 @@
 // CHECK-NOT: memref.alloc
 // CHECK: scf.for
 // CHECK: vector.fma
+// CHECK: func.call @__quilt_host_prefetch_a_rows_r4(
 // CHECK: memref.dealloc %[[PB]]
 // CHECK-NEXT: scf.reduce
 // One cache block, or less work than a fork and join is worth, runs the
@@ -50,9 +51,9 @@
 // CHECK: } else {
 // CHECK-NOT: scf.parallel
 // CHECK: vector.fma
-// The parallel kernels do not prefetch A's rows (the sequential ones do:
-// ukernel-to-host.mlir), nor does their sequential nest.
-// CHECK-NOT: prefetch_a_rows
+// The parallel kernels prefetch A's rows like the sequential ones
+// (ukernel-to-host.mlir), after each register block's update.
+// CHECK-LABEL: func.func private @__quilt_host_prefetch_a_rows_r4
 
 // threads=0: as many threads as OpenMP gives; the model keeps every core.
 // ALL: @__quilt_select_spec({{.*}}compute_units = 4\0A

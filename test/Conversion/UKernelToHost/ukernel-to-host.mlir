@@ -127,19 +127,6 @@
 // The C tile is prefetched (4 rows x 1 line) before the K loop when the
 // block of C is too large to stay in L2.
 // CHECK-COUNT-4: memref.prefetch %[[CV]][%{{.*}}, %{{.*}}], write, locality<3>, data
-// The rows of A two register blocks ahead (row + 2 x 4) are prefetched
-// where the K block's rows are runs apart (its size below A's row pitch),
-// in the N block's first register-block column (jr = 0), by a call to a
-// function of their own (below).
-// CHECK: %[[AHEAD:.*]] = arith.addi %{{.*}}, %c8{{.*}} : index
-// CHECK: %[[FIRSTCOL:.*]] = arith.cmpi eq, %[[JR]], %c0{{.*}} : index
-// CHECK-NEXT: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[ASTRIDES:.*]]:2 = memref.extract_strided_metadata %[[AV]]
-// CHECK-NEXT: %[[RUNS:.*]] = arith.cmpi slt, %[[KB:.*]], %[[ASTRIDES]]#0 : index
-// CHECK-NEXT: %[[PREFETCH_ROWS:.*]] = arith.andi %[[RUNS]], %[[FIRSTCOL]] : i1
-// CHECK-NEXT: scf.if %[[PREFETCH_ROWS]] {
-// CHECK-NEXT: %[[ANYA:.*]] = memref.cast %[[AV]] : {{.*}} to memref<?x?xf32, strided<[?, ?], offset: ?>>
-// CHECK-NEXT: func.call @[[PREFETCH:__quilt_host_prefetch_a_rows_r4]](%[[ANYA]], %[[AHEAD]], %[[PC]], %[[KB]])
-// CHECK-NEXT: }
 // CHECK: scf.for %[[K:.*]] = %{{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK-COUNT-2: vector.load %[[PB]]
 // CHECK-NEXT: %[[AK:.*]] = arith.addi %[[PC]], %[[K]] : index
@@ -155,6 +142,19 @@
 // CHECK: vector.create_mask
 // CHECK: vector.maskedload %[[CV]]
 // CHECK: vector.maskedstore %[[CV]]
+// After the update, the rows of A three register blocks ahead (row + 3 x
+// 4) are prefetched where the K block's rows are runs apart (its size below A's row pitch),
+// in the N block's first register-block column (jr = 0), by a call to a
+// function of their own (below).
+// CHECK: %[[AHEAD:.*]] = arith.addi %{{.*}}, %c12{{.*}} : index
+// CHECK: %[[FIRSTCOL:.*]] = arith.cmpi eq, %[[JR]], %c0{{.*}} : index
+// CHECK-NEXT: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[ASTRIDES:.*]]:2 = memref.extract_strided_metadata %[[AV]]
+// CHECK-NEXT: %[[RUNS:.*]] = arith.cmpi slt, %[[KB:.*]], %[[ASTRIDES]]#0 : index
+// CHECK-NEXT: %[[PREFETCH_ROWS:.*]] = arith.andi %[[RUNS]], %[[FIRSTCOL]] : i1
+// CHECK-NEXT: scf.if %[[PREFETCH_ROWS]] {
+// CHECK-NEXT: %[[ANYA:.*]] = memref.cast %[[AV]] : {{.*}} to memref<?x?xf32, strided<[?, ?], offset: ?>>
+// CHECK-NEXT: func.call @[[PREFETCH:__quilt_host_prefetch_a_rows_r4]](%[[ANYA]], %[[AHEAD]], %[[PC]], %[[KB]])
+// CHECK-NEXT: }
 // CHECK-NOT: memref.dealloc
 // CHECK: memref.dealloc %[[PB]]
 // CHECK-NOT: memref.dealloc
