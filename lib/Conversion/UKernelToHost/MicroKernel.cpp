@@ -162,15 +162,20 @@ void mlir::ukernel::host::prefetchTile(OpBuilder &b, Location loc,
   }
 }
 
-/// The function that prefetches `mr` rows of an f32 A of type `aType` from
-/// (row, k0), kb columns each (prefetchARows), created once per module.
+/// The function that prefetches `mr` rows of an f32 A from (row, k0), kb
+/// columns each (prefetchARows), created once per module. A is taken as a
+/// fully dynamic strided matrix, so one function serves every layout.
 static func::FuncOp getOrCreateRowPrefetcher(ModuleOp module, Location loc,
-                                             int64_t mr, MemRefType aType) {
+                                             int64_t mr) {
   std::string name = "__quilt_host_prefetch_a_rows_r" + std::to_string(mr);
   if (auto existing = module.lookupSymbol<func::FuncOp>(name))
     return existing;
 
   MLIRContext *ctx = module.getContext();
+  int64_t dyn = ShapedType::kDynamic;
+  auto aType =
+      MemRefType::get({dyn, dyn}, Float32Type::get(ctx),
+                      StridedLayoutAttr::get(ctx, dyn, {dyn, dyn}));
   OpBuilder mb(ctx);
   mb.setInsertionPointToEnd(module.getBody());
   Type index = mb.getIndexType();
@@ -222,15 +227,10 @@ void mlir::ukernel::host::prefetchARows(OpBuilder &b, Location loc,
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, a);
   Value prefetch = arith::AndIOp::create(
       b, loc, im.lt(kb, meta.getStrides()[0]), firstReads);
-  // One function per register-block height, for every layout of A.
-  int64_t dyn = ShapedType::kDynamic;
-  auto anyStrided = MemRefType::get(
-      {dyn, dyn}, b.getF32Type(),
-      StridedLayoutAttr::get(b.getContext(), dyn, {dyn, dyn}));
-  func::FuncOp prefetcher =
-      getOrCreateRowPrefetcher(module, loc, spec.mr, anyStrided);
+  func::FuncOp prefetcher = getOrCreateRowPrefetcher(module, loc, spec.mr);
   scf::IfOp::create(b, loc, prefetch, [&](OpBuilder &tb, Location l) {
-    Value view = memref::CastOp::create(tb, l, anyStrided, a);
+    Value view = memref::CastOp::create(
+        tb, l, prefetcher.getArgumentTypes().front(), a);
     func::CallOp::create(tb, l, prefetcher, ValueRange{view, row, k0, kb});
     scf::YieldOp::create(tb, l);
   });
