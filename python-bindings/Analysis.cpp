@@ -85,9 +85,12 @@ py::object explain(const std::string &workloadText, const std::string &target,
                    const std::optional<std::string> &targetFile,
                    int maxCandidates, bool tf32,
                    const std::optional<std::string> &tuningDb,
-                   const std::optional<std::string> &residualModel) {
+                   const std::optional<std::string> &residualModel,
+                   int threads) {
   if (top < 0)
     throw Error("top must be >= 0, got " + std::to_string(top));
+  if (threads < 1)
+    throw Error("threads must be >= 1, got " + std::to_string(threads));
   if (maxCandidates < 1 || maxCandidates > kMaxPreparedCandidates)
     throw Error("max_candidates must be in [1, " +
                 std::to_string(kMaxPreparedCandidates) + "], got " +
@@ -98,6 +101,7 @@ py::object explain(const std::string &workloadText, const std::string &target,
     policy = "cost-model";
   ExplainOptions options;
   options.top = top;
+  options.threads = threads;
   options.candidates.maxCandidates = maxCandidates;
   options.candidates.allowTf32 = tf32;
   if (!parseSelectionPolicy(policy, options.policy, options.fixedIndex))
@@ -151,7 +155,7 @@ void bindAnalysis(py::module_ &m) {
         py::arg("top") = 0, py::arg("policy") = "cost-model",
         py::arg("target_file") = py::none(), py::arg("max_candidates") = 16,
         py::arg("tf32") = false, py::arg("tuning_db") = py::none(),
-        py::arg("residual_model") = py::none(),
+        py::arg("residual_model") = py::none(), py::arg("threads") = 1,
         "Why the cost model picks a micro-kernel for `workload` (a workload "
         "line such as 'matmul f16 M=1000 N=768 K=3072') on `target`: the "
         "dict `quiltc explain --json` prints, with workload, target, policy, "
@@ -160,7 +164,9 @@ void bindAnalysis(py::module_ &m) {
         "database's winners, as compiling with it does (chosen.tuned says "
         "when one was chosen). `residual_model` adds a learned residual's "
         "corrected prediction of every candidate (learned_us) and its pick "
-        "(learned), as quiltc explain --residual-model.");
+        "(learned), as quiltc explain --residual-model. `threads`: a CPU "
+        "product is priced on that many cores, as code compiled with "
+        "`quilt.compile(..., threads=N)` dispatches (default 1).");
 }
 
 } // namespace quilt::python

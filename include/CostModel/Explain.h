@@ -30,6 +30,11 @@ struct ExplainOptions {
   int fixedIndex = 0;
   /// Rows shown (ranked best first); 0 shows every candidate.
   int top = 0;
+  /// CPU targets: the cores explainWorkload prices the product on, as the
+  /// dispatch of code compiled with `quiltc compile --threads N` does
+  /// (restrictToCores; compiling defaults to one thread, so does this).
+  /// Pruning sees the whole target, as compiling does. GPUs are whole.
+  int64_t threads = 1;
   /// The dispatch's tuned regions (a dispatch's `tuned` attribute).
   std::vector<TunedRegion> tuned;
   /// A tuning database whose entries for the workload (no epilogue) join

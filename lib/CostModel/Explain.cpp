@@ -177,8 +177,8 @@ bool explainWorkload(const Workload &workload, const TargetDesc &target,
             std::string(stringify(workload.elem));
     return false;
   }
-  return explainCandidates(workload, target, candidates, options, report,
-                           error);
+  return explainCandidates(workload, restrictToCores(target, options.threads),
+                           candidates, options, report, error);
 }
 
 bool explainCandidates(const Workload &workload, const TargetDesc &target,
@@ -248,7 +248,12 @@ std::string renderExplainText(const ExplainReport &r, int top) {
          " m=" + std::to_string(g.m) + " n=" + std::to_string(g.n) +
          " k=" + std::to_string(g.k) + ")\n";
   out += "target:   " + r.target.name + " (" + r.target.description + ", " +
-         r.target.chip + ")\n";
+         r.target.chip + ")";
+  // A CPU product is priced on the cores its kernels run on.
+  if (!r.target.isGpu())
+    out += ", priced on " + std::to_string(r.target.computeUnits) + " core" +
+           (r.target.computeUnits == 1 ? "" : "s");
+  out += "\n";
   out += "policy:   " + std::string(stringify(r.policy)) + ", " +
          std::to_string(r.candidates.size()) + " candidates";
   if (!r.tuned.empty())
@@ -355,6 +360,8 @@ void writeExplainJson(JsonWriter &json, const ExplainReport &r, int top) {
   json.field("k", r.workload.gemm.k);
   json.endObject();
   json.field("target", r.target.name);
+  if (!r.target.isGpu())
+    json.field("cores", r.target.computeUnits);
   json.field("policy", stringify(r.policy));
 
   json.key("chosen");

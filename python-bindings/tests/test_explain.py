@@ -89,3 +89,19 @@ def test_explain_with_a_tuning_db(tmp_path):
     with pytest.raises(quilt.Error, match=r"tuned\.db:2: field 'target'"):
         quilt.explain("matmul f32 M=128 N=768 K=768", "host-avx2",
                       tuning_db=str(db))
+
+
+def test_explain_prices_cpu_products_on_threads():
+    # As code compiled with threads=N dispatches: one core by default. On
+    # the 40-core host-avx512 this P x V product takes 8x32 register
+    # blocks on one core and 6x64 blocks on two (quiltc-explain.test).
+    product = "batch_matmul f32 B=12 M=785 N=64 K=785"
+    one = quilt.explain(product, "host-avx512", top=1)
+    two = quilt.explain(product, "host-avx512", top=1, threads=2)
+    assert (one["cores"], two["cores"]) == (1, 2)
+    assert one["chosen"]["config"]["thread_tile_n"] == 32
+    assert two["chosen"]["config"]["thread_tile_n"] == 64
+    # A GPU is priced whole.
+    assert "cores" not in quilt.explain(WORKLOAD, "h100", top=1, threads=2)
+    with pytest.raises(Exception, match="threads must be >= 1"):
+        quilt.explain(product, "host-avx512", threads=0)

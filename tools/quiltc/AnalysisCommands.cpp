@@ -192,14 +192,17 @@ int runExplainCommand(const std::vector<std::string> &args, std::ostream &out,
   if (!parseOptions(args,
                     {"--target", "--target-file", "--json", "--top",
                      "--max-candidates", "--policy", "--tf32", "--workloads",
-                     "--tuning-db", "--residual-model"},
+                     "--tuning-db", "--residual-model", "--threads"},
                     true, o, error))
     return usageError(err, "explain", error);
   if (o.help) {
     out << "usage: quiltc explain --target T [--target-file F] [--json] "
            "[--top N] [--max-candidates N] [--policy P] [--tf32] "
-           "[--tuning-db FILE] [--residual-model FILE] "
+           "[--threads N] [--tuning-db FILE] [--residual-model FILE] "
            "(WORKLOAD... | --workloads FILE)\n"
+           "  --threads N (CPU targets) prices each product on N of the\n"
+           "  target's cores, as the dispatch of `quiltc compile --threads N`\n"
+           "  does (default 1, as compiling).\n"
            "  --residual-model adds the learned residual's corrected\n"
            "  prediction of every candidate (learned_us) and its pick, and\n"
            "  prunes the candidates with it as compiling with it does\n"
@@ -208,6 +211,7 @@ int runExplainCommand(const std::vector<std::string> &args, std::ostream &out,
   }
   ExplainOptions options;
   options.top = o.top;
+  options.threads = o.threads;
   options.candidates.maxCandidates = o.maxCandidates;
   options.candidates.allowTf32 = o.tf32;
   if (!parseSelectionPolicy(o.policy, options.policy, options.fixedIndex))
