@@ -6,23 +6,7 @@
 
 #include "Measurement/BenchModel.h"
 
-#include "CostModel/Candidates.h"
-
 namespace quilt::bench {
-
-bool explainAsCompiled(const Workload &workload, const TargetDesc &generatedFor,
-                       const TargetDesc &pricedOn,
-                       const ExplainOptions &options, ExplainReport &report,
-                       std::string &error) {
-  std::vector<KernelConfig> candidates = generateCandidates(
-      workload.op, workload.elem, generatedFor, options.candidates);
-  if (candidates.empty()) {
-    error = "no candidates for " + workload.str() + " on " + generatedFor.name;
-    return false;
-  }
-  return explainCandidates(workload, pricedOn, candidates, options, report,
-                           error);
-}
 
 std::string describeChoice(const ExplainReport &report) {
   const Selection &s = report.selection;

@@ -40,7 +40,7 @@ void writeModel(JsonWriter &json, const Workload &w, const TargetDesc &target,
                 const ExplainOptions &options) {
   ExplainReport report;
   std::string error;
-  if (!explainAsCompiled(w, target, target, options, report, error)) {
+  if (!explainWorkload(w, target, options, report, error)) {
     json.field("model_error", error);
     return;
   }

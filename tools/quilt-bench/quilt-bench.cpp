@@ -640,6 +640,7 @@ int main(int argc, char **argv) {
 
   ExplainOptions explainOptions;
   explainOptions.candidates.maxCandidates = o.maxCandidates;
+  explainOptions.threads = o.threads;
   TuningDatabase tuning;
   if (!o.tuningDb.empty()) {
     if (!TuningDatabase::load(o.tuningDb, db, tuning, error) ||
@@ -713,7 +714,7 @@ int main(int argc, char **argv) {
     ExplainReport report;
     // The candidates the compiler generated (for the target as attached),
     // priced as the compiled selection prices them (on the bench's cores).
-    if (explainAsCompiled(w, *found, *target, explainOptions, report, error)) {
+    if (explainWorkload(w, *found, explainOptions, report, error)) {
       r.predictedUs = report.selection.predictedUs;
       r.chosen = describeChoice(report);
     }

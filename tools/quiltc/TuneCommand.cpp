@@ -10,10 +10,10 @@
 
 #include "TuneCommand.h"
 #include "AnalysisCommands.h"
+#include "CostModel/Explain.h"
 #include "CostModel/TargetDatabase.h"
 #include "CostModel/TuningDatabase.h"
 #include "CostModel/TuningSearch.h"
-#include "Measurement/BenchModel.h"
 #include "Measurement/ProbeKernels.h"
 #include "Measurement/Reference.h"
 #include "Measurement/ScratchDirectory.h"
@@ -268,8 +268,8 @@ int runTuneCommand(const std::vector<std::string> &args, std::ostream &out,
   base.targetFile = o.targetFile;
   bench::ProbeKernels probes(base, *target, o.threads, scratch.path());
   // The model prices the cores the kernels run on, as compiled code does.
-  const TargetDesc pricedOn = restrictToCores(*target, o.threads);
   ExplainOptions explainOptions;
+  explainOptions.threads = o.threads;
   ResidualModel residual;
   if (!o.residualModel.empty()) {
     if (!residual.load(o.residualModel, error))
@@ -296,8 +296,7 @@ int runTuneCommand(const std::vector<std::string> &args, std::ostream &out,
       continue;
     }
     ExplainReport report;
-    if (!bench::explainAsCompiled(w, *target, pricedOn, explainOptions, report,
-                                  error))
+    if (!explainWorkload(w, *target, explainOptions, report, error))
       return fail(w.str() + ": " + error);
     outcome.model = report.candidates[report.selection.candidate];
     // The model's pick first (what the tuned winner must beat), then the
