@@ -8,6 +8,8 @@
 
 #include "CostModel/KernelConfig.h"
 
+#include "CostModel/GpuSharedMemory.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -205,6 +207,22 @@ std::string checkStructure(const KernelConfig &cfg, int64_t cpuLanes) {
   return checkGpuStructure(cfg);
 }
 
+namespace {
+
+/// Workgroup memory the driver keeps for itself in every block resident on
+/// an SM, beside the kernel's: 1 KB on NVIDIA chips of compute capability
+/// 8.0 and later (CUDA C++ Programming Guide, "Shared Memory" of compute
+/// capabilities 8.x and 9.0; cudaDevAttrReservedSharedMemoryPerBlock), the
+/// ones with cp.async; none on older ones and on AMD's LDS.
+int64_t reservedSharedPerBlock(const TargetDesc &target) {
+  constexpr int64_t kNvidiaReservedBytes = 1024;
+  return target.vendor == Vendor::NVIDIA && target.hasAsyncCopies()
+             ? kNvidiaReservedBytes
+             : 0;
+}
+
+} // namespace
+
 ResourceUsage estimateResources(const KernelConfig &cfg, ElemType elem,
                                 const TargetDesc &target) {
   ResourceUsage usage;
@@ -227,7 +245,14 @@ ResourceUsage estimateResources(const KernelConfig &cfg, ElemType elem,
   bool asyncCopies = target.hasAsyncCopies();
   if (!asyncCopies)
     stages = std::min<int64_t>(stages, 2);
-  usage.sharedMemBytes = stages * (tileM + tileN) * tileK * elemBytes(elem);
+  // The bytes the kernel asks for, from the layout it builds: padded or
+  // swizzled tiles of A (K-contiguous but in SIMT kernels) and B, each stage
+  // aligned, the swizzle's slack.
+  bool simt = cfg.inst == InstKind::SimtFma;
+  SharedStageLayout layout(cfg, /*aKContiguous=*/!simt,
+                           /*bKContiguous=*/false,
+                           sharedTileFormat(cfg, elem));
+  usage.sharedMemBytes = layout.kernelBytes(stages);
   int64_t staging = 0;
   if (!asyncCopies && stages > 1)
     staging = ((tileM + tileN) * tileK * elemBytes(elem) + 4 * threads - 1) /
@@ -254,7 +279,9 @@ ResourceUsage estimateResources(const KernelConfig &cfg, ElemType elem,
   int64_t blocks = target.maxBlocksPerCU;
   blocks = std::min(blocks, target.maxThreadsPerCU / threads);
   if (usage.sharedMemBytes > 0)
-    blocks = std::min(blocks, target.sharedMemPerCU / usage.sharedMemBytes);
+    blocks = std::min(blocks,
+                      target.sharedMemPerCU /
+                          (usage.sharedMemBytes + reservedSharedPerBlock(target)));
   if (usage.registersPerThread > 0)
     blocks = std::min(blocks, target.registersPerCU /
                                   (usage.registersPerThread * threads));

@@ -207,8 +207,9 @@ TEST(ConfigChecks, GpuVectorAccessTooWide) {
 
 TEST(ConfigChecks, SharedMemoryOverLimit) {
   KernelConfig c = mmaConfig();
-  c.stages = 8, c.tileK = 64; // 8 x 256 x 64 x 2 B = 256 KiB
-  EXPECT_EQ(forA100(c), "shared memory (256.0 KiB for 8 stages) exceeds the "
+  // 8 x (128 x (64 + 8) + 64 x (128 + 8)) x 2 B = 280 KiB: the padded rows.
+  c.stages = 8, c.tileK = 64;
+  EXPECT_EQ(forA100(c), "shared memory (280.0 KiB for 8 stages) exceeds the "
                         "per-block limit (163.0 KiB)");
 }
 
@@ -234,7 +235,7 @@ TEST(ConfigChecks, NoBlockFitsOnComputeUnit) {
   TargetDesc t = builtinTarget("a100");
   t.registersPerCU = 8192; // inconsistent on purpose: below one block's need
   EXPECT_EQ(checkForTarget(mmaConfig(), ElemType::F16, t),
-            "no block fits on one compute unit (shared memory 48.0 KiB, "
+            "no block fits on one compute unit (shared memory 55.5 KiB, "
             "26624 registers)");
 }
 
@@ -273,7 +274,9 @@ TEST(ConfigChecks, CpuBlockOverflowsL2) {
 TEST(ConfigChecks, ResourcesAreEstimated) {
   ResourceUsage u =
       estimateResources(mmaConfig(), ElemType::F16, builtinTarget("a100"));
-  EXPECT_EQ(u.sharedMemBytes, 3 * (128 + 128) * 32 * 2);
+  // Three stages of the padded tiles the kernel stages: A 128 x (32 + 8)
+  // halves, B 32 x (128 + 8).
+  EXPECT_EQ(u.sharedMemBytes, 3 * (128 * 40 + 32 * 136) * 2);
   // 128 accumulators + 2 x 16 A + 16 B fragment registers + 32 overhead.
   EXPECT_EQ(u.registersPerThread, 208);
   EXPECT_EQ(u.blocksPerCU, 2); // registers: 65536 / (208 x 128)
@@ -286,17 +289,44 @@ TEST(ConfigChecks, ResourcesWithoutAsyncCopies) {
   // each thread holds its share of the next K step's tiles.
   ResourceUsage u =
       estimateResources(mmaConfig(), ElemType::F16, builtinTarget("t4"));
-  EXPECT_EQ(u.sharedMemBytes, 2 * (128 + 128) * 32 * 2);
+  EXPECT_EQ(u.sharedMemBytes, 2 * (128 * 40 + 32 * 136) * 2);
   // 208 as on the A100 + (128 + 128) x 32 halves / (128 threads x 2 halves
   // per register) = 32 staging registers.
   EXPECT_EQ(u.registersPerThread, 240);
 }
 
+TEST(ConfigChecks, SharedMemoryIsTheKernelsLayout) {
+  // A native wgmma candidate: tiles in the 128-byte swizzle, unpadded, each
+  // stage at a 1024-byte boundary, and 1024 bytes of slack to find one.
+  KernelConfig c = parseOrDie("128x256x64 t256 w8x1 tt2x64 v8 s3 wgmma");
+  TargetDesc h100 = builtinTarget("h100");
+  ResourceUsage u = estimateResources(c, ElemType::F16, h100);
+  EXPECT_EQ(u.sharedMemBytes, 1024 + 3 * (128 + 256) * 64 * 2);
+  // 148480 bytes + the 1 KB the driver reserves a block: one fits in the
+  // SM's 228 KB.
+  EXPECT_EQ(u.blocksPerCU, 1);
+
+  // Two stages of 64 x 64 tiles (34 KB with the slack and the reserve)
+  // fit six times in 228 KB, not the seven 32 KB would (with registers to
+  // spare, so that shared memory is the limit).
+  c = parseOrDie("64x64x64 t128 w4x1 tt2x16 v8 s2 wgmma");
+  h100.registersPerCU = 1 << 20;
+  u = estimateResources(c, ElemType::F16, h100);
+  EXPECT_EQ(u.sharedMemBytes, 1024 + 2 * (64 + 64) * 64 * 2);
+  EXPECT_EQ(u.blocksPerCU, 6);
+
+  // SIMT tiles are K-major, in the compute type (f32 for f16 operands).
+  c = parseOrDie("64x64x8 t64 w2x1 tt8x8 v4 s2 simt_fma");
+  u = estimateResources(c, ElemType::F16, h100);
+  EXPECT_EQ(u.sharedMemBytes, 2 * (8 * 64 + 8 * 64) * 4);
+}
+
 TEST(ConfigChecks, CdnaAccumulatorsMoveToAgprs) {
   // 256x256 MFMA tile, 16x16 accumulators a thread: past 256 VGPRs the
-  // accumulators go to AGPRs and the architectural file still fills.
+  // accumulators go to AGPRs and the architectural file still fills. (One
+  // stage: two of its padded tiles, 73 KiB, exceed the 64 KiB of LDS.)
   KernelConfig c =
-      parseOrDie("256x256x32 t256 w2x2 tt16x16 v8 s2 mfma_32x32x8");
+      parseOrDie("256x256x32 t256 w2x2 tt16x16 v8 s1 mfma_32x32x8");
   ResourceUsage u =
       estimateResources(c, ElemType::F16, builtinTarget("mi300x"));
   EXPECT_EQ(u.registersPerThread, 256 + 256);

@@ -44,6 +44,8 @@
 
 #include "GpuKernel.h"
 
+#include "CostModel/GpuSharedMemory.h"
+
 #include "Conversion/Utils/Epilogue.h"
 #include "Conversion/Utils/IndexMath.h"
 
@@ -175,43 +177,6 @@ static Value matrixAt(OpBuilder &b, Location loc, Value batched, Value index) {
 
 namespace {
 
-/// Shapes and byte offsets of the two staged tiles in workgroup memory.
-/// Plain tiles start at 16-byte boundaries (cp.async's); swizzled ones
-/// (SharedTile) at 1024-byte boundaries, where their swizzle pattern starts.
-struct SharedLayout {
-  SmallVector<int64_t, 2> aShape, bShape;
-  int64_t aRows = 0, bRows = 0; ///< logical rows (SharedTile::logicalRows)
-  int64_t bOffset = 0, bytes = 0, alignment = 16;
-
-  SharedLayout(const quilt::KernelConfig &c, bool aKContiguous,
-               bool bKContiguous, int64_t pad, int64_t elemBytes,
-               int64_t swizzleElems) {
-    if (swizzleElems)
-      alignment = 1024;
-    aShape = shape(c.tileM, c.tileK, aKContiguous, pad, swizzleElems, aRows);
-    bShape = shape(c.tileN, c.tileK, bKContiguous, pad, swizzleElems, bRows);
-    int64_t aBytes = aShape[0] * aShape[1] * elemBytes;
-    bOffset = alignUp(aBytes);
-    bytes = bOffset + bShape[0] * bShape[1] * elemBytes;
-  }
-
-  int64_t alignUp(int64_t bytes) const {
-    return (bytes + alignment - 1) / alignment * alignment;
-  }
-
-private:
-  static SmallVector<int64_t, 2> shape(int64_t rows, int64_t tileK,
-                                       bool kContiguous, int64_t pad,
-                                       int64_t swizzleElems,
-                                       int64_t &logicalRows) {
-    int64_t r = kContiguous ? rows : tileK, cols = kContiguous ? tileK : rows;
-    logicalRows = r;
-    if (swizzleElems)
-      return {r * (cols / swizzleElems), swizzleElems};
-    return {r, cols + pad};
-  }
-};
-
 int64_t elemBytes(Type type) { return type.getIntOrFloatBitWidth() / 8; }
 
 } // namespace
@@ -328,8 +293,11 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   bool aKContiguous = engine.sharedKContiguous(!spec.transposeA);
   bool bKContiguous = engine.sharedKContiguous(spec.transposeB);
   int64_t swizzleElems = engine.swizzleBytes() / elemBytes(sharedElem);
-  SharedLayout layout(cfg, aKContiguous, bKContiguous, engine.rowPad(),
-                      elemBytes(sharedElem), swizzleElems);
+  // (The cost model sizes the same layout from quilt::sharedTileFormat.)
+  quilt::SharedStageLayout layout(
+      cfg, aKContiguous, bKContiguous,
+      quilt::SharedTileFormat{elemBytes(sharedElem), engine.rowPad(),
+                              swizzleElems});
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   Value smem = gpu::DynamicSharedMemoryOp::create(
@@ -337,11 +305,11 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
       MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                       MemRefLayoutAttrInterface(), workgroup));
   // Each stage's pair of tiles starts at the layout's alignment.
-  int64_t stageBytes = layout.alignUp(layout.bytes);
+  int64_t stageBytes = layout.stageBytes();
   // Swizzled tiles are read at the addresses their pattern assumes, from a
   // 1024-byte boundary: the kernel asks for that much more workgroup
   // memory and starts its tiles at the first boundary in it.
-  int64_t alignmentSlack = layout.alignment > 16 ? layout.alignment : 0;
+  int64_t alignmentSlack = layout.alignmentSlack();
   // The workgroup address of the dynamic memory, where a kernel needs it.
   Value smemBase;
   if (alignmentSlack || spec.tmaLoads)
@@ -779,9 +747,8 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
         });
   }
   gpu::ReturnOp::create(b, loc);
-  if (pipeline == Pipeline::Tma)
-    return alignmentSlack + stages * (stageBytes + barrierBytes);
-  return alignmentSlack + (stages == 1 ? layout.bytes : stages * stageBytes);
+  return layout.kernelBytes(stages, pipeline == Pipeline::Tma ? barrierBytes
+                                                              : 0);
 }
 
 //===----------------------------------------------------------------------===//

@@ -9,6 +9,15 @@ fit and how many blocks share an SM) against what ptxas allocated: a
 problem when they differ by more than N registers (for a TMA kernel, only
 when it needs more: the model prices the candidate's cp.async kernel).
 
+With --occupancy it also checks the cost model's workgroup memory (explain's
+`shared_mem_bytes`) against the bytes each kernel is launched with (the
+`dynamic_shared_memory_size` of its launch in `quiltc --emit=mlir`): a
+problem when they differ, but for a TMA kernel's mbarriers (the model prices
+a candidate by its cp.async kernel). And it prints the blocks that fit an SM
+by CUDA's occupancy rules, from ptxas's registers and the launch's bytes,
+beside the model's `blocks_per_cu`: those differ where the register
+estimate does (--estimate-tolerance), and the summary counts them.
+
 quiltc's defaults issue sm_90a wgmma candidates as wgmma.mma_async with
 TMA variants; a wgmma that ptxas reports serialized is a problem too.
 --no-native-wgmma and --no-tma pass quiltc's options of those names (the
@@ -16,7 +25,7 @@ mma.sync kernels; the native kernels without TMA); --native-wgmma and --tma,
 the defaults, are accepted.
 
 usage: check_ptxas.py QUILTC PTXAS INPUT.mlir TARGET CHIP [--estimate-tolerance N]
-                      [--no-native-wgmma | --no-tma]
+                      [--occupancy] [--no-native-wgmma | --no-tma]
 """
 
 import argparse
@@ -27,12 +36,13 @@ import tempfile
 
 # Keep the source tree free of __pycache__ when importing the helper.
 sys.dont_write_bytecode = True
-from kernel_estimates import estimated_registers  # noqa: E402
+from kernel_estimates import estimated_registers, estimated_resources  # noqa: E402
 
 parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
 for name in ("quiltc", "ptxas", "source", "target", "chip"):
     parser.add_argument(name)
 parser.add_argument("--estimate-tolerance", type=int, default=None)
+parser.add_argument("--occupancy", action="store_true")
 parser.add_argument("--native-wgmma", action="store_true")
 parser.add_argument("--tma", action="store_true")
 parser.add_argument("--no-native-wgmma", action="store_true")
@@ -52,6 +62,51 @@ if args.no_native_wgmma:
 if args.no_tma:
     command.append("--no-tma")
 ptx = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+
+# What an SM gives resident blocks, per chip, as CUDA's occupancy calculator
+# (cuda_occupancy.h) counts it, from the CUDA C++ Programming Guide's
+# "Technical Specifications per Compute Capability": registers allocated
+# per warp in units of 256 from one of 4 sub-partitions' 16K; workgroup
+# memory in units of 128 bytes (256 before 8.0), each block with 1 KB more
+# the driver reserves (8.0 and later). Written out here, not read from
+# Quilt's target database, so that the model is checked against them.
+SM_LIMITS = {
+    "sm_90a": dict(shared=228 * 1024, reserved=1024, unit=128, blocks=32, threads=2048),
+    "sm_80": dict(shared=164 * 1024, reserved=1024, unit=128, blocks=32, threads=2048),
+    "sm_75": dict(shared=64 * 1024, reserved=0, unit=256, blocks=16, threads=1024),
+}
+
+
+def blocks_per_sm(chip, registers, threads, shared):
+    limits = SM_LIMITS[chip]
+    warps = -(-threads // 32)
+    per_warp = -(-registers * 32 // 256) * 256
+    by_registers = (16384 // per_warp) * 4 // warps
+    block_bytes = -(-(shared + limits["reserved"]) // limits["unit"]) * limits["unit"]
+    return min(by_registers, limits["shared"] // block_bytes,
+               limits["threads"] // threads, limits["blocks"])
+
+
+# The bytes of workgroup memory each kernel is launched with.
+launch_bytes = {}
+if args.occupancy:
+    # (--device-format=isa embeds PTX: no second run of ptxas.)
+    mlir_command = ["--emit=mlir" if c == "--emit=ptx" else c for c in command]
+    mlir = subprocess.run(mlir_command + ["--device-format=isa"],
+                          check=True, capture_output=True, text=True).stdout
+    constants = {}
+    for line in mlir.splitlines():
+        if re.search(r"\b(func\.func|llvm\.func) ", line):
+            constants = {}
+        constant = re.search(r"(%\w+) = (?:llvm\.mlir\.constant\(|arith\.constant )"
+                             r"(\d+) : i32", line)
+        if constant:
+            constants[constant.group(1)] = int(constant.group(2))
+        launch = re.search(r"gpu\.launch_func\s+@\w+::@(\w+) .*"
+                           r"dynamic_shared_memory_size (%\w+)", line)
+        if launch:
+            launch_bytes[launch.group(1)] = constants[launch.group(2)]
+modeled_blocks = occupancy_checked = 0
 # quiltc prints each gpu.binary's PTX after a "// gpu.binary @name" line.
 modules = re.split(r"^// gpu\.binary @\S+\n", ptx, flags=re.M)[1:]
 
@@ -99,6 +154,29 @@ for index, module in enumerate(modules):
                     if over or (under and not name.endswith("_tma")):
                         problems.append("%s: %d registers, estimated %d"
                                         % (name, registers, estimate))
+            if args.occupancy and name not in launch_bytes:
+                problems.append("%s: no launch in quiltc --emit=mlir" % name)
+            elif args.occupancy:
+                resources = estimated_resources(quiltc, target, name)
+                shared = launch_bytes[name]
+                blocks = blocks_per_sm(chip, registers, threads, shared)
+                line += "; %d bytes shared, %d blocks an SM" % (shared, blocks)
+                if resources is not None:
+                    line += " (model: %d bytes, %d blocks)" % (
+                        resources["shared_mem_bytes"], resources["blocks_per_cu"])
+                    occupancy_checked += 1
+                    modeled_blocks += resources["blocks_per_cu"] == blocks
+                    # A TMA kernel's two mbarriers a stage come on top; an
+                    # nchw convolution on a chip without cp.async keeps one
+                    # of the two stages the model (which prices tiles, not
+                    # the operation) counts (docs/cost-model.md).
+                    modeled = resources["shared_mem_bytes"]
+                    known = (name.endswith("_tma") or
+                             ("_conv2d_nchw" in name and chip == "sm_75"
+                              and modeled == 2 * shared))
+                    if modeled != shared and not known:
+                        problems.append("%s: %d bytes of workgroup memory, modeled %d"
+                                        % (name, shared, modeled))
             print(line)
             if registers > 255 or registers * threads > 65536:
                 problems.append("%s: %d registers x %d threads do not fit an SM"
@@ -106,6 +184,9 @@ for index, module in enumerate(modules):
 
 for problem in problems:
     print("problem: " + problem)
+if args.occupancy:
+    print("blocks an SM as modeled for %d of %d kernels" % (modeled_blocks,
+                                                             occupancy_checked))
 print("checked %d kernels for %s (%s), %d problems" % (kernels, target, chip, len(problems)))
 # The exit status is for running the script by hand; the lit test checks the
 # printed problems, so that known ones are pinned by name.

@@ -1,6 +1,7 @@
-"""The cost model's resource estimate for a compiled kernel, looked up
-through `quiltc explain --json`, for the resource checks of the ptxas and
-AMDGPU ISA tests."""
+"""The cost model's resource estimate for a compiled kernel (registers,
+workgroup memory, blocks per compute unit), looked up through `quiltc
+explain --json`, for the resource checks of the ptxas and AMDGPU ISA
+tests."""
 
 import json
 import re
@@ -23,6 +24,13 @@ _estimates_by_workload = {}
 
 def estimated_registers(quiltc, target, name):
     """The registers explain estimates for the candidate a kernel compiles."""
+    resources = estimated_resources(quiltc, target, name)
+    return None if resources is None else resources["registers_per_thread"]
+
+
+def estimated_resources(quiltc, target, name):
+    """explain's resources (registers_per_thread, shared_mem_bytes,
+    blocks_per_cu) for the candidate a kernel compiles, or None."""
     match = KERNEL_NAME.match(name)
     if not match:
         return None
@@ -42,6 +50,5 @@ def estimated_registers(quiltc, target, name):
             tuple(str(c["config"][key]) for key in
                   ("inst", "tile_m", "tile_n", "tile_k", "threads", "warps_m",
                    "warps_n", "thread_tile_m", "thread_tile_n", "vector_width")):
-            c["resources"]["registers_per_thread"]
-            for c in report["candidates"]}
+            c["resources"] for c in report["candidates"]}
     return _estimates_by_workload[workload].get((inst, *knobs))

@@ -1,0 +1,82 @@
+//===- GpuSharedMemory.cpp - A GPU kernel's workgroup memory, in bytes -----===//
+//
+// Part of the Quilt project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CostModel/GpuSharedMemory.h"
+
+using namespace quilt;
+
+namespace {
+
+/// wgmma reads 128-byte swizzled rows.
+constexpr int64_t kSwizzleBytes = 128;
+
+/// A tile of `outer` x `tileK` elements, K-contiguous or not, in `format`:
+/// its buffer shape, with its logical row count in `logicalRows`.
+std::array<int64_t, 2> tileShape(int64_t outer, int64_t tileK,
+                                 bool kContiguous,
+                                 const SharedTileFormat &format,
+                                 int64_t &logicalRows) {
+  int64_t rows = kContiguous ? outer : tileK;
+  int64_t cols = kContiguous ? tileK : outer;
+  logicalRows = rows;
+  if (format.swizzleElems)
+    return {rows * (cols / format.swizzleElems), format.swizzleElems};
+  return {rows, cols + format.rowPad};
+}
+
+} // namespace
+
+SharedTileFormat quilt::sharedTileFormat(const KernelConfig &cfg,
+                                         ElemType input) {
+  SharedTileFormat format;
+  switch (cfg.inst) {
+  case InstKind::SimtFma:
+  case InstKind::CpuFma:
+    // SIMT tiles hold the compute type.
+    format.elemBytes = computeBytes(input);
+    return format;
+  case InstKind::MmaSyncTf32:
+    // 16 bytes: row starts move by 4 banks, so the 8 rows of a fragment
+    // load hit distinct banks.
+    format.elemBytes = 4;
+    format.rowPad = 4;
+    return format;
+  case InstKind::Wgmma:
+    format.elemBytes = elemBytes(input);
+    if (cfg.tileK * format.elemBytes == kSwizzleBytes) {
+      format.swizzleElems = kSwizzleBytes / format.elemBytes;
+      return format;
+    }
+    format.rowPad = 8;
+    return format;
+  case InstKind::MmaSyncF16:
+  case InstKind::Mfma32x32x8:
+  case InstKind::Mfma16x16x16:
+  case InstKind::Wmma16x16x16:
+    format.elemBytes = elemBytes(input);
+    format.rowPad = 8;
+    return format;
+  }
+  return format;
+}
+
+SharedStageLayout::SharedStageLayout(const KernelConfig &cfg,
+                                     bool aKContiguous, bool bKContiguous,
+                                     const SharedTileFormat &format) {
+  if (format.swizzleElems)
+    alignment = 1024;
+  aShape = tileShape(cfg.tileM, cfg.tileK, aKContiguous, format, aRows);
+  bShape = tileShape(cfg.tileN, cfg.tileK, bKContiguous, format, bRows);
+  bOffset = alignUp(aShape[0] * aShape[1] * format.elemBytes);
+  bytes = bOffset + bShape[0] * bShape[1] * format.elemBytes;
+}
+
+int64_t SharedStageLayout::kernelBytes(int64_t stages,
+                                       int64_t barrierBytes) const {
+  if (barrierBytes)
+    return alignmentSlack() + stages * (stageBytes() + barrierBytes);
+  return alignmentSlack() + (stages == 1 ? bytes : stages * stageBytes());
+}
