@@ -1,4 +1,4 @@
-//===- GpuSharedMemory.h - A GPU kernel's workgroup memory, in bytes -------===//
+//===- GpuSharedMemory.h - A GPU kernel's workgroup memory, in bytes ------===//
 //
 // Part of the Quilt project. How a GPU kernel lays out the operand tiles of
 // a K step in workgroup memory, and how many bytes it asks for: one

@@ -250,8 +250,7 @@ ResourceUsage estimateResources(const KernelConfig &cfg, ElemType elem,
   // aligned, the swizzle's slack.
   bool simt = cfg.inst == InstKind::SimtFma;
   SharedStageLayout layout(cfg, /*aKContiguous=*/!simt,
-                           /*bKContiguous=*/false,
-                           sharedTileFormat(cfg, elem));
+                           /*bKContiguous=*/false, sharedTileFormat(cfg, elem));
   usage.sharedMemBytes = layout.kernelBytes(stages);
   int64_t staging = 0;
   if (!asyncCopies && stages > 1)
@@ -279,9 +278,9 @@ ResourceUsage estimateResources(const KernelConfig &cfg, ElemType elem,
   int64_t blocks = target.maxBlocksPerCU;
   blocks = std::min(blocks, target.maxThreadsPerCU / threads);
   if (usage.sharedMemBytes > 0)
-    blocks = std::min(blocks,
-                      target.sharedMemPerCU /
-                          (usage.sharedMemBytes + reservedSharedPerBlock(target)));
+    blocks = std::min(
+        blocks, target.sharedMemPerCU /
+                    (usage.sharedMemBytes + reservedSharedPerBlock(target)));
   if (usage.registersPerThread > 0)
     blocks = std::min(blocks, target.registersPerCU /
                                   (usage.registersPerThread * threads));

@@ -1,4 +1,4 @@
-//===- GpuSharedMemory.cpp - A GPU kernel's workgroup memory, in bytes -----===//
+//===- GpuSharedMemory.cpp - A GPU kernel's workgroup memory, in bytes ----===//
 //
 // Part of the Quilt project.
 //
@@ -15,8 +15,7 @@ constexpr int64_t kSwizzleBytes = 128;
 
 /// A tile of `outer` x `tileK` elements, K-contiguous or not, in `format`:
 /// its buffer shape, with its logical row count in `logicalRows`.
-std::array<int64_t, 2> tileShape(int64_t outer, int64_t tileK,
-                                 bool kContiguous,
+std::array<int64_t, 2> tileShape(int64_t outer, int64_t tileK, bool kContiguous,
                                  const SharedTileFormat &format,
                                  int64_t &logicalRows) {
   int64_t rows = kContiguous ? outer : tileK;
@@ -34,8 +33,11 @@ SharedTileFormat quilt::sharedTileFormat(const KernelConfig &cfg,
   SharedTileFormat format;
   switch (cfg.inst) {
   case InstKind::SimtFma:
-  case InstKind::CpuFma:
     // SIMT tiles hold the compute type.
+    format.elemBytes = computeBytes(input);
+    return format;
+  case InstKind::CpuFma:
+    // CPU kernels pack their panels in the compute type; nothing is padded.
     format.elemBytes = computeBytes(input);
     return format;
   case InstKind::MmaSyncTf32:
@@ -63,8 +65,8 @@ SharedTileFormat quilt::sharedTileFormat(const KernelConfig &cfg,
   return format;
 }
 
-SharedStageLayout::SharedStageLayout(const KernelConfig &cfg,
-                                     bool aKContiguous, bool bKContiguous,
+SharedStageLayout::SharedStageLayout(const KernelConfig &cfg, bool aKContiguous,
+                                     bool bKContiguous,
                                      const SharedTileFormat &format) {
   if (format.swizzleElems)
     alignment = 1024;

@@ -44,10 +44,9 @@
 
 #include "GpuKernel.h"
 
-#include "CostModel/GpuSharedMemory.h"
-
 #include "Conversion/Utils/Epilogue.h"
 #include "Conversion/Utils/IndexMath.h"
+#include "CostModel/GpuSharedMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -747,8 +746,8 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
         });
   }
   gpu::ReturnOp::create(b, loc);
-  return layout.kernelBytes(stages, pipeline == Pipeline::Tma ? barrierBytes
-                                                              : 0);
+  int64_t barriers = pipeline == Pipeline::Tma ? barrierBytes : 0;
+  return layout.kernelBytes(stages, barriers);
 }
 
 //===----------------------------------------------------------------------===//

@@ -166,12 +166,14 @@ for index, module in enumerate(modules):
                         resources["shared_mem_bytes"], resources["blocks_per_cu"])
                     occupancy_checked += 1
                     modeled_blocks += resources["blocks_per_cu"] == blocks
-                    # A TMA kernel's two mbarriers a stage come on top; an
-                    # nchw convolution on a chip without cp.async keeps one
-                    # of the two stages the model (which prices tiles, not
-                    # the operation) counts (docs/cost-model.md).
+                    # A TMA kernel's two 8-byte mbarriers a stage (at most 8)
+                    # come on top; an nchw convolution on a chip without
+                    # cp.async keeps one of the two stages the model (which
+                    # prices tiles, not the operation) counts
+                    # (docs/cost-model.md, "Occupancy").
                     modeled = resources["shared_mem_bytes"]
-                    known = (name.endswith("_tma") or
+                    known = ((name.endswith("_tma")
+                              and 0 < shared - modeled <= 16 * 8) or
                              ("_conv2d_nchw" in name and chip == "sm_75"
                               and modeled == 2 * shared))
                     if modeled != shared and not known:
