@@ -19,6 +19,15 @@
 
 namespace quilt {
 
+/// The rows native wgmma tiles are swizzled in (the 128-byte swizzle).
+inline constexpr int64_t kWgmmaSwizzleBytes = 128;
+
+/// Elements a padded engine appends to each row of a tile, 16 bytes, so
+/// that the rows of a fragment load start 4 banks apart and hit distinct
+/// banks: 8 halves for mma.sync f16/bf16, MFMA and WMMA, 4 floats for tf32;
+/// none for SIMT tiles and native wgmma's swizzled ones.
+int64_t rowPadElems(InstKind engine);
+
 /// How a matrix engine keeps an operand tile in workgroup memory.
 struct SharedTileFormat {
   int64_t elemBytes = 4;

@@ -10,9 +10,6 @@ using namespace quilt;
 
 namespace {
 
-/// wgmma reads 128-byte swizzled rows.
-constexpr int64_t kSwizzleBytes = 128;
-
 /// A tile of `outer` x `tileK` elements, K-contiguous or not, in `format`:
 /// its buffer shape, with its logical row count in `logicalRows`.
 std::array<int64_t, 2> tileShape(int64_t outer, int64_t tileK, bool kContiguous,
@@ -28,6 +25,23 @@ std::array<int64_t, 2> tileShape(int64_t outer, int64_t tileK, bool kContiguous,
 
 } // namespace
 
+int64_t quilt::rowPadElems(InstKind engine) {
+  switch (engine) {
+  case InstKind::MmaSyncTf32:
+    return 4;
+  case InstKind::MmaSyncF16:
+  case InstKind::Mfma32x32x8:
+  case InstKind::Mfma16x16x16:
+  case InstKind::Wmma16x16x16:
+    return 8;
+  case InstKind::SimtFma:
+  case InstKind::Wgmma:
+  case InstKind::CpuFma:
+    return 0;
+  }
+  return 0;
+}
+
 SharedTileFormat quilt::sharedTileFormat(const KernelConfig &cfg,
                                          ElemType input) {
   SharedTileFormat format;
@@ -41,25 +55,24 @@ SharedTileFormat quilt::sharedTileFormat(const KernelConfig &cfg,
     format.elemBytes = computeBytes(input);
     return format;
   case InstKind::MmaSyncTf32:
-    // 16 bytes: row starts move by 4 banks, so the 8 rows of a fragment
-    // load hit distinct banks.
     format.elemBytes = 4;
-    format.rowPad = 4;
+    format.rowPad = rowPadElems(cfg.inst);
     return format;
   case InstKind::Wgmma:
     format.elemBytes = elemBytes(input);
-    if (cfg.tileK * format.elemBytes == kSwizzleBytes) {
-      format.swizzleElems = kSwizzleBytes / format.elemBytes;
+    if (cfg.tileK * format.elemBytes == kWgmmaSwizzleBytes) {
+      format.swizzleElems = kWgmmaSwizzleBytes / format.elemBytes;
       return format;
     }
-    format.rowPad = 8;
+    // Issued as mma.sync m16n8k16.
+    format.rowPad = rowPadElems(InstKind::MmaSyncF16);
     return format;
   case InstKind::MmaSyncF16:
   case InstKind::Mfma32x32x8:
   case InstKind::Mfma16x16x16:
   case InstKind::Wmma16x16x16:
     format.elemBytes = elemBytes(input);
-    format.rowPad = 8;
+    format.rowPad = rowPadElems(cfg.inst);
     return format;
   }
   return format;

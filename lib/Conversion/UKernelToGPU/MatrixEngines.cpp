@@ -27,6 +27,7 @@
 #include "GpuKernel.h"
 
 #include "Conversion/Utils/IndexMath.h"
+#include "CostModel/GpuSharedMemory.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -262,9 +263,10 @@ public:
   Type sharedType() const override { return elem; }
   /// Lane l holds columns 2 (l % 4) and 2 (l % 4) + 1 of a fragment row.
   int64_t columnRun() const override { return 2; }
-  // 16 bytes: row starts move by 4 banks, so the 8 rows of a fragment load
-  // hit distinct banks.
-  int64_t rowPad() const override { return tf32 ? 4 : 8; }
+  int64_t rowPad() const override {
+    return quilt::rowPadElems(tf32 ? quilt::InstKind::MmaSyncTf32
+                                   : quilt::InstKind::MmaSyncF16);
+  }
 
   SmallVector<Value> initAccumulators(OpBuilder &b, Location loc) override {
     return SmallVector<Value>(numTiles(), zeroVector(b, loc, accType));
@@ -433,7 +435,7 @@ public:
   }
 
   Type sharedType() const override { return elem; }
-  int64_t rowPad() const override { return 8; }
+  int64_t rowPad() const override { return quilt::rowPadElems(cfg.inst); }
 
   SmallVector<Value> initAccumulators(OpBuilder &b, Location loc) override {
     return SmallVector<Value>(numTiles(), zeroVector(b, loc, accType));

@@ -27,6 +27,7 @@
 #include "GpuKernel.h"
 
 #include "Conversion/Utils/IndexMath.h"
+#include "CostModel/GpuSharedMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -41,7 +42,7 @@ using namespace mlir::ukernel::gpucg;
 namespace {
 
 /// Bytes of a swizzled tile row.
-constexpr int64_t kRowBytes = 128;
+constexpr int64_t kRowBytes = quilt::kWgmmaSwizzleBytes;
 /// NVPTX's shared::cluster address space.
 constexpr unsigned kSharedCluster = 7;
 /// How long (ns) one mbarrier.try_wait may suspend before it polls again.
