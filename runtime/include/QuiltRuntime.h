@@ -52,7 +52,8 @@ void quilt_rt_release(void **cache);
    process choose candidate `kernel` over the whole problem (no patch), as
    if compiled with policy fixed=<kernel>; a negative value restores normal
    selection. A kernel index beyond a dispatch's candidate list falls back
-   to normal selection for that dispatch. */
+   to normal selection for that dispatch, and a dispatch compiled with
+   policy fixed keeps its kernel: it is the only one compiled. */
 void quilt_rt_force_kernel(int32_t kernel);
 
 /* Vendors, as quilt::Vendor numbers them. */

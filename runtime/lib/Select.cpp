@@ -151,8 +151,10 @@ extern "C" QUILT_RT_EXPORT int32_t quilt_rt_select(const char *spec,
     return QUILT_RT_STATUS_BAD_SPEC;
   const quilt::PreparedTable *table = &dispatch->table;
 
+  // A fixed policy's dispatch has only its own kernel compiled.
   int32_t forced = __atomic_load_n(&forcedKernel, __ATOMIC_RELAXED);
-  if (forced >= 0 && forced < table->count) {
+  if (forced >= 0 && forced < table->count &&
+      table->policy != quilt::SelectionPolicy::Fixed) {
     out[0] = forced;
     out[1] = forced;
     if (tracing()) {

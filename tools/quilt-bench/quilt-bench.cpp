@@ -244,6 +244,12 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
             "--measurements, --calibrate nor --threads";
     return false;
   }
+  if (o.modelSample > 0 && o.policy.rfind("fixed", 0) == 0) {
+    error = "--model-sample runs every candidate, but a library compiled "
+            "with policy " +
+            o.policy + " has only that candidate's kernel";
+    return false;
+  }
   if ((!o.measurementsPath.empty() || !o.calibratePath.empty()) &&
       o.modelSample <= 0) {
     error = "--measurements and --calibrate need --model-sample N: the "

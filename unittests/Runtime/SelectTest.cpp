@@ -176,6 +176,23 @@ TEST(QuiltRtSelect, ForcedKernelOverridesTheModel) {
   quilt_rt_force_kernel(-1);
 }
 
+TEST(QuiltRtSelect, ForcedKernelLeavesAFixedPolicyItsKernel) {
+  // A dispatch compiled with policy fixed has only that kernel: forcing
+  // another would run nothing.
+  SelectionSpec spec =
+      specFor("host-avx512", ElemType::F32, SelectionPolicy::Fixed);
+  spec.fixedIndex = 2;
+  std::string text = formatSelectionSpec(spec);
+  SelectionSlot cache;
+  int64_t out[4];
+  quilt_rt_force_kernel(3);
+  ASSERT_EQ(quilt_rt_select(text.c_str(), &cache.table, 1, 1040, 513, 77, out),
+            0);
+  quilt_rt_force_kernel(-1);
+  EXPECT_EQ(out[0], 2);
+  EXPECT_EQ(out[1], 2);
+}
+
 TEST(QuiltRtSelect, DeviceFactsModelTheRunningGpu) {
   // The GPU runtime found an H100 PCIe (114 SMs at 1.755 GHz) where the
   // compiler's spec says h100 (the SXM, 132 SMs).

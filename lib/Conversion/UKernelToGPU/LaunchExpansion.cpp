@@ -13,6 +13,8 @@
 //                 args(A, B, C windows, bias window, vector flags)
 //     }
 //   remainder region (the rest; a patch splits one dimension): likewise
+// Under policy fixed only that candidate's kernel is built, and launched
+// without a switch.
 //
 // A convolution is launched as its implicit GEMM (Conversion/Utils/
 // ConvIndex.h): M = N*OH*OW, N = F, K = R*S*C, no batch. Its filter (an
@@ -227,17 +229,19 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
   base.contiguousC = !isConv && hasContiguousRows(init);
   base.asyncCopies = desc.hasAsyncCopies();
   base.maxWorkgroupBytes = desc.sharedMemPerBlock;
-  // Per candidate: its spec, its kernel and its TMA kernel (a null func
-  // when it has none).
+  // Per candidate a call can run (under a fixed policy only that one: the
+  // others would be compiled and never launched): its spec, its kernel and
+  // its TMA kernel (a null func when it has none).
   struct CandidateKernels {
     GpuKernelSpec spec;
     GpuKernel kernel, tmaKernel;
   };
+  SmallVector<int64_t> runnable = op.getRunnableCandidates();
   SmallVector<CandidateKernels, 4> candidates;
   func::FuncOp tileMapFunction;
-  for (Attribute attr : op.getCandidates()) {
+  for (int64_t index : runnable) {
     GpuKernelSpec spec = base;
-    spec.config = toKernelConfig(cast<ConfigAttr>(attr));
+    spec.config = toKernelConfig(cast<ConfigAttr>(op.getCandidates()[index]));
     spec.nativeWgmma =
         kernels.issuesNativeWgmma() && canIssueWgmma(spec, target.getChip());
     GpuKernel kernel = kernels.getOrCreate(spec, target.getChip(), loc);
@@ -338,18 +342,12 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
       if (isConv)
         args.append({r0, rows, conv.filterR, conv.filterS});
 
-      SmallVector<int64_t> cases;
-      for (int64_t i = 0, e = candidates.size(); i < e; ++i)
-        cases.push_back(i);
-      auto sw = scf::IndexSwitchOp::create(tb, l, TypeRange{}, which, cases,
-                                           cases.size());
-      for (auto [i, candidate] : llvm::enumerate(candidates)) {
+      // Launches one candidate at tb's insertion point.
+      auto emitCandidate = [&](const CandidateKernels &candidate) {
         const GpuKernelSpec &spec = candidate.spec;
         const GpuKernel &kernel = candidate.kernel;
         const GpuKernel &tmaKernel = candidate.tmaKernel;
         const quilt::KernelConfig &cfg = spec.config;
-        OpBuilder::InsertionGuard guard(tb);
-        tb.createBlock(&sw.getCaseRegions()[i]);
         IndexMath cm{tb, l};
         Value flags = arith::ConstantIntOp::create(tb, l, 0, 32);
         auto setFlagIf = [&](Value condition, int32_t bit) {
@@ -413,6 +411,19 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
         } else {
           launch(tb, kernel, {});
         }
+      };
+      // One candidate (a fixed policy's) launches whatever the index says.
+      if (candidates.size() == 1) {
+        emitCandidate(candidates.front());
+        scf::YieldOp::create(tb, l);
+        return;
+      }
+      auto sw = scf::IndexSwitchOp::create(tb, l, TypeRange{}, which,
+                                           runnable, runnable.size());
+      for (auto [i, candidate] : llvm::enumerate(candidates)) {
+        OpBuilder::InsertionGuard guard(tb);
+        tb.createBlock(&sw.getCaseRegions()[i]);
+        emitCandidate(candidate);
         scf::YieldOp::create(tb, l);
       }
       // The runtime always returns a candidate index; nothing else runs.

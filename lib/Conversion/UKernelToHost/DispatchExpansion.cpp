@@ -11,7 +11,8 @@
 //                                     fused operands, 0, 0, split_m, split_n) }
 //   remainder region (the rest; a patch splits one dimension):
 //     scf.index_switch remainder { ... }
-// (the regions: forEachSelectedRegion, Conversion/Utils).
+// (the regions: forEachSelectedRegion, Conversion/Utils). Under policy
+// fixed only that candidate's kernel is built, and called without a switch.
 //
 // Operands are passed whole and as stored (a transposed A as KxM): the
 // kernels are specialized on the transposes and layouts, take the region's
@@ -138,10 +139,13 @@ void mlir::ukernel::host::expandDispatch(DispatchOp op, KernelCache &kernels,
       op.getPolicyAttr(), op.getFixedCandidateAttr(), target,
       op.getTunedAttr());
 
-  // One kernel function per candidate; all share the argument types.
+  // One kernel function per candidate a call can run (under a fixed policy
+  // only that one: the others would be compiled and never called); all
+  // share the argument types.
+  SmallVector<int64_t> runnable = op.getRunnableCandidates();
   SmallVector<func::FuncOp> functions;
-  for (Attribute attr : op.getCandidates()) {
-    auto config = cast<ConfigAttr>(attr);
+  for (int64_t index : runnable) {
+    auto config = cast<ConfigAttr>(op.getCandidates()[index]);
     KernelSpec spec = base;
     spec.mc = config.getTileM();
     spec.nc = config.getTileN();
@@ -175,11 +179,14 @@ void mlir::ukernel::host::expandDispatch(DispatchOp op, KernelCache &kernels,
     scf::IfOp::create(b, loc, nonEmpty, [&](OpBuilder &tb, Location l) {
       SmallVector<Value> args = operands;
       args.append({r0, c0, rows, cols});
-      SmallVector<int64_t> cases;
-      for (int64_t i = 0, e = functions.size(); i < e; ++i)
-        cases.push_back(i);
-      auto sw = scf::IndexSwitchOp::create(tb, l, TypeRange{}, which, cases,
-                                           cases.size());
+      // One candidate (a fixed policy's) runs whatever the index says.
+      if (functions.size() == 1) {
+        func::CallOp::create(tb, l, functions.front(), args);
+        scf::YieldOp::create(tb, l);
+        return;
+      }
+      auto sw = scf::IndexSwitchOp::create(tb, l, TypeRange{}, which,
+                                           runnable, runnable.size());
       for (auto [i, func] : llvm::enumerate(functions)) {
         Block *block = tb.createBlock(&sw.getCaseRegions()[i]);
         tb.setInsertionPointToStart(block);

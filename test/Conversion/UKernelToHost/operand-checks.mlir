@@ -57,9 +57,8 @@
 // CHECK-NEXT: } else {
 // CHECK: call @quilt_rt_select
 // CHECK: func.call @__quilt_host_gemm_12x32x8_r4x16_v8_f32_f32(
-// CHECK: default {
-// CHECK: default {
 // CHECK-NEXT: }
+// CHECK: func.call @__quilt_host_gemm_12x32x8_r4x16_v8_f32_f32(
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NEXT: return

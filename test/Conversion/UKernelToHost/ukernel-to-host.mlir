@@ -395,3 +395,29 @@ module attributes {ukernel.target = #cpu8} {
     return
   }
 }
+
+// -----
+
+#cpu8 = #ukernel.target<name = "cpu8", vendor = cpu, chip = "x86-64-v3", compute_units = 1, warp_size = 1, max_threads_per_block = 1, max_registers_per_thread = 16, l1_bytes = 32768, l2_bytes = 524288, l3_bytes = 1048576, mem_bandwidth_gbs = 20.0, clock_ghz = 2.0, peak_tflops = {cpu_fma = 0.064}, vector_bits = 256, fma_units_per_core = 2>
+#big = #ukernel.config<tile = 12x32x8, threads = 1, warps = 1x1, thread_tile = 4x16, vector_width = 8, stages = 1, instruction = cpu_fma, boundary = mask>
+#small = #ukernel.config<tile = 6x24x16, threads = 1, warps = 1x1, thread_tile = 3x8, vector_width = 8, stages = 1, instruction = cpu_fma, boundary = mask>
+
+// Under policy fixed only the fixed candidate's kernel is built, and each
+// region calls it without a switch (the spec still lists every candidate,
+// for the run-time checks and reports).
+// CHECK-LABEL: func.func @fixed
+// CHECK: call @quilt_rt_select(
+// CHECK-NOT: scf.index_switch
+// CHECK: func.call @__quilt_host_gemm_6x24x16_r3x8_v8_f32_f32(
+// CHECK-NOT: scf.index_switch
+// CHECK: func.call @__quilt_host_gemm_6x24x16_r3x8_v8_f32_f32(
+// CHECK-NOT: @__quilt_host_gemm_12x32x8
+// CHECK: func.func private @__quilt_host_gemm_6x24x16_r3x8_v8_f32_f32(
+// CHECK-NOT: @__quilt_host_gemm_12x32x8
+module attributes {ukernel.target = #cpu8} {
+  func.func @fixed(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+    ukernel.dispatch matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
+      candidates [#big, #small] policy fixed = 1
+    return
+  }
+}

@@ -38,7 +38,8 @@ def UKernel_DispatchOp : UKernel_Op<"dispatch", [
 
     - `cost_model`: the analytic model's cheapest candidate for the actual
       sizes, or a main + remainder patch when the model says it wins;
-    - `fixed = i`: always candidate `i`;
+    - `fixed = i`: always candidate `i` (the lowerings build only its
+      kernel);
     - `pad`: the cheapest candidate with the problem padded to its tile;
     - `patch`: always a main + remainder split.
 
@@ -162,6 +163,11 @@ def UKernel_DispatchOp : UKernel_Op<"dispatch", [
     Type getInputElementType() {
       return ::llvm::cast<ShapedType>(getLhs().getType()).getElementType();
     }
+
+    /// The indices of the candidates a call can run: the fixed one under
+    /// `policy fixed`, else all of them. The lowerings build and call
+    /// kernels for these only.
+    ::llvm::SmallVector<int64_t> getRunnableCandidates();
 
     /// Whether the epilogue is a fused body (rather than named steps).
     bool hasFusedEpilogue() { return !getEpilogueBody().empty(); }

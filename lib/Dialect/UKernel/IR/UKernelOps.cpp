@@ -12,6 +12,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -304,6 +306,14 @@ static LogicalResult verifyBias(Operation *op, Value bias, ArrayAttr epilogue,
 
 TargetAttr DispatchOp::getEffectiveTarget() {
   return lookUpTarget(getOperation(), getTargetAttr());
+}
+
+SmallVector<int64_t> DispatchOp::getRunnableCandidates() {
+  // The verifier keeps a fixed candidate in range.
+  if (getPolicy() == SelectionPolicy::fixed)
+    return {*getFixedCandidate()};
+  return llvm::to_vector(
+      llvm::seq<int64_t>(0, static_cast<int64_t>(getCandidates().size())));
 }
 
 namespace {
