@@ -52,7 +52,9 @@ quiltc, ptxas, source, target, chip = (args.quiltc, args.ptxas, args.source,
                                        args.target, args.chip)
 tolerance = args.estimate_tolerance
 
-command = [quiltc, source, "--target", target, "--emit=ptx"]
+# One compile gives both the PTX (each gpu.binary's assembly) and the
+# launches (their dynamic_shared_memory_size).
+command = [quiltc, source, "--target", target, "--emit=mlir", "--device-format=isa"]
 if args.native_wgmma:
     command.append("--native-wgmma")
 if args.tma:
@@ -61,7 +63,20 @@ if args.no_native_wgmma:
     command.append("--no-native-wgmma")
 if args.no_tma:
     command.append("--no-tma")
-ptx = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+mlir = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+
+
+def unescape_mlir_string(text):
+    """The bytes of an MLIR string attribute as the printer escapes them
+    (llvm::printEscapedString: `\\` and two hex digits)."""
+    return re.sub(r"\\([0-9A-Fa-f]{2}|\\)",
+                  lambda m: "\\" if m.group(1) == "\\" else chr(int(m.group(1), 16)),
+                  text)
+
+
+# Each gpu.binary's PTX, in the order quiltc --emit=ptx prints them.
+modules = [unescape_mlir_string(assembly) for assembly in
+           re.findall(r'\bassembly = "([^"]*)"', mlir)]
 
 # What an SM gives resident blocks, per chip, as CUDA's occupancy calculator
 # (cuda_occupancy.h) counts it, from the CUDA C++ Programming Guide's
@@ -90,10 +105,6 @@ def blocks_per_sm(chip, registers, threads, shared):
 # The bytes of workgroup memory each kernel is launched with.
 launch_bytes = {}
 if args.occupancy:
-    # (--device-format=isa embeds PTX: no second run of ptxas.)
-    mlir_command = ["--emit=mlir" if c == "--emit=ptx" else c for c in command]
-    mlir = subprocess.run(mlir_command + ["--device-format=isa"],
-                          check=True, capture_output=True, text=True).stdout
     constants = {}
     for line in mlir.splitlines():
         if re.search(r"\b(func\.func|llvm\.func) ", line):
@@ -107,8 +118,6 @@ if args.occupancy:
         if launch:
             launch_bytes[launch.group(1)] = constants[launch.group(2)]
 modeled_blocks = occupancy_checked = 0
-# quiltc prints each gpu.binary's PTX after a "// gpu.binary @name" line.
-modules = re.split(r"^// gpu\.binary @\S+\n", ptx, flags=re.M)[1:]
 
 kernels, problems = 0, []
 for index, module in enumerate(modules):
