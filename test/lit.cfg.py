@@ -16,6 +16,12 @@ config.suffixes = [".mlir", ".test", ".txt"]
 config.excludes = ["CMakeLists.txt", "README.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.quilt_obj_root, "test")
+# lit starts the longest tests first by the times of the last run in the
+# build tree (.lit_test_times.txt there); a fresh build has none, and lit
+# falls back to test/.lit_test_times.txt, the times of a CI run, so a cold
+# run does not leave its longest tests (the pytest suite, the ptxas and
+# emulator checks) for last. Refresh it from a build's copy when those
+# change.
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%quilt_src_root", config.quilt_src_root))
