@@ -102,6 +102,14 @@ TEST(QuiltRtSelect, FixedPolicyAndZeroSizes) {
   ASSERT_EQ(quilt_rt_select(text.c_str(), &cache.table, 1, 0, 300, 200, out),
             0);
   EXPECT_EQ(out[2], 0);
+  // Only the fixed candidate's kernel is compiled: forcing another leaves
+  // the dispatch its own.
+  quilt_rt_force_kernel(3);
+  ASSERT_EQ(quilt_rt_select(text.c_str(), &cache.table, 1, 500, 300, 200, out),
+            0);
+  quilt_rt_force_kernel(-1);
+  EXPECT_EQ(out[0], 2);
+  EXPECT_EQ(out[1], 2);
 }
 
 TEST(QuiltRtSelect, ReleaseFreesTheTableAndTheSlotPreparesAgain) {
@@ -174,23 +182,6 @@ TEST(QuiltRtSelect, ForcedKernelOverridesTheModel) {
                GemmShape{1, 1040, 513, 77});
   EXPECT_EQ(out[0], want.candidate);
   quilt_rt_force_kernel(-1);
-}
-
-TEST(QuiltRtSelect, ForcedKernelLeavesAFixedPolicyItsKernel) {
-  // A dispatch compiled with policy fixed has only that kernel: forcing
-  // another would run nothing.
-  SelectionSpec spec =
-      specFor("host-avx512", ElemType::F32, SelectionPolicy::Fixed);
-  spec.fixedIndex = 2;
-  std::string text = formatSelectionSpec(spec);
-  SelectionSlot cache;
-  int64_t out[4];
-  quilt_rt_force_kernel(3);
-  ASSERT_EQ(quilt_rt_select(text.c_str(), &cache.table, 1, 1040, 513, 77, out),
-            0);
-  quilt_rt_force_kernel(-1);
-  EXPECT_EQ(out[0], 2);
-  EXPECT_EQ(out[1], 2);
 }
 
 TEST(QuiltRtSelect, DeviceFactsModelTheRunningGpu) {
