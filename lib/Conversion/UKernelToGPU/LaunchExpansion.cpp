@@ -418,8 +418,8 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
         scf::YieldOp::create(tb, l);
         return;
       }
-      auto sw = scf::IndexSwitchOp::create(tb, l, TypeRange{}, which,
-                                           runnable, runnable.size());
+      auto sw = scf::IndexSwitchOp::create(tb, l, TypeRange{}, which, runnable,
+                                           runnable.size());
       for (auto [i, candidate] : llvm::enumerate(candidates)) {
         OpBuilder::InsertionGuard guard(tb);
         tb.createBlock(&sw.getCaseRegions()[i]);

@@ -185,8 +185,8 @@ void mlir::ukernel::host::expandDispatch(DispatchOp op, KernelCache &kernels,
         scf::YieldOp::create(tb, l);
         return;
       }
-      auto sw = scf::IndexSwitchOp::create(tb, l, TypeRange{}, which,
-                                           runnable, runnable.size());
+      auto sw = scf::IndexSwitchOp::create(tb, l, TypeRange{}, which, runnable,
+                                           runnable.size());
       for (auto [i, func] : llvm::enumerate(functions)) {
         Block *block = tb.createBlock(&sw.getCaseRegions()[i]);
         tb.setInsertionPointToStart(block);
