@@ -194,9 +194,10 @@ bool explainCandidates(const Workload &workload, const TargetDesc &target,
   table.policy = options.policy;
   table.fixedIndex = options.fixedIndex;
   r.tuned = options.tuned;
-  // As compiling with the database does (ukernel-apply-tuning-db).
+  // As compiling with the database does (ukernel-apply-tuning-db): on the
+  // threads this report prices, not the database's own.
   if (options.tuning &&
-      (!options.tuning->checkApplies(target, options.tuning->threads, error) ||
+      (!options.tuning->checkApplies(target, options.threads, error) ||
        !addTunedCandidates(*options.tuning, workload.op, workload.elem,
                            /*epilogue=*/"none", r.candidates, r.tuned, error)))
     return false;

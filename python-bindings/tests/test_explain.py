@@ -89,6 +89,11 @@ def test_explain_with_a_tuning_db(tmp_path):
     with pytest.raises(quilt.Error, match=r"tuned\.db:2: field 'target'"):
         quilt.explain("matmul f32 M=128 N=768 K=768", "host-avx2",
                       tuning_db=str(db))
+    # Tuned on one thread (the default): not for code that runs on two.
+    with pytest.raises(quilt.Error, match=r"field 'threads': the database "
+                       r"was tuned for 1 thread\(s\), this compilation runs 2"):
+        quilt.explain("matmul f32 M=128 N=768 K=768", "host-avx512",
+                      tuning_db=str(db), threads=2)
 
 
 def test_explain_prices_cpu_products_on_threads():
