@@ -47,11 +47,8 @@ SharedTileFormat quilt::sharedTileFormat(const KernelConfig &cfg,
   SharedTileFormat format;
   switch (cfg.inst) {
   case InstKind::SimtFma:
-    // SIMT tiles hold the compute type.
-    format.elemBytes = computeBytes(input);
-    return format;
   case InstKind::CpuFma:
-    // CPU kernels pack their panels in the compute type; nothing is padded.
+    // SIMT tiles and CPU panels hold the compute type, unpadded.
     format.elemBytes = computeBytes(input);
     return format;
   case InstKind::MmaSyncTf32:

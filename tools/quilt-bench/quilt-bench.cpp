@@ -244,12 +244,6 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
             "--measurements, --calibrate nor --threads";
     return false;
   }
-  if (o.modelSample > 0 && o.policy.rfind("fixed", 0) == 0) {
-    error = "--model-sample runs every candidate, but a library compiled "
-            "with policy " +
-            o.policy + " has only that candidate's kernel";
-    return false;
-  }
   if ((!o.measurementsPath.empty() || !o.calibratePath.empty()) &&
       o.modelSample <= 0) {
     error = "--measurements and --calibrate need --model-sample N: the "
@@ -661,6 +655,12 @@ int main(int argc, char **argv) {
   if (!parseSelectionPolicy(policyText, explainOptions.policy,
                             explainOptions.fixedIndex)) {
     std::cerr << "quilt-bench: error: unknown policy '" << o.policy << "'\n";
+    return 2;
+  }
+  if (o.modelSample > 0 && explainOptions.policy == SelectionPolicy::Fixed) {
+    std::cerr << "quilt-bench: error: --model-sample runs every candidate, "
+                 "but a library compiled with policy "
+              << o.policy << " has only that candidate's kernel\n";
     return 2;
   }
 
