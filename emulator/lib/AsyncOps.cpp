@@ -281,12 +281,21 @@ bool Cta::executeAsync(Warp &w, const Instruction &inst, uint32_t exec,
       int32_t coords[5] = {0, 0, 0, 0, 0};
       for (int i = 0; i < inst.count; ++i)
         coords[i] = int32_t(read(w, lane, source.elements[0].elements[i]));
+      // In device memory, or a __grid_constant__ kernel parameter.
       uint8_t encoded[128];
-      if (mapAddress % 64 || !deviceMemory().contains(mapAddress, 128))
+      uint64_t paramOffset = mapAddress - kParamWindow;
+      bool inParams = inParamWindow(mapAddress) && paramOffset % 64 == 0 &&
+                      paramOffset + 128 <= config_.params.size();
+      if (!inParams &&
+          (mapAddress % 64 || !deviceMemory().contains(mapAddress, 128)))
         return fail(kErrorIllegalAddress, "invalid tensor map", inst, w, lane,
                     "the tensor map at " + std::to_string(mapAddress) +
-                        " is not 128 readable, 64-byte aligned bytes");
-      std::memcpy(encoded, reinterpret_cast<const void *>(mapAddress), 128);
+                        " is not 128 readable, 64-byte aligned bytes of "
+                        "device memory or kernel parameters");
+      std::memcpy(encoded,
+                  inParams ? config_.params.data() + paramOffset
+                           : reinterpret_cast<const uint8_t *>(mapAddress),
+                  128);
       TensorMap map;
       std::string why;
       if (!decodeTensorMap(encoded, map, &why))

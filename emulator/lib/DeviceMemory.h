@@ -34,9 +34,12 @@
 
 namespace quilt::emu {
 
-/// Generic address of shared offset 0 and of local offset 0.
+/// Generic address of shared offset 0, of local offset 0 and of the
+/// kernel's parameter offset 0 (`cvta.param`, for __grid_constant__
+/// parameters: read-only).
 constexpr uint64_t kSharedWindow = 0x0001000000000000ull;
 constexpr uint64_t kLocalWindow = 0x0002000000000000ull;
+constexpr uint64_t kParamWindow = 0x0003000000000000ull;
 constexpr uint64_t kWindowSize = 0x0000000100000000ull;
 
 inline bool inSharedWindow(uint64_t a) {
@@ -44,6 +47,9 @@ inline bool inSharedWindow(uint64_t a) {
 }
 inline bool inLocalWindow(uint64_t a) {
   return a >= kLocalWindow && a < kLocalWindow + kWindowSize;
+}
+inline bool inParamWindow(uint64_t a) {
+  return a >= kParamWindow && a < kParamWindow + kWindowSize;
 }
 
 class DeviceMemory {

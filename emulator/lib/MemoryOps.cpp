@@ -64,6 +64,10 @@ static Space resolve(Space space, uint64_t &address) {
     address -= kLocalWindow;
     return Space::Local;
   }
+  if (inParamWindow(address)) {
+    address -= kParamWindow;
+    return Space::Param;
+  }
   return Space::Global;
 }
 
@@ -343,20 +347,20 @@ bool Cta::executeMemory(Warp &w, const Instruction &inst, uint32_t exec) {
       uint64_t a = read(w, lane, ops[1]);
       uint64_t window = inst.space == Space::Shared  ? kSharedWindow
                         : inst.space == Space::Local ? kLocalWindow
+                        : inst.space == Space::Param ? kParamWindow
                                                      : 0;
-      if (inst.space == Space::Param)
-        return fail(kErrorLaunchFailed, "unsupported instruction", inst, w,
-                    lane, "cvta of the parameter space");
       uint64_t r = inst.toSpace ? a - window : a + window;
       write(w, lane, ops[0], maskTo(r, bitsOf(inst.type)), inst.type);
       break;
     }
     case Op::Isspacep: {
       uint64_t a = read(w, lane, ops[1]);
-      bool r = inst.space == Space::Shared ? inSharedWindow(a)
-               : inst.space == Space::Local
-                   ? inLocalWindow(a)
-                   : !inSharedWindow(a) && !inLocalWindow(a);
+      bool r =
+          inst.space == Space::Shared  ? inSharedWindow(a)
+          : inst.space == Space::Local ? inLocalWindow(a)
+          : inst.space == Space::Param
+              ? inParamWindow(a)
+              : !inSharedWindow(a) && !inLocalWindow(a) && !inParamWindow(a);
       write(w, lane, ops[0], r, Type::Pred);
       break;
     }

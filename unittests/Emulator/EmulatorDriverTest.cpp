@@ -843,12 +843,46 @@ protected:
         CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     ASSERT_EQ(r, CUDA_SUCCESS) << errorString(r);
     static_assert(sizeof(CUtensorMap) == 128, "a tensor map is 128 bytes");
+    hostMap = map;
     dMap = alloc(128);
     ASSERT_EQ(cuMemcpyHtoD(dMap, &map, 128), CUDA_SUCCESS);
     dOut = alloc(1024);
   }
+  /// Expects the raw tile of the box at column 0, row 1 (wholly inside).
+  void expectInteriorBox() {
+    std::vector<uint16_t> raw = download<uint16_t>(dOut, 512);
+    for (unsigned row = 0; row < 8; ++row)
+      for (unsigned col = 0; col < 64; ++col) {
+        unsigned byte = col * 2;
+        unsigned physical =
+            row * 128 + ((byte / 16) ^ (row % 8)) * 16 + byte % 16;
+        EXPECT_EQ(raw[physical / 2], uint16_t((row + 1) * 1000 + col + 1))
+            << row << "," << col;
+      }
+  }
+  CUtensorMap hostMap;
   CUdeviceptr tensor = 0, dMap = 0, dOut = 0;
 };
+
+/// kTmaPtx with the map passed by value, as CUDA passes a `const
+/// __grid_constant__ CUtensorMap` (and Quilt's TMA kernels do): a 128-byte
+/// parameter whose generic address (cvta.param) the copy reads, prefetched
+/// in both address forms.
+std::string gridConstantTmaPtx() {
+  std::string ptx = kTmaPtx;
+  auto replace = [&](const std::string &from, const std::string &to) {
+    size_t at = ptx.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    ptx.replace(at, from.size(), to);
+  };
+  replace(".param .u64 map_param,", ".param .align 64 .b8 map_param[128],");
+  replace("ld.param.u64 %rd1, [map_param];",
+          "mov.b64 %rd9, map_param;\n"
+          "  cvta.param.u64 %rd1, %rd9;\n"
+          "  prefetch.param.tensormap [map_param];\n"
+          "  prefetch.tensormap [%rd1];");
+  return ptx;
+}
 
 TEST_F(TmaTest, TiledLoadWithSwizzleAndOutOfBoundsFill) {
   CUfunction f = kernel(kTmaPtx, "tma_tile");
@@ -880,14 +914,45 @@ TEST_F(TmaTest, TiledLoadInteriorBox) {
   uint32_t c0 = 0, c1 = 1, wait = 1; // wholly inside
   CUresult r = launch(f, {1}, {128}, {&dMap, &dOut, &c0, &c1, &wait});
   ASSERT_EQ(r, CUDA_SUCCESS) << errorString(r);
-  std::vector<uint16_t> raw = download<uint16_t>(dOut, 512);
-  for (unsigned row = 0; row < 8; ++row)
-    for (unsigned col = 0; col < 64; ++col) {
-      unsigned byte = col * 2;
-      unsigned physical = row * 128 + ((byte / 16) ^ (row % 8)) * 16 + byte % 16;
-      EXPECT_EQ(raw[physical / 2], uint16_t((row + 1) * 1000 + col + 1))
-          << row << "," << col;
-    }
+  expectInteriorBox();
+}
+
+TEST_F(TmaTest, TiledLoadFromAGridConstantMap) {
+  CUfunction f = kernel(gridConstantTmaPtx(), "tma_tile");
+  uint32_t c0 = 0, c1 = 1, wait = 1;
+  // The launch copies the host's 128 bytes into the kernel's parameters.
+  CUresult r = launch(f, {1}, {128}, {&hostMap, &dOut, &c0, &c1, &wait});
+  ASSERT_EQ(r, CUDA_SUCCESS) << errorString(r);
+  expectInteriorBox();
+}
+
+// Proves kernel parameters are read-only through their generic address too.
+const char *const kParamStorePtx = R"(
+.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry param_store(.param .align 64 .b8 map_param[128])
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<4>;
+
+  mov.b64 %rd1, map_param;
+  cvta.param.u64 %rd2, %rd1;
+  ld.u32 %r1, [%rd2];
+  st.u32 [%rd2], %r1; // @store
+  ret;
+}
+)";
+
+TEST_F(Emulator, GenericStoreToAKernelParameter) {
+  CUfunction f = kernel(kParamStorePtx, "param_store");
+  alignas(64) unsigned char map[128] = {};
+  CUresult r = launch(f, {1}, {1}, {map});
+  expectReport(r, CUDA_ERROR_ILLEGAL_ADDRESS,
+               {where("invalid parameter store", "param_store",
+                      lineOf(kParamStorePtx, "@store"), "(0,0,0)", "(0,0,0)"),
+                "kernel parameters are read-only"});
 }
 
 //===----------------------------------------------------------------------===//
