@@ -55,8 +55,8 @@ def main():
     gpu.mgpuStreamDestroy.argtypes = [ctypes.c_void_p]
     gpu.quilt_gpu_status.restype = ctypes.c_int32
     gpu.quilt_gpu_first_error.restype = ctypes.c_char_p
-    gpu.quilt_gpu_tile_map.restype = ctypes.c_void_p
-    gpu.quilt_gpu_tile_map.argtypes = [ctypes.c_void_p] + [ctypes.c_int64] * 8
+    gpu.quilt_gpu_tile_map.restype = ctypes.c_int32
+    gpu.quilt_gpu_tile_map.argtypes = [ctypes.c_void_p] * 2 + [ctypes.c_int64] * 8
 
     import torch
     tile = torch.empty(1024, 1024, dtype=torch.float16, device="cuda")
@@ -72,9 +72,14 @@ def main():
 
     f16 = 6  # CUtensorMapDataType's FLOAT16, as the compiled code passes it
 
-    def cached_tile_map():
-        gpu.quilt_gpu_tile_map(tile.data_ptr(), f16, 1, 1024, 1024, 0, 1024,
-                               64, 64)
+    # What every TMA launch does on the host: encode two of these.
+    map_bytes = 128  # QUILT_GPU_TENSOR_MAP_BYTES, 64-byte aligned below
+    map_storage = ctypes.create_string_buffer(map_bytes + 64)
+    map_buffer = (ctypes.addressof(map_storage) + 63) // 64 * 64
+
+    def encode_tile_map():
+        gpu.quilt_gpu_tile_map(map_buffer, tile.data_ptr(), f16, 1, 1024,
+                               1024, 0, 1024, 64, 64)
 
     def torch_launch_and_wait():
         scalar.add_(1)
@@ -84,7 +89,7 @@ def main():
         ("ctypes call, no device work (quilt_gpu_status)", gpu.quilt_gpu_status),
         ("stream acquire + release (mgpuStreamCreate/Destroy)", stream_cycle),
         ("synchronize an idle stream (mgpuStreamSynchronize)", idle_synchronize),
-        ("tensor map, cached (quilt_gpu_tile_map)", cached_tile_map),
+        ("tensor map encoded on the host (quilt_gpu_tile_map)", encode_tile_map),
         ("PyTorch: smallest kernel + torch.cuda.synchronize", torch_launch_and_wait),
     ]
     print(f"host costs, median of {args.calls} calls ({gpu_runtime}):")

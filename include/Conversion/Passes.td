@@ -183,9 +183,11 @@ def ConvertUKernelToGPU : Pass<"convert-ukernel-to-gpu", "::mlir::ModuleOp"> {
       an H100 (docs/gpu-codegen.md). With `tma` as well, those kernels of
       matmuls and batch matmuls load their tiles with TMA
       (`cp.async.bulk.tensor`, an mbarrier per stage) from tensor maps the
-      host encodes per launch (`quilt_gpu_tile_map`); a launch whose
-      operands a tensor map cannot describe (rows not 16-byte aligned)
-      runs the same candidate staged by `cp.async`;
+      host encodes per launch (`quilt_gpu_tile_map`) and passes by value
+      (the kernel is marked for `quilt-gpu-tensor-maps-as-params`, which
+      must run before `gpu-module-to-binary`); a launch whose operands a
+      tensor map cannot describe (rows not 16-byte aligned) runs the same
+      candidate staged by `cp.async`;
     - `mfma_32x32x8`, `mfma_16x16x16`, `wmma_16x16x16`: `amdgpu.mfma` /
       `amdgpu.wmma` per wavefront.
 
@@ -334,6 +336,34 @@ def QuiltMergeGpuModules
     `gpu.launch_func` at it: a compilation's device code is one PTX file,
     cubin or hsaco, and the host code loads one module.
   }];
+}
+
+def QuiltGpuTensorMapsAsParams
+    : Pass<"quilt-gpu-tensor-maps-as-params", "::mlir::ModuleOp"> {
+  let summary = "Pass a TMA kernel's tensor maps by value, as __grid_constant__ parameters";
+  let description = [{
+    A kernel that `convert-ukernel-to-gpu` builds with TMA loads carries
+    `ukernel.tensor_maps_as_params`: each of its tensor maps (a pointer
+    argument whose every use is the descriptor of a TMA copy or a
+    `prefetch.tensormap`) is a 128-byte CUtensorMap that the host encodes
+    per launch (`quilt_gpu_tile_map`) into a buffer of its own stack, and the
+    launch names that buffer. Run after the device code is lowered to LLVM
+    and before `gpu-module-to-binary`, this pass gives each such argument
+    `llvm.byval = !llvm.array<128 x i8>`, `llvm.align = 64` and
+    `nvvm.grid_constant` (so the kernel reads the map in parameter space,
+    as CUDA's `const __grid_constant__ CUtensorMap`), and makes every
+    `gpu.launch_func` of the kernel pass the buffer's bytes (an `llvm.load`
+    of the array) instead of its address: the driver copies them into the
+    kernel's parameters at launch. No device memory holds a map and none is
+    copied to the device.
+
+    Kernel arguments are matched to launch operands through the LLVM type
+    converter's signature conversion (a memref operand is several
+    arguments). A marked function that is not a kernel, takes no tensor
+    map, or uses one otherwise is an error, as is a launch whose operand for
+    a map is not a pointer.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def QuiltEmitCInterface : Pass<"quilt-emit-c-interface", "::mlir::ModuleOp"> {

@@ -221,6 +221,9 @@ void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());
+  // TMA kernels take their tensor maps by value; their launches, the bytes.
+  if (vendor == GpuVendor::NVIDIA)
+    pm.addPass(createQuiltGpuTensorMapsAsParams());
 
   GpuModuleToBinaryPassOptions binary;
   std::string toolkit = findGpuToolkit(vendor, options.toolkit);

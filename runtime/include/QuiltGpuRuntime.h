@@ -115,24 +115,32 @@ int32_t quilt_gpu_device_facts(quilt_gpu_facts *out);
 /* "CUDA" or "HIP": the backend this library was built for. */
 const char *quilt_gpu_backend(void);
 
-/* A TMA descriptor (CUtensorMap) for the operand tiles of Quilt's sm_90a
-   kernels, copied to device memory: `batch` matrices of `rows` x `cols`
-   elements of CUtensorMapDataType `dtype` (6 f16, 9 bf16) at `address`,
-   rows `row_stride` and matrices `batch_stride` elements apart (unit inner
+/* Bytes (and alignment) of a CUtensorMap. */
+#define QUILT_GPU_TENSOR_MAP_BYTES 128
+
+/* Encodes into `map` (QUILT_GPU_TENSOR_MAP_BYTES bytes the caller owns,
+   64-byte aligned) a TMA descriptor (CUtensorMap) for the operand tiles of
+   Quilt's sm_90a kernels: `batch` matrices of `rows` x `cols` elements of
+   CUtensorMapDataType `dtype` (6 f16, 9 bf16) at `address`, rows
+   `row_stride` and matrices `batch_stride` elements apart (unit inner
    stride), read in boxes of one matrix x `box_rows` x `box_cols` with the
-   128-byte swizzle; elements outside the matrices read as zero. Identical
-   requests share one device copy.
-   Null without an error when the view cannot be described by one (a null
-   address, a size of 0 or of 2^31 or more, a box larger than 256 rows or
-   not 16 to 128 bytes wide in steps of 16, an address or stride that is
-   not a multiple of 16 bytes, rows or matrices that overlap), or when this
-   runtime or the driver has no tensor maps (CUDA before 12): the generated
-   code then launches the kernel that stages its tiles with cp.async. Null
-   with an error status when the driver fails otherwise. */
-void *quilt_gpu_tile_map(const void *address, int64_t dtype, int64_t batch,
-                         int64_t rows, int64_t cols, int64_t batch_stride,
-                         int64_t row_stride, int64_t box_rows,
-                         int64_t box_cols);
+   128-byte swizzle; elements outside the matrices read as zero. The
+   generated code encodes the maps of every launch this way, on the host
+   (no device memory, no copy), and passes them by value as the kernel's
+   `__grid_constant__` parameters.
+   Returns 1 when `map` holds the descriptor. Returns 0 without an error
+   when the view cannot be described by one (a null address, a size of 0
+   or of 2^31 or more, a box larger than 256 rows or not 16 to 128 bytes
+   wide in steps of 16, an address or stride that is not a multiple of 16
+   bytes, rows or matrices that overlap), or when this runtime or the
+   driver has no tensor maps (CUDA before 12): the generated code then
+   launches the kernel that stages its tiles with cp.async. Returns 0 with
+   an error status when `map` is null or misaligned or the driver fails
+   otherwise. */
+int32_t quilt_gpu_tile_map(void *map, const void *address, int64_t dtype,
+                           int64_t batch, int64_t rows, int64_t cols,
+                           int64_t batch_stride, int64_t row_stride,
+                           int64_t box_rows, int64_t box_cols);
 
 /*===----------------------------------------------------------------------===*
  * The mgpu* ABI of LLVM 22's gpu-to-llvm (pinned by test/Runtime/mgpu-abi.mlir)

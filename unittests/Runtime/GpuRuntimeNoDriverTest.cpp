@@ -150,15 +150,21 @@ TEST_F(NoDriver, EveryCallThatNeedsTheDeviceFailsCleanly) {
 TEST_F(NoDriver, TileMapsRefuseWhatATensorMapCannotDescribeWithoutAnError) {
   alignas(16) static char buffer[1 << 16];
   const void *aligned = buffer;
+  alignas(64) unsigned char map[QUILT_GPU_TENSOR_MAP_BYTES];
   // f16 (6): 3 matrices of 100 x 72, rows 80 and matrices 8000 apart,
   // boxes of 128 x 64. Describable, so it needs the device.
-  EXPECT_EQ(quilt_gpu_tile_map(aligned, 6, 3, 100, 72, 8000, 80, 128, 64),
-            nullptr);
+  EXPECT_EQ(quilt_gpu_tile_map(map, aligned, 6, 3, 100, 72, 8000, 80, 128, 64),
+            0);
   EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_NO_DRIVER);
   EXPECT_TRUE(contains(lastError(), "quilt_gpu_tile_map: " + kMissing));
   // A single matrix's matrix stride is not used; bf16 (9) too.
-  EXPECT_EQ(quilt_gpu_tile_map(aligned, 9, 1, 100, 72, 0, 72, 64, 64), nullptr);
+  EXPECT_EQ(quilt_gpu_tile_map(map, aligned, 9, 1, 100, 72, 0, 72, 64, 64), 0);
   EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_NO_DRIVER);
+  // No buffer for the map is the caller's error, whatever the view.
+  quilt_gpu_reset_status();
+  EXPECT_EQ(quilt_gpu_tile_map(nullptr, aligned, 7, 1, 100, 72, 0, 80, 64, 64),
+            0);
+  EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_INVALID_ARGUMENT);
 
   struct Case {
     const char *why;
@@ -187,10 +193,10 @@ TEST_F(NoDriver, TileMapsRefuseWhatATensorMapCannotDescribeWithoutAnError) {
   };
   for (const Case &c : refused) {
     quilt_gpu_reset_status();
-    EXPECT_EQ(quilt_gpu_tile_map(c.address, c.dtype, c.batch, c.rows, c.cols,
-                                 c.batchStride, c.rowStride, c.boxRows,
+    EXPECT_EQ(quilt_gpu_tile_map(map, c.address, c.dtype, c.batch, c.rows,
+                                 c.cols, c.batchStride, c.rowStride, c.boxRows,
                                  c.boxCols),
-              nullptr)
+              0)
         << c.why;
     EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_SUCCESS) << c.why;
     EXPECT_EQ(quilt_gpu_status(), QUILT_GPU_SUCCESS) << c.why;

@@ -21,6 +21,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -410,23 +411,38 @@ TEST_F(Device, TensorMapsAreEncodedOnceOnTheDevice) {
   mgpuMemFree(buffer, nullptr);
 }
 
-TEST_F(Device, TileMapsAreEncodedOnceOnTheDevice) {
+TEST_F(Device, TileMapsAreEncodedIntoTheCallersBuffer) {
   if (!nvidia() || facts.arch_major < 9)
     GTEST_SKIP() << "tensor maps need an sm_90 device";
   void *buffer = mgpuMemAlloc(2 * 100 * 80 * 2, nullptr, false);
   ASSERT_NE(buffer, nullptr) << quilt_gpu_last_error();
+  using Map = std::array<unsigned char, QUILT_GPU_TENSOR_MAP_BYTES>;
+  alignas(64) Map map, again, other;
   // Two f16 matrices of 100 x 72 (rows 80 apart), boxes of 128 x 64.
-  void *map = quilt_gpu_tile_map(buffer, 6, 2, 100, 72, 8000, 80, 128, 64);
-  ASSERT_NE(map, nullptr) << quilt_gpu_last_error();
-  EXPECT_EQ(quilt_gpu_tile_map(buffer, 6, 2, 100, 72, 8000, 80, 128, 64), map);
-  void *other = quilt_gpu_tile_map(buffer, 6, 2, 100, 72, 8000, 80, 64, 64);
-  ASSERT_NE(other, nullptr) << quilt_gpu_last_error();
+  ASSERT_EQ(
+      quilt_gpu_tile_map(map.data(), buffer, 6, 2, 100, 72, 8000, 80, 128, 64),
+      1)
+      << quilt_gpu_last_error();
+  ASSERT_EQ(quilt_gpu_tile_map(again.data(), buffer, 6, 2, 100, 72, 8000, 80,
+                               128, 64),
+            1);
+  EXPECT_EQ(map, again);
+  ASSERT_EQ(
+      quilt_gpu_tile_map(other.data(), buffer, 6, 2, 100, 72, 8000, 80, 64, 64),
+      1);
   EXPECT_NE(other, map);
   // One matrix: its (unused) matrix stride is its extent.
-  EXPECT_NE(quilt_gpu_tile_map(buffer, 9, 1, 100, 72, 0, 80, 64, 64), nullptr)
+  EXPECT_EQ(
+      quilt_gpu_tile_map(other.data(), buffer, 9, 1, 100, 72, 0, 80, 64, 64), 1)
       << quilt_gpu_last_error();
-  EXPECT_EQ(quilt_gpu_status(), QUILT_GPU_SUCCESS) << quilt_gpu_first_error();
+  // A misaligned buffer is refused: the driver writes a CUtensorMap there.
+  EXPECT_EQ(quilt_gpu_tile_map(map.data() + 8, buffer, 6, 2, 100, 72, 8000, 80,
+                               128, 64),
+            0);
+  EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_INVALID_ARGUMENT);
+  quilt_gpu_reset_status();
   mgpuMemFree(buffer, nullptr);
+  EXPECT_EQ(quilt_gpu_status(), QUILT_GPU_SUCCESS) << quilt_gpu_first_error();
 }
 
 TEST_F(Device, OneDevicePerProcess) {

@@ -827,6 +827,10 @@ GpuKernel GpuKernelCache::getOrCreate(const GpuKernelSpec &spec, StringRef chip,
   auto type = FunctionType::get(ctx, spec.argumentTypes(ctx), {});
   auto func = gpu::GPUFuncOp::create(b, loc, name, type);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  // Its maps arrive as __grid_constant__ parameters (LaunchExpansion.cpp).
+  if (spec.tmaLoads)
+    func->setAttr(UKernelDialect::getTensorMapsAsParamsAttrName(),
+                  b.getUnitAttr());
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
       {static_cast<int32_t>(spec.config.threads), 1, 1}));
   OpBuilder body = OpBuilder::atBlockBegin(&func.getBody().front());

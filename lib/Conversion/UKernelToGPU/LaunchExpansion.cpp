@@ -28,13 +28,18 @@
 // strides, since dynamic shapes give no static alignment.
 //
 // A candidate built with TMA loads (GpuKernelSpec::tmaLoads) has two
-// kernels; its case asks the runtime for tensor maps of the A and B
-// windows and launches the TMA kernel when it got both, else the kernel
-// that stages with cp.async:
+// kernels; its case asks the runtime to encode tensor maps of the A and B
+// windows into two 128-byte buffers on the host function's stack, and
+// launches the TMA kernel when it got both, else the kernel that stages
+// with cp.async:
 //
-//   mapA = quilt_gpu_tile_map(A window, box of A), mapB = ... (B)
-//   if mapA != null && mapB != null: launch candidate_i_tma(..., mapA, mapB)
-//   else:                            launch candidate_i(...)
+//   haveA = quilt_gpu_tile_map(bufferA, A window, box of A), haveB = ... (B)
+//   if haveA && haveB: launch candidate_i_tma(..., bufferA, bufferB)
+//   else:              launch candidate_i(...)
+//
+// The launch names the buffers; the kernel takes the maps by value
+// (`__grid_constant__` parameters): quilt-gpu-tensor-maps-as-params turns
+// the buffers into the maps' bytes once the kernel is lowered.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,6 +56,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::ukernel;
@@ -105,13 +111,35 @@ Value vectorAligned(OpBuilder &b, Location loc, Value view, int64_t width) {
 
 constexpr llvm::StringLiteral kTileMapFunction = "quilt_gpu_tile_map";
 
-/// quilt_gpu_tile_map (QuiltGpuRuntime.h): (address, dtype, batch, rows,
-/// cols, batch stride, row stride, box rows, box cols) -> map or null.
+/// quilt_gpu_tile_map (QuiltGpuRuntime.h): (map buffer, address, dtype,
+/// batch, rows, cols, batch stride, row stride, box rows, box cols) -> 1 if
+/// it encoded the map, else 0.
 FunctionType tileMapFunctionType(MLIRContext *ctx) {
   Type ptr = LLVM::LLVMPointerType::get(ctx);
-  SmallVector<Type> inputs = {ptr};
+  SmallVector<Type> inputs = {ptr, ptr};
   inputs.append(8, IntegerType::get(ctx, 64));
-  return FunctionType::get(ctx, inputs, {ptr});
+  return FunctionType::get(ctx, inputs, {IntegerType::get(ctx, 32)});
+}
+
+/// A CUtensorMap's bytes and alignment (QUILT_GPU_TENSOR_MAP_BYTES).
+constexpr int64_t kTensorMapBytes = 128, kTensorMapAlignment = 64;
+
+/// Host buffers for the maps of A and B, allocated once at the entry of the
+/// function that launches (not per iteration of a loop around the launch).
+std::pair<Value, Value> tensorMapBuffers(OpBuilder &b, Operation *launcher) {
+  auto function = launcher->getParentOfType<FunctionOpInterface>();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&function.getFunctionBody().front());
+  Location loc = launcher->getLoc();
+  Value one = LLVM::ConstantOp::create(b, loc, b.getI64Type(), 1);
+  auto buffer = [&]() -> Value {
+    return LLVM::AllocaOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+        LLVM::LLVMArrayType::get(b.getI8Type(), kTensorMapBytes), one,
+        kTensorMapAlignment);
+  };
+  Value a = buffer();
+  return {a, buffer()};
 }
 
 /// The module's declaration of quilt_gpu_tile_map; null (after a
@@ -139,10 +167,10 @@ func::FuncOp getOrDeclareTileMapFunction(ModuleOp module, Location loc) {
 /// CUtensorMapDataType of an element type the TMA kernels load.
 int64_t tensorMapDataType(Type elem) { return elem.isBF16() ? 9 : 6; }
 
-/// i1: quilt_gpu_tile_map gave a map of `view` (rank 2, or 3 with the batch
-/// first) read in `box`es; the map in `map`.
+/// i1: quilt_gpu_tile_map encoded into `map` a map of `view` (rank 2, or 3
+/// with the batch first) read in `box`es.
 Value tileMap(OpBuilder &b, Location loc, func::FuncOp tileMapFunction,
-              Value view, TmaBox box, Value &map) {
+              Value view, TmaBox box, Value map) {
   IndexMath im{b, loc};
   auto type = cast<MemRefType>(view.getType());
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, view);
@@ -160,6 +188,7 @@ Value tileMap(OpBuilder &b, Location loc, func::FuncOp tileMapFunction,
   };
   Type ptr = LLVM::LLVMPointerType::get(b.getContext());
   SmallVector<Value> args = {
+      map,
       LLVM::IntToPtrOp::create(b, loc, ptr, toI64(address)),
       constant(tensorMapDataType(type.getElementType())),
       toI64(batch),
@@ -169,9 +198,10 @@ Value tileMap(OpBuilder &b, Location loc, func::FuncOp tileMapFunction,
       toI64(strides[strides.size() - 2]),
       constant(box.rows),
       constant(box.cols)};
-  map = func::CallOp::create(b, loc, tileMapFunction, args).getResult(0);
-  Value null = LLVM::ZeroOp::create(b, loc, ptr);
-  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, map, null);
+  Value encoded =
+      func::CallOp::create(b, loc, tileMapFunction, args).getResult(0);
+  Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, encoded, zero);
 }
 
 } // namespace
@@ -239,6 +269,8 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
   SmallVector<int64_t> runnable = op.getRunnableCandidates();
   SmallVector<CandidateKernels, 4> candidates;
   func::FuncOp tileMapFunction;
+  // The dispatch's two tensor-map buffers, shared by its TMA candidates.
+  Value mapBufferA, mapBufferB;
   for (int64_t index : runnable) {
     GpuKernelSpec spec = base;
     spec.config = toKernelConfig(cast<ConfigAttr>(op.getCandidates()[index]));
@@ -259,6 +291,7 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
             getOrDeclareTileMapFunction(op->getParentOfType<ModuleOp>(), loc);
         if (!tileMapFunction)
           return failure();
+        std::tie(mapBufferA, mapBufferB) = tensorMapBuffers(b, op);
       }
     }
     candidates.push_back({spec, kernel, tmaKernel});
@@ -393,15 +426,14 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
                                     operands);
         };
         if (tmaKernel.func) {
-          Value mapA, mapB;
           Value haveA = tileMap(tb, l, tileMapFunction, args[0],
-                                tmaBox(spec, /*operandB=*/false), mapA);
+                                tmaBox(spec, /*operandB=*/false), mapBufferA);
           Value haveB = tileMap(tb, l, tileMapFunction, args[1],
-                                tmaBox(spec, /*operandB=*/true), mapB);
+                                tmaBox(spec, /*operandB=*/true), mapBufferB);
           scf::IfOp::create(
               tb, l, arith::AndIOp::create(tb, l, haveA, haveB),
               [&](OpBuilder &then, Location) {
-                launch(then, tmaKernel, {mapA, mapB});
+                launch(then, tmaKernel, {mapBufferA, mapBufferB});
                 scf::YieldOp::create(then, l);
               },
               [&](OpBuilder &otherwise, Location) {

@@ -3,7 +3,8 @@
 // Part of the Quilt project. A TMA kernel's tiles are copied by the tensor
 // memory accelerator instead of by its threads: one thread issues
 // `cp.async.bulk.tensor` copies of boxes described by tensor maps (encoded
-// by the host per launch, quilt_gpu_tile_map) into the stage's swizzled
+// by the host per launch, quilt_gpu_tile_map, and passed by value as
+// __grid_constant__ parameters) into the stage's swizzled
 // tiles, and the stage's mbarrier completes when all their bytes have
 // landed. Elements outside the matrix land as zeros, as the threads'
 // staging writes them.
@@ -93,6 +94,12 @@ void TmaStaging::initBarriers(OpBuilder &b, Location loc, Value leader,
     }
     // The TMA unit (the async proxy) completes them.
     NVVM::FenceMbarrierInitOp::create(tb, l);
+    // The maps (kernel parameters) into the descriptor cache, while the
+    // block waits for its barriers.
+    for (Value map : {mapA, mapB})
+      NVVM::PrefetchOp::create(tb, l, /*cacheLevel=*/nullptr,
+                               /*evictPriority=*/nullptr, map,
+                               /*predicate=*/Value(), /*tensormap=*/true);
     scf::YieldOp::create(tb, l);
   });
 }

@@ -265,8 +265,8 @@ mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor, int64_t dtype,
   return map;
 }
 
-extern "C" QUILT_GPU_EXPORT void *
-quilt_gpu_tile_map(const void *address, int64_t dtype, int64_t batch,
+extern "C" QUILT_GPU_EXPORT int32_t
+quilt_gpu_tile_map(void *map, const void *address, int64_t dtype, int64_t batch,
                    int64_t rows, int64_t cols, int64_t batch_stride,
                    int64_t row_stride, int64_t box_rows, int64_t box_cols) {
   TileMapRequest request;
@@ -275,15 +275,15 @@ quilt_gpu_tile_map(const void *address, int64_t dtype, int64_t batch,
   request.batch = batch, request.rows = rows, request.cols = cols;
   request.batchStride = batch_stride, request.rowStride = row_stride;
   request.boxRows = box_rows, request.boxCols = box_cols;
-  void *map = nullptr;
+  bool encoded = false;
   // Not a failure: the caller falls back to a kernel without tensor maps.
-  if (!request.describable()) {
+  if (map && !request.describable()) {
     beginCall();
-    return map;
+    return 0;
   }
-  call("quilt_gpu_tile_map",
-       [&](Runtime &rt) { return rt.encodeTileMap(request, map); });
-  return map;
+  call("quilt_gpu_tile_map", requireHandle(map, "tensor map buffer"),
+       [&](Runtime &rt) { return rt.encodeTileMap(request, map, encoded); });
+  return encoded ? 1 : 0;
 }
 
 //===----------------------------------------------------------------------===//

@@ -394,6 +394,8 @@ constexpr int64_t kTileElementBytes = 2;
 constexpr int64_t kTmaAlignment = 16, kMaxBoxDim = 256, kSwizzleBytes = 128;
 constexpr int64_t kMaxStrideBytes = int64_t(1) << 40;
 constexpr int64_t kMaxCoordinate = int64_t(1) << 31;
+/// CUtensorMap's alignment (cuda.h: alignas(64)).
+constexpr uintptr_t kTensorMapAlignment = 64;
 } // namespace
 
 bool TileMapRequest::describable() const {
@@ -425,7 +427,22 @@ int64_t TileMapRequest::matrixStride() const {
   return batch > 1 ? batchStride : rows * rowStride;
 }
 
-Error Runtime::encodeTileMap(const TileMapRequest &r, void *&map) {
+Error Runtime::encodeTileMap(const TileMapRequest &r, void *map,
+                             bool &encoded) {
+  encoded = false;
+  if (!map || reinterpret_cast<uintptr_t>(map) % kTensorMapAlignment != 0)
+    return invalid("the tensor map's buffer is null or not " +
+                   std::to_string(kTensorMapAlignment) + "-byte aligned");
+  // A runtime built without CUDA 12 headers, or HIP: the caller's cp.async
+  // kernel is as correct, so this is not a failure.
+  size_t bytes = backend_.tensorMapBytes();
+  if (bytes == 0)
+    return Error::success();
+  if (bytes > QUILT_GPU_TENSOR_MAP_BYTES)
+    return Error::make(QUILT_GPU_ERROR_UNSUPPORTED,
+                       "the driver's tensor maps take " +
+                           std::to_string(bytes) + " bytes, not " +
+                           std::to_string(QUILT_GPU_TENSOR_MAP_BYTES));
   // The driver wants the innermost dimension first. A single matrix still
   // gets a (valid, unused) matrix stride.
   TensorMapRequest request;
@@ -442,13 +459,12 @@ Error Runtime::encodeTileMap(const TileMapRequest &r, void *&map) {
   request.dtype = r.dtype;
   request.swizzle = kSwizzle128B;
   request.l2promo = kL2Promote128B;
-  Error error = deviceTensorMap(request, map);
-  // A runtime built without CUDA 12 headers, or an older driver: the
-  // caller's cp.async kernel is as correct, so this is not a failure.
-  if (error.status == QUILT_GPU_ERROR_UNSUPPORTED) {
-    map = nullptr;
+  std::memset(map, 0, QUILT_GPU_TENSOR_MAP_BYTES);
+  Error error = backend_.encodeTensorMap(request, map);
+  // An older driver: as above.
+  if (error.status == QUILT_GPU_ERROR_UNSUPPORTED)
     return Error::success();
-  }
+  encoded = !error.failed();
   return error;
 }
 

@@ -81,8 +81,10 @@ public:
   Error encodeTensorMap(int64_t rank, const void *descriptor, int64_t dtype,
                         int64_t interleave, int64_t swizzle, int64_t l2promo,
                         int64_t oob, const int64_t *boxDims, void *&map);
-  /// A describable request's map on the device.
-  Error encodeTileMap(const TileMapRequest &request, void *&map);
+  /// Encodes a describable request's map into `map`
+  /// (QUILT_GPU_TENSOR_MAP_BYTES bytes, 64-byte aligned); `encoded` says
+  /// whether it did (not when the backend has no tensor maps).
+  Error encodeTileMap(const TileMapRequest &request, void *map, bool &encoded);
 
 private:
   enum State : int { kUnopened, kOpen, kFailed };

@@ -1,10 +1,13 @@
 // RUN: quilt-opt %s -split-input-file --ukernel-attach-target=target=h100 --convert-ukernel-to-gpu="native-wgmma=1 tma=1" | FileCheck %s
 
 // With `tma`, a native wgmma candidate of a matmul has two kernels. The
-// host asks the runtime for tensor maps of the launch's A and B windows
-// (f16 = CUtensorMapDataType 6; A M x K in boxes of 128 x 64, B K x N in
-// 64 x 64 panels) and launches the TMA kernel when it got both, else the
-// cp.async kernel. The TMA kernel needs two 8-byte mbarriers per stage more.
+// host asks the runtime to encode tensor maps of the launch's A and B
+// windows (f16 = CUtensorMapDataType 6; A M x K in boxes of 128 x 64, B
+// K x N in 64 x 64 panels) into two 128-byte, 64-byte aligned buffers
+// allocated once at the function's entry, and launches the TMA kernel with
+// the buffers when it got both, else the cp.async kernel. The TMA kernel is
+// marked to take its maps by value (quilt-gpu-tensor-maps-as-params) and
+// needs two 8-byte mbarriers per stage more.
 #wg = #ukernel.config<tile = 128x128x64, threads = 128, warps = 4x1, thread_tile = 4x32, vector_width = 8, stages = 4, instruction = wgmma, boundary = mask>
 func.func @matmul(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
   ukernel.dispatch matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
@@ -12,16 +15,18 @@ func.func @matmul(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>)
   return
 }
 
-// CHECK:       func.func private @quilt_gpu_tile_map(!llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64) -> !llvm.ptr
+// CHECK:       func.func private @quilt_gpu_tile_map(!llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64) -> i32
 // CHECK-LABEL: func.func @matmul(
-// CHECK:         %[[MAPA:.*]] = func.call @quilt_gpu_tile_map(%{{.*}}, %c6_i64, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c128_i64, %c64_i64{{.*}})
-// CHECK:         %[[MAPB:.*]] = func.call @quilt_gpu_tile_map(%{{.*}}, %c6_i64{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c64_i64{{.*}}, %c64_i64{{.*}})
-// CHECK:         %[[HAVEA:.*]] = llvm.icmp "ne" %[[MAPA]]
-// CHECK:         %[[HAVEB:.*]] = llvm.icmp "ne" %[[MAPB]]
+// CHECK-DAG:     %[[BUFA:.*]] = llvm.alloca %{{.*}} x !llvm.array<128 x i8> {alignment = 64 : i64}
+// CHECK-DAG:     %[[BUFB:.*]] = llvm.alloca %{{.*}} x !llvm.array<128 x i8> {alignment = 64 : i64}
+// CHECK:         %[[GOTA:.*]] = func.call @quilt_gpu_tile_map(%[[BUFA]], %{{.*}}, %c6_i64, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c128_i64, %c64_i64{{.*}})
+// CHECK:         %[[HAVEA:.*]] = arith.cmpi ne, %[[GOTA]], %c0_i32
+// CHECK:         %[[GOTB:.*]] = func.call @quilt_gpu_tile_map(%[[BUFB]], %{{.*}}, %c6_i64{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c64_i64{{.*}}, %c64_i64{{.*}})
+// CHECK:         %[[HAVEB:.*]] = arith.cmpi ne, %[[GOTB]], %c0_i32
 // CHECK:         %[[BOTH:.*]] = arith.andi %[[HAVEA]], %[[HAVEB]]
 // CHECK:         scf.if %[[BOTH]] {
 // CHECK-NEXT:      arith.constant 132160 : i32
-// CHECK-NEXT:      gpu.launch_func @quilt_nvidia_kernels::@[[TMA:quilt_wgmma_128x128x64_t128_w4x1_tt4x32_v8_f16_f32_async_tma]] {{.*}} args({{.*}}, %[[MAPA]] : !llvm.ptr, %[[MAPB]] : !llvm.ptr, %{{.*}} : i32)
+// CHECK-NEXT:      gpu.launch_func @quilt_nvidia_kernels::@[[TMA:quilt_wgmma_128x128x64_t128_w4x1_tt4x32_v8_f16_f32_async_tma]] {{.*}} args({{.*}}, %[[BUFA]] : !llvm.ptr, %[[BUFB]] : !llvm.ptr, %{{.*}} : i32)
 // CHECK-NEXT:    } else {
 // CHECK-NEXT:      arith.constant 132096 : i32
 // CHECK-NEXT:      gpu.launch_func @quilt_nvidia_kernels::@[[PLAIN:quilt_wgmma_128x128x64_t128_w4x1_tt4x32_v8_f16_f32_async]] {{.*}} args({{.*}} : i32)
@@ -35,8 +40,9 @@ func.func @matmul(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>)
 
 // Thread 0 initializes the four pairs of mbarriers after the tiles (4 x 32
 // KiB from the 1024-byte boundary), `full` for one arrival and `empty` for
-// one per warp, and fences them for the TMA unit; a barrier publishes them.
-// CHECK:       gpu.func @[[TMA]](%[[A:.*]]: memref<?x?xf16, strided<[?, 1], offset: ?>>, %[[B:.*]]: memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}}: memref<?x?xf32, strided<[?, 1], offset: ?>>, %[[TMAPA:.*]]: !llvm.ptr, %[[TMAPB:.*]]: !llvm.ptr, %{{.*}}: i32)
+// one per warp, fences them for the TMA unit and prefetches both maps; a
+// barrier publishes the mbarriers.
+// CHECK:       gpu.func @[[TMA]](%[[A:.*]]: memref<?x?xf16, strided<[?, 1], offset: ?>>, %[[B:.*]]: memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}}: memref<?x?xf32, strided<[?, 1], offset: ?>>, %[[TMAPA:.*]]: !llvm.ptr, %[[TMAPB:.*]]: !llvm.ptr, %{{.*}}: i32) kernel attributes {{{.*}}ukernel.tensor_maps_as_params}
 // CHECK-NOT:     nvgpu.device_async_copy
 // CHECK:         %[[TID:.*]] = gpu.thread_id x
 // CHECK:         arith.remui %{{.*}}, %c1024
@@ -49,6 +55,8 @@ func.func @matmul(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>)
 // CHECK:             nvvm.mbarrier.init %{{.*}}, %c4_i32{{.*}} : !llvm.ptr<3>, i32
 // CHECK-NOT:         nvvm.mbarrier.init
 // CHECK:             nvvm.fence.mbarrier.init
+// CHECK-NEXT:        nvvm.prefetch tensormap, %[[TMAPA]] : !llvm.ptr
+// CHECK-NEXT:        nvvm.prefetch tensormap, %[[TMAPB]] : !llvm.ptr
 // CHECK:         }
 // CHECK-NEXT:    gpu.barrier
 // Four K steps issued ahead, each by thread 0 when inside K: the stage's

@@ -129,8 +129,19 @@ module attributes {ukernel.target = "h100"} {}
 // -----
 
 // Unknown dialect attribute.
-// expected-error @below {{unknown ukernel attribute 'ukernel.tile' (the dialect defines 'ukernel.target')}}
+// expected-error @below {{unknown ukernel attribute 'ukernel.tile' (the dialect defines 'ukernel.target' and 'ukernel.tensor_maps_as_params')}}
 module attributes {ukernel.tile = 1} {}
+
+// -----
+
+// A kernel that takes its tensor maps by value says so with a unit.
+// expected-error @below {{'ukernel.tensor_maps_as_params' must be a unit attribute, got true}}
+func.func private @f() attributes {ukernel.tensor_maps_as_params = true}
+
+// -----
+
+// expected-error @below {{'ukernel.tensor_maps_as_params' must be on a function}}
+module attributes {ukernel.tensor_maps_as_params} {}
 
 // -----
 

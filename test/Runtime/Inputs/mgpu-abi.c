@@ -65,10 +65,10 @@ PIN(mgpuTensorMapEncodeTiledMemref, void *,
 
 /* What Quilt's TMA launches call (convert-ukernel-to-gpu declares it;
    checked with the TILE-MAP prefix by ../../Integration/GPU/host-code.test). */
-// TILE-MAP: declare ptr @quilt_gpu_tile_map(ptr, i64, i64, i64, i64, i64, i64, i64, i64)
-PIN(quilt_gpu_tile_map, void *,
-    (const void *, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
-     int64_t, int64_t));
+// TILE-MAP: declare i32 @quilt_gpu_tile_map(ptr, ptr, i64, i64, i64, i64, i64, i64, i64, i64)
+PIN(quilt_gpu_tile_map, int32_t,
+    (void *, const void *, int64_t, int64_t, int64_t, int64_t, int64_t,
+     int64_t, int64_t, int64_t));
 
 /* clang-format on */
 

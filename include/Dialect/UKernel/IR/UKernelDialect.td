@@ -35,6 +35,11 @@ def UKernel_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getTargetAttrName() {
       return ::llvm::StringLiteral("ukernel.target");
     }
+    /// Name of the unit attribute on a GPU kernel that takes its tensor
+    /// maps by value (quilt-gpu-tensor-maps-as-params).
+    static constexpr ::llvm::StringLiteral getTensorMapsAsParamsAttrName() {
+      return ::llvm::StringLiteral("ukernel.tensor_maps_as_params");
+    }
   }];
 }
 

@@ -8,6 +8,8 @@
 #include "Dialect/UKernel/IR/UKernelAttrs.h"
 #include "Dialect/UKernel/IR/UKernelOps.h"
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
 using namespace mlir;
 using namespace mlir::ukernel;
 
@@ -30,8 +32,19 @@ LogicalResult UKernelDialect::verifyOperationAttribute(Operation *op,
                              << attr.getValue();
     return success();
   }
+  if (attr.getName() == getTensorMapsAsParamsAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << getTensorMapsAsParamsAttrName()
+             << "' must be a unit attribute, got " << attr.getValue();
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << getTensorMapsAsParamsAttrName()
+                             << "' must be on a function";
+    return success();
+  }
   return op->emitError() << "unknown ukernel attribute '"
                          << attr.getName().getValue()
                          << "' (the dialect defines '" << getTargetAttrName()
+                         << "' and '" << getTensorMapsAsParamsAttrName()
                          << "')";
 }
