@@ -32,6 +32,16 @@ void forEachSelectedRegion(
                       Value cols)>
         emit);
 
+/// Runs the candidate that `which` (a runtime selection) names among
+/// `runnable` (DispatchOp::getRunnableCandidates): `emitCase(b, i)` builds
+/// the work of runnable[i] at `b`. A single runnable candidate (a fixed
+/// policy's) is emitted directly, whatever `which` says; several go in an
+/// scf.index_switch whose default does nothing (the runtime always returns
+/// a candidate index).
+void emitSelectedCandidate(OpBuilder &b, Location loc, Value which,
+                           ArrayRef<int64_t> runnable,
+                           function_ref<void(OpBuilder &, size_t)> emitCase);
+
 } // namespace mlir::ukernel
 
 #endif // QUILT_CONVERSION_UTILS_SELECTLOWERING_H

@@ -444,26 +444,10 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
           launch(tb, kernel, {});
         }
       };
-      // One candidate (a fixed policy's) launches whatever the index says.
-      if (candidates.size() == 1) {
-        emitCandidate(candidates.front());
-        scf::YieldOp::create(tb, l);
-        return;
-      }
-      auto sw = scf::IndexSwitchOp::create(tb, l, TypeRange{}, which, runnable,
-                                           runnable.size());
-      for (auto [i, candidate] : llvm::enumerate(candidates)) {
-        OpBuilder::InsertionGuard guard(tb);
-        tb.createBlock(&sw.getCaseRegions()[i]);
-        emitCandidate(candidate);
-        scf::YieldOp::create(tb, l);
-      }
-      // The runtime always returns a candidate index; nothing else runs.
-      {
-        OpBuilder::InsertionGuard guard(tb);
-        tb.createBlock(&sw.getDefaultRegion());
-        scf::YieldOp::create(tb, l);
-      }
+      // emitCandidate builds at `tb`, the builder each case is given.
+      emitSelectedCandidate(tb, l, which, runnable, [&](OpBuilder &, size_t i) {
+        emitCandidate(candidates[i]);
+      });
       scf::YieldOp::create(tb, l);
     });
   };

@@ -179,24 +179,10 @@ void mlir::ukernel::host::expandDispatch(DispatchOp op, KernelCache &kernels,
     scf::IfOp::create(b, loc, nonEmpty, [&](OpBuilder &tb, Location l) {
       SmallVector<Value> args = operands;
       args.append({r0, c0, rows, cols});
-      // One candidate (a fixed policy's) runs whatever the index says.
-      if (functions.size() == 1) {
-        func::CallOp::create(tb, l, functions.front(), args);
-        scf::YieldOp::create(tb, l);
-        return;
-      }
-      auto sw = scf::IndexSwitchOp::create(tb, l, TypeRange{}, which, runnable,
-                                           runnable.size());
-      for (auto [i, func] : llvm::enumerate(functions)) {
-        Block *block = tb.createBlock(&sw.getCaseRegions()[i]);
-        tb.setInsertionPointToStart(block);
-        func::CallOp::create(tb, l, func, args);
-        scf::YieldOp::create(tb, l);
-      }
-      // The runtime always returns a candidate index; nothing else runs.
-      tb.createBlock(&sw.getDefaultRegion());
-      scf::YieldOp::create(tb, l);
-      tb.setInsertionPointAfter(sw);
+      emitSelectedCandidate(tb, l, which, runnable,
+                            [&](OpBuilder &cb, size_t i) {
+                              func::CallOp::create(cb, l, functions[i], args);
+                            });
       scf::YieldOp::create(tb, l);
     });
   };

@@ -28,6 +28,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -255,4 +256,23 @@ void mlir::ukernel::forEachSelectedRegion(
   };
   emit(select.getRemainder(), pick(splitM, zero), pick(zero, splitN),
        pick(im.sub(m, splitM), m), pick(n, im.sub(n, splitN)));
+}
+
+void mlir::ukernel::emitSelectedCandidate(
+    OpBuilder &b, Location loc, Value which, ArrayRef<int64_t> runnable,
+    function_ref<void(OpBuilder &, size_t)> emitCase) {
+  if (runnable.size() == 1) {
+    emitCase(b, 0);
+    return;
+  }
+  OpBuilder::InsertionGuard guard(b);
+  auto sw = scf::IndexSwitchOp::create(b, loc, TypeRange{}, which, runnable,
+                                       runnable.size());
+  for (size_t i = 0; i < runnable.size(); ++i) {
+    b.createBlock(&sw.getCaseRegions()[i]);
+    emitCase(b, i);
+    scf::YieldOp::create(b, loc);
+  }
+  b.createBlock(&sw.getDefaultRegion());
+  scf::YieldOp::create(b, loc);
 }
