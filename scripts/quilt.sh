@@ -47,7 +47,12 @@ PACKAGES=(
   qemu-user g++-aarch64-linux-gnu
 )
 
-log() { printf '\033[1m[quilt]\033[0m %s\n' "$*"; }
+# Each line carries the minutes and seconds since the script started, so a
+# CI log shows where its time went (build, sanitizer build, tests).
+log() {
+  printf '\033[1m[quilt %d:%02d]\033[0m %s\n' $((SECONDS / 60)) \
+    $((SECONDS % 60)) "$*"
+}
 
 install_packages() {
   local missing=()
@@ -138,6 +143,7 @@ failed = sum(counts[c] for c in ("FAIL", "XPASS", "TIMEOUT", "UNRESOLVED"))
 skipped = counts["UNSUPPORTED"]
 print(f"{passed} passed, {failed} failed, {skipped} skipped")
 PY
+  log "tests finished"
   return $status
 }
 
