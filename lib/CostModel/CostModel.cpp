@@ -102,7 +102,11 @@ double gpuIssueEfficiency(const KernelConfig &cfg, const TargetDesc &t) {
   double instCycles =
       2.0 * double(s.m * s.n * s.k) / std::max(flopsPerCyclePerScheduler, 1.0);
   double math = fragsM * fragsN * instCycles;
-  return math / (math + (fragsM + fragsN) * kFragmentLoadCycles);
+  // A 16-bit mma.sync B fragment is two 8x8 matrices: one ldmatrix.x4
+  // feeds two adjacent instruction tiles (MatrixEngines.cpp).
+  double loadsN =
+      cfg.inst == InstKind::MmaSyncF16 ? std::ceil(fragsN / 2.0) : fragsN;
+  return math / (math + (fragsM + loadsN) * kFragmentLoadCycles);
 }
 
 /// Cycles per k step of a CPU register block of `rows` x `vectors` vectors:

@@ -183,20 +183,24 @@ public:
                                 Value kk, ValueRange accs) override {
     IndexMath im{b, loc};
     auto [rowBase, colBase] = warpOrigin(im, thread);
-    // All A fragments, then one B fragment per column of instruction
-    // tiles, used at once: a B fragment (2 registers on NVIDIA) is live for
-    // one column only.
+    // All A fragments, then the B fragments of one load (one or two
+    // columns of instruction tiles), used at once: B fragments (2 registers
+    // each on NVIDIA) are live for their columns only.
     SmallVector<Value> aFrags;
     for (int64_t i = 0; i < tilesM; ++i)
       aFrags.push_back(
           loadA(b, loc, thread, a, im.add(rowBase, im.c(i * instM)), kk));
     SmallVector<Value> result(accs.begin(), accs.end());
-    for (int64_t j = 0; j < tilesN; ++j) {
-      Value bFrag =
-          loadB(b, loc, thread, bTile, im.add(colBase, im.c(j * instN)), kk);
-      for (int64_t i = 0; i < tilesM; ++i)
-        result[i * tilesN + j] =
-            multiply(b, loc, aFrags[i], bFrag, accs[i * tilesN + j]);
+    for (int64_t j0 = 0; j0 < tilesN; j0 += bTilesPerLoad()) {
+      int64_t count = std::min(bTilesPerLoad(), tilesN - j0);
+      SmallVector<Value> bFrags = loadBColumns(
+          b, loc, thread, bTile, im.add(colBase, im.c(j0 * instN)), kk, count);
+      for (auto [offset, bFrag] : llvm::enumerate(bFrags)) {
+        int64_t j = j0 + int64_t(offset);
+        for (int64_t i = 0; i < tilesM; ++i)
+          result[i * tilesN + j] =
+              multiply(b, loc, aFrags[i], bFrag, accs[i * tilesN + j]);
+      }
     }
     return result;
   }
@@ -226,6 +230,21 @@ protected:
                       const SharedTile &tile, Value row, Value kk) = 0;
   virtual Value loadB(OpBuilder &b, Location loc, const ThreadContext &thread,
                       const SharedTile &tile, Value col, Value kk) = 0;
+  /// How many adjacent columns of instruction tiles one B load can feed.
+  virtual int64_t bTilesPerLoad() const { return 1; }
+  /// The B fragments of `count` (at most bTilesPerLoad()) adjacent
+  /// instruction tiles from column `col`.
+  virtual SmallVector<Value> loadBColumns(OpBuilder &b, Location loc,
+                                          const ThreadContext &thread,
+                                          const SharedTile &tile, Value col,
+                                          Value kk, int64_t count) {
+    IndexMath im{b, loc};
+    SmallVector<Value> frags;
+    for (int64_t j = 0; j < count; ++j)
+      frags.push_back(
+          loadB(b, loc, thread, tile, im.add(col, im.c(j * instN)), kk));
+    return frags;
+  }
   virtual Value multiply(OpBuilder &b, Location loc, Value a, Value bFrag,
                          Value acc) = 0;
   /// Calls `fn` with the position of each element of an instruction tile's
@@ -302,6 +321,27 @@ protected:
     });
   }
 
+  /// A 16-bit B fragment is two 8x8 matrices: ldmatrix.x4 loads those of
+  /// two adjacent instruction tiles at once.
+  int64_t bTilesPerLoad() const override { return tf32 ? 1 : 2; }
+
+  SmallVector<Value> loadBColumns(OpBuilder &b, Location loc,
+                                  const ThreadContext &thread,
+                                  const SharedTile &tile, Value col, Value kk,
+                                  int64_t count) override {
+    if (count != 2)
+      return WarpEngine::loadBColumns(b, loc, thread, tile, col, kk, count);
+    // The four matrices come columns fastest: (n0, k0), (n1, k0), (n0, k8),
+    // (n1, k8); tile j's fragment is registers j and j + 2.
+    Value both = loadMatrices(b, loc, thread, tile, col, kk, /*tilesOuter=*/2);
+    SmallVector<Value> frags;
+    for (int64_t j = 0; j < 2; ++j)
+      frags.push_back(assemble(b, loc, 2, 2, [&](int64_t half) -> Value {
+        return vector::ExtractOp::create(b, loc, both, j + 2 * half);
+      }));
+    return frags;
+  }
+
   Value multiply(OpBuilder &b, Location loc, Value a, Value bFrag,
                  Value acc) override {
     if (elem.isBF16())
@@ -332,10 +372,10 @@ private:
             arith::RemUIOp::create(im.b, im.loc, thread.laneId, four)};
   }
 
-  /// A 16-bit fragment with one ldmatrix: the 8x8 matrices of the
-  /// instruction tile at (outer, kk), `tilesOuter` of them along M or N (2
-  /// for A's 16 rows, 1 for B's 8 columns) by two along K, in the order of
-  /// the fragment's registers (outer fastest). Lane l gives the address of
+  /// 16-bit fragments with one ldmatrix: the 8x8 matrices at (outer, kk),
+  /// `tilesOuter` of them along M or N (2 for A's 16 rows or two B tiles'
+  /// 16 columns, 1 for one B tile's 8 columns) by two along K, in the order
+  /// of the registers (outer fastest). Lane l gives the address of
   /// row l % 8 of matrix l / 8 (lanes past the last matrix repeat the first
   /// ones). A K-contiguous tile holds the matrices as they are; a K-major
   /// one holds them transposed, and .trans hands each lane the same

@@ -17,8 +17,7 @@ module attributes {ukernel.target = #a100} {
 // CHECK-LABEL: gpu.func @quilt_mma_sync_f16_64x64x32_t64_w1x2_tt8x8_v8_bf16_f32(
 // CHECK:         nvgpu.device_async_copy %arg0[{{.*}}], %{{.*}}[{{.*}}], 8, %{{.*}} {bypassL1} : memref<?x?xbf16, strided<[?, 1], offset: ?>> to memref<64x40xbf16, #gpu.address_space<workgroup>>
 // CHECK:         scf.for
-// CHECK:           %[[PAIR:.*]] = vector.extract %{{.*}}[0] : vector<2xbf16> from vector<4x2xbf16>
-// CHECK-NEXT:      %[[WORD:.*]] = vector.bitcast %[[PAIR]] : vector<2xbf16> to vector<1xi32>
+// CHECK:           %[[WORD:.*]] = vector.bitcast %{{.*}} : vector<2xbf16> to vector<1xi32>
 // CHECK-NEXT:      vector.extract %[[WORD]][0] : i32 from vector<1xi32>
 // CHECK:           %[[D:.*]] = nvvm.mma.sync A[{{.*}}, {{.*}}, {{.*}}, {{.*}}] B[{{.*}}, {{.*}}] C[{{.*}}, {{.*}}, {{.*}}, {{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK:           llvm.extractvalue %[[D]][3] : !llvm.struct<(f32, f32, f32, f32)>

@@ -59,7 +59,9 @@
 // are copied ahead with cp.async (zero-filling past the matrix; element
 // copies when the host found the operand unaligned), then each step waits
 // for its group, synchronizes, copies a later step and multiplies, reading
-// A's fragments with ldmatrix and B's (K-major here) with ldmatrix.trans.
+// A's fragments with ldmatrix and B's (K-major here) with ldmatrix.trans,
+// one .x4 for the warp's two 8-column instruction tiles (registers 0, 2 of
+// the first, 1, 3 of the second).
 // A100:       gpu.module @quilt_nvidia_kernels [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">]
 // A100-LABEL:   gpu.func @quilt_mma_sync_f16_16x32x64_t64_w1x2_tt2x4_v8_f16_f32(
 // A100-SAME:      kernel
@@ -75,9 +77,14 @@
 // A100-NEXT:        gpu.barrier
 // A100:             nvgpu.device_async_copy %arg0
 // A100:             nvgpu.device_async_create_group
-// A100:             nvgpu.ldmatrix %{{.*}}[{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<16x72xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
-// A100:             nvgpu.ldmatrix %{{.*}}[{{.*}}] {numTiles = 2 : i32, transpose = true} : memref<64x40xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
-// A100:             nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// A100:             %[[AFRAG:.*]] = nvgpu.ldmatrix %{{.*}}[{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<16x72xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// A100:             %[[BFRAGS:.*]] = nvgpu.ldmatrix %{{.*}}[{{.*}}] {numTiles = 4 : i32, transpose = true} : memref<64x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// A100:             vector.extract %[[BFRAGS]][0]
+// A100:             vector.extract %[[BFRAGS]][2]
+// A100:             vector.extract %[[BFRAGS]][1]
+// A100:             vector.extract %[[BFRAGS]][3]
+// A100:             nvgpu.mma.sync(%[[AFRAG]], {{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// A100-NEXT:        nvgpu.mma.sync(%[[AFRAG]], {{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // A100:             scf.yield
 // The epilogue: a block whose tile lies inside C, with C aligned (flag 4),
 // reads and writes each fragment row's pair of columns with one 8-byte
