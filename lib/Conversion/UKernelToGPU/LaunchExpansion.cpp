@@ -121,9 +121,6 @@ FunctionType tileMapFunctionType(MLIRContext *ctx) {
   return FunctionType::get(ctx, inputs, {IntegerType::get(ctx, 32)});
 }
 
-/// A CUtensorMap's bytes and alignment (QUILT_GPU_TENSOR_MAP_BYTES).
-constexpr int64_t kTensorMapBytes = 128, kTensorMapAlignment = 64;
-
 /// Host buffers for the maps of A and B, allocated once at the entry of the
 /// function that launches (not per iteration of a loop around the launch).
 std::pair<Value, Value> tensorMapBuffers(OpBuilder &b, Operation *launcher) {

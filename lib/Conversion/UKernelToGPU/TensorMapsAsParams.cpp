@@ -10,6 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GpuKernel.h"
+
 #include "Conversion/Passes.h"
 #include "Dialect/UKernel/IR/UKernelDialect.h"
 
@@ -24,11 +26,10 @@ namespace quilt {
 } // namespace quilt
 
 using namespace mlir;
+using mlir::ukernel::gpucg::kTensorMapAlignment;
+using mlir::ukernel::gpucg::kTensorMapBytes;
 
 namespace {
-
-/// A CUtensorMap's bytes and alignment (cuda.h, QUILT_GPU_TENSOR_MAP_BYTES).
-constexpr int64_t kTensorMapBytes = 128, kTensorMapAlignment = 64;
 
 /// The tensor map `op` reads, if it is a TMA operation or a tensor-map
 /// prefetch.
