@@ -139,7 +139,7 @@ struct QuiltGpuTensorMapsAsParamsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     StringRef marker = ukernel::UKernelDialect::getTensorMapsAsParamsAttrName();
-    // The map arguments of every rewritten kernel, by its symbol.
+    // The map arguments of every rewritten kernel.
     DenseMap<Operation *, SmallVector<unsigned>> kernelMaps;
     bool broken = false;
     for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
