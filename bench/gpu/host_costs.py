@@ -73,9 +73,10 @@ def main():
     f16 = 6  # CUtensorMapDataType's FLOAT16, as the compiled code passes it
 
     # What every TMA launch does on the host: encode two of these.
-    map_bytes = 128  # QUILT_GPU_TENSOR_MAP_BYTES, 64-byte aligned below
-    map_storage = ctypes.create_string_buffer(map_bytes + 64)
-    map_buffer = (ctypes.addressof(map_storage) + 63) // 64 * 64
+    map_bytes = 128  # QUILT_GPU_TENSOR_MAP_BYTES, and its alignment
+    map_storage = ctypes.create_string_buffer(2 * map_bytes)
+    map_buffer = (ctypes.addressof(map_storage) + map_bytes - 1) \
+        // map_bytes * map_bytes
 
     def encode_tile_map():
         gpu.quilt_gpu_tile_map(map_buffer, tile.data_ptr(), f16, 1, 1024,

@@ -349,7 +349,7 @@ def QuiltGpuTensorMapsAsParams
     per launch (`quilt_gpu_tile_map`) into a buffer of its own stack, and the
     launch names that buffer. Run after the device code is lowered to LLVM
     and before `gpu-module-to-binary`, this pass gives each such argument
-    `llvm.byval = !llvm.array<128 x i8>`, `llvm.align = 64` and
+    `llvm.byval = !llvm.array<128 x i8>`, `llvm.align = 128` and
     `nvvm.grid_constant` (so the kernel reads the map in parameter space,
     as CUDA's `const __grid_constant__ CUtensorMap`), and makes every
     `gpu.launch_func` of the kernel pass the buffer's bytes (an `llvm.load`

@@ -119,14 +119,14 @@ const char *quilt_gpu_backend(void);
 #define QUILT_GPU_TENSOR_MAP_BYTES 128
 
 /* Encodes into `map` (QUILT_GPU_TENSOR_MAP_BYTES bytes the caller owns,
-   64-byte aligned) a TMA descriptor (CUtensorMap) for the operand tiles of
-   Quilt's sm_90a kernels: `batch` matrices of `rows` x `cols` elements of
-   CUtensorMapDataType `dtype` (6 f16, 9 bf16) at `address`, rows
-   `row_stride` and matrices `batch_stride` elements apart (unit inner
-   stride), read in boxes of one matrix x `box_rows` x `box_cols` with the
-   128-byte swizzle; elements outside the matrices read as zero. The
-   generated code encodes the maps of every launch this way, on the host
-   (no device memory, no copy), and passes them by value as the kernel's
+   aligned to as many, as cuda.h aligns a CUtensorMap) a TMA descriptor
+   (CUtensorMap) for the operand tiles of Quilt's sm_90a kernels: `batch`
+   matrices of `rows` x `cols` elements of CUtensorMapDataType `dtype` (6 f16, 9
+   bf16) at `address`, rows `row_stride` and matrices `batch_stride` elements
+   apart (unit inner stride), read in boxes of one matrix x `box_rows` x
+   `box_cols` with the 128-byte swizzle; elements outside the matrices read as
+   zero. The generated code encodes the maps of every launch this way, on the
+   host (no device memory, no copy), and passes them by value as the kernel's
    `__grid_constant__` parameters.
    Returns 1 when `map` holds the descriptor. Returns 0 without an error
    when the view cannot be described by one (a null address, a size of 0

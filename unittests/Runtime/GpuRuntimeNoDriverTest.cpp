@@ -150,7 +150,8 @@ TEST_F(NoDriver, EveryCallThatNeedsTheDeviceFailsCleanly) {
 TEST_F(NoDriver, TileMapsRefuseWhatATensorMapCannotDescribeWithoutAnError) {
   alignas(16) static char buffer[1 << 16];
   const void *aligned = buffer;
-  alignas(64) unsigned char map[QUILT_GPU_TENSOR_MAP_BYTES];
+  alignas(
+      QUILT_GPU_TENSOR_MAP_BYTES) unsigned char map[QUILT_GPU_TENSOR_MAP_BYTES];
   // f16 (6): 3 matrices of 100 x 72, rows 80 and matrices 8000 apart,
   // boxes of 128 x 64. Describable, so it needs the device.
   EXPECT_EQ(quilt_gpu_tile_map(map, aligned, 6, 3, 100, 72, 8000, 80, 128, 64),

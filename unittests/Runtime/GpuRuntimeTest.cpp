@@ -417,7 +417,7 @@ TEST_F(Device, TileMapsAreEncodedIntoTheCallersBuffer) {
   void *buffer = mgpuMemAlloc(2 * 100 * 80 * 2, nullptr, false);
   ASSERT_NE(buffer, nullptr) << quilt_gpu_last_error();
   using Map = std::array<unsigned char, QUILT_GPU_TENSOR_MAP_BYTES>;
-  alignas(64) Map map, again, other;
+  alignas(QUILT_GPU_TENSOR_MAP_BYTES) Map map, again, other;
   // Two f16 matrices of 100 x 72 (rows 80 apart), boxes of 128 x 64.
   ASSERT_EQ(
       quilt_gpu_tile_map(map.data(), buffer, 6, 2, 100, 72, 8000, 80, 128, 64),
@@ -436,7 +436,7 @@ TEST_F(Device, TileMapsAreEncodedIntoTheCallersBuffer) {
       quilt_gpu_tile_map(other.data(), buffer, 9, 1, 100, 72, 0, 80, 64, 64), 1)
       << quilt_gpu_last_error();
   // A misaligned buffer is refused: the driver writes a CUtensorMap there.
-  EXPECT_EQ(quilt_gpu_tile_map(map.data() + 8, buffer, 6, 2, 100, 72, 8000, 80,
+  EXPECT_EQ(quilt_gpu_tile_map(map.data() + 64, buffer, 6, 2, 100, 72, 8000, 80,
                                128, 64),
             0);
   EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_INVALID_ARGUMENT);

@@ -29,10 +29,10 @@
 
 namespace mlir::ukernel::gpucg {
 
-/// A CUtensorMap's bytes and alignment (cuda.h; QUILT_GPU_TENSOR_MAP_BYTES):
-/// the host buffers a TMA launch encodes its maps into and the kernel
-/// parameters that receive them.
-constexpr int64_t kTensorMapBytes = 128, kTensorMapAlignment = 64;
+/// A CUtensorMap's bytes and alignment (cuda.h: alignas(128);
+/// QUILT_GPU_TENSOR_MAP_BYTES): the host buffers a TMA launch encodes its
+/// maps into and the kernel parameters that receive them (PTX wants 64).
+constexpr int64_t kTensorMapBytes = 128, kTensorMapAlignment = 128;
 
 /// Everything one kernel is specialized on. Dispatches whose candidates,
 /// element types, epilogues and operand layouts agree share the kernel.

@@ -92,8 +92,8 @@ public:
   virtual Error hostRegister(void *ptr, size_t bytes) = 0;
   virtual Error hostUnregister(void *ptr) = 0;
 
-  /// Encodes a tensor map on the host into `map` (`mapBytes` bytes); the
-  /// Runtime copies it to the device.
+  /// Bytes of the driver's tensor map (0 without tensor maps). Encodes a
+  /// tensor map on the host into `map` (that many bytes).
   virtual size_t tensorMapBytes() const = 0;
   virtual Error encodeTensorMap(const TensorMapRequest &request, void *map) = 0;
   /// Synchronous host-to-device copy (for tensor maps).

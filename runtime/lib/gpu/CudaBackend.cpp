@@ -380,6 +380,10 @@ Error CudaBackend::loadModuleJit(const void *ptx, int optLevel, void *&module) {
 
 size_t CudaBackend::tensorMapBytes() const {
 #if CUDA_VERSION >= 12000
+  // quilt_gpu_tile_map's callers hold maps in buffers of this size.
+  static_assert(sizeof(CUtensorMap) == QUILT_GPU_TENSOR_MAP_BYTES &&
+                    alignof(CUtensorMap) <= QUILT_GPU_TENSOR_MAP_BYTES,
+                "QuiltGpuRuntime.h's tensor map buffer holds the driver's");
   return sizeof(CUtensorMap);
 #else
   return 0;

@@ -82,7 +82,7 @@ public:
                         int64_t interleave, int64_t swizzle, int64_t l2promo,
                         int64_t oob, const int64_t *boxDims, void *&map);
   /// Encodes a describable request's map into `map`
-  /// (QUILT_GPU_TENSOR_MAP_BYTES bytes, 64-byte aligned); `encoded` says
+  /// (QUILT_GPU_TENSOR_MAP_BYTES bytes, aligned as much); `encoded` says
   /// whether it did (not when the backend has no tensor maps).
   Error encodeTileMap(const TileMapRequest &request, void *map, bool &encoded);
 

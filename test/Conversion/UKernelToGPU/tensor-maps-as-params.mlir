@@ -2,7 +2,7 @@
 
 // A lowered TMA kernel marked by convert-ukernel-to-gpu: the arguments that
 // TMA copies and prefetches read (5 and 6, after a memref's five fields)
-// become byval, 64-byte aligned grid constants, and the marker goes. The
+// become byval, 128-byte aligned grid constants, and the marker goes. The
 // launch's operands for them (its 2nd and 3rd) become the bytes its buffers
 // hold; the memref and the flags stay as they were.
 module attributes {gpu.container_module} {
@@ -26,11 +26,11 @@ module attributes {gpu.container_module} {
 }
 
 // CHECK-LABEL: gpu.module @kernels
-// CHECK:         llvm.func @tma(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %{{.*}}: i32) attributes {gpu.kernel, nvvm.kernel} {
+// CHECK:         llvm.func @tma(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %{{.*}}: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %{{.*}}: i32) attributes {gpu.kernel, nvvm.kernel} {
 // CHECK-LABEL: func.func @launch(
 // CHECK-SAME:      %[[C:.*]]: memref<?xf32>, %[[BUFA:.*]]: !llvm.ptr, %[[BUFB:.*]]: !llvm.ptr, %[[FLAGS:.*]]: i32)
-// CHECK:         %[[MAPA:.*]] = llvm.load %[[BUFA]] {alignment = 64 : i64} : !llvm.ptr -> !llvm.array<128 x i8>
-// CHECK:         %[[MAPB:.*]] = llvm.load %[[BUFB]] {alignment = 64 : i64} : !llvm.ptr -> !llvm.array<128 x i8>
+// CHECK:         %[[MAPA:.*]] = llvm.load %[[BUFA]] {alignment = 128 : i64} : !llvm.ptr -> !llvm.array<128 x i8>
+// CHECK:         %[[MAPB:.*]] = llvm.load %[[BUFB]] {alignment = 128 : i64} : !llvm.ptr -> !llvm.array<128 x i8>
 // CHECK:         gpu.launch_func @kernels::@tma {{.*}} args(%[[C]] : memref<?xf32>, %[[MAPA]] : !llvm.array<128 x i8>, %[[MAPB]] : !llvm.array<128 x i8>, %[[FLAGS]] : i32)
 
 // -----

@@ -3,7 +3,7 @@
 // With `tma`, a native wgmma candidate of a matmul has two kernels. The
 // host asks the runtime to encode tensor maps of the launch's A and B
 // windows (f16 = CUtensorMapDataType 6; A M x K in boxes of 128 x 64, B
-// K x N in 64 x 64 panels) into two 128-byte, 64-byte aligned buffers
+// K x N in 64 x 64 panels) into two 128-byte, 128-byte aligned buffers
 // allocated once at the function's entry, and launches the TMA kernel with
 // the buffers when it got both, else the cp.async kernel. The TMA kernel is
 // marked to take its maps by value (quilt-gpu-tensor-maps-as-params) and
@@ -17,8 +17,8 @@ func.func @matmul(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>)
 
 // CHECK:       func.func private @quilt_gpu_tile_map(!llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64) -> i32
 // CHECK-LABEL: func.func @matmul(
-// CHECK-DAG:     %[[BUFA:.*]] = llvm.alloca %{{.*}} x !llvm.array<128 x i8> {alignment = 64 : i64}
-// CHECK-DAG:     %[[BUFB:.*]] = llvm.alloca %{{.*}} x !llvm.array<128 x i8> {alignment = 64 : i64}
+// CHECK-DAG:     %[[BUFA:.*]] = llvm.alloca %{{.*}} x !llvm.array<128 x i8> {alignment = 128 : i64}
+// CHECK-DAG:     %[[BUFB:.*]] = llvm.alloca %{{.*}} x !llvm.array<128 x i8> {alignment = 128 : i64}
 // CHECK:         %[[GOTA:.*]] = func.call @quilt_gpu_tile_map(%[[BUFA]], %{{.*}}, %c6_i64, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c128_i64, %c64_i64{{.*}})
 // CHECK:         %[[HAVEA:.*]] = arith.cmpi ne, %[[GOTA]], %c0_i32
 // CHECK:         %[[GOTB:.*]] = func.call @quilt_gpu_tile_map(%[[BUFB]], %{{.*}}, %c6_i64{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c64_i64{{.*}}, %c64_i64{{.*}})
