@@ -518,7 +518,14 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
     exposed = field(c.invStages) * invResident;
   T body = maxOf(chip, memory) + exposed * minOf(chip, memory);
   T tileOverhead = rounds * t.tileOverheadUs;
-  T total = t.launchUs + tileOverhead + body;
+  // A GPU split-K candidate launches its reduction kernel after its own
+  // (lib/Conversion/UKernelToGPU/SplitKReduction.cpp); the reduction's
+  // traffic is in the DRAM bytes above.
+  T launchUs = splat<T>(t.launchUs);
+  if constexpr (!Cpu)
+    if (t.splitK)
+      launchUs = select(splitK > 1.0, launchUs * 2.0, launchUs);
+  T total = launchUs + tileOverhead + body;
 
   if constexpr (std::is_same_v<T, double>) {
     if (terms) {
@@ -538,7 +545,7 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
       a[int(Term::MemoryUs)] = memory;
       a[int(Term::Overlap)] = 1.0 - exposed;
       a[int(Term::TileOverheadUs)] = tileOverhead;
-      a[int(Term::LaunchUs)] = t.launchUs;
+      a[int(Term::LaunchUs)] = launchUs;
       a[int(Term::TotalUs)] = total;
     }
   }

@@ -118,6 +118,23 @@ TEST(CostModel, TotalCombinesTheTerms) {
   EXPECT_STREQ(termName(Term::WaveEfficiency), "wave_efficiency");
 }
 
+TEST(CostModel, GpuSplitKLaunchesTheReductionToo) {
+  // A GPU split-K candidate launches its kernel over split x the tiles, then
+  // the reduction kernel: two launches, and the partial sums written and
+  // read back once each.
+  const TargetDesc &h100 = builtinTarget("h100");
+  KernelConfig whole = wgmmaConfig(), split = wgmmaConfig();
+  split.splitK = 4;
+  GemmShape shape{1, 16, 4096, 4096};
+  Prediction one = predict(shape, ElemType::F16, whole, h100);
+  Prediction four = predict(shape, ElemType::F16, split, h100);
+  EXPECT_EQ(four[Term::Tiles], 4 * one[Term::Tiles]);
+  EXPECT_EQ(four[Term::LaunchUs], 2 * one[Term::LaunchUs]);
+  EXPECT_NEAR(four[Term::DramMB] - one[Term::DramMB],
+              16.0 * 4096 * 4 * 2 * 4 * 1e-6, 1e-9);
+  EXPECT_GT(four[Term::ActiveCUFraction], one[Term::ActiveCUFraction]);
+}
+
 TEST(CostModel, CpuReadsAInPlaceWithFewColumnsPerBlock) {
   // At most kCpuInPlaceAMaxColumns register-block columns and
   // kCpuInPlaceAMaxRows rows, f32 only.

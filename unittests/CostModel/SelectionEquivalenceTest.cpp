@@ -309,8 +309,10 @@ double plainEvaluate(const PreparedTable &t, int i, const GemmShape &shape) {
                   t.invMemoryEfficiency;
   double chip = std::max(compute, onChip) + pack;
   double exposed = t.cpu ? 1.0 : c.invStages[i] / resident;
-  return t.launchUs + rounds * t.tileOverheadUs + std::max(chip, memory) +
-         exposed * std::min(chip, memory);
+  // A GPU split-K candidate launches its reduction too.
+  double launches = !t.cpu && c.splitK[i] > 1.0 ? 2.0 : 1.0;
+  return launches * t.launchUs + rounds * t.tileOverheadUs +
+         std::max(chip, memory) + exposed * std::min(chip, memory);
 }
 
 TEST(SelectionEquivalence, EvaluateCandidateMatchesThePlainFormula) {

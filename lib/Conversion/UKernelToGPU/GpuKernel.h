@@ -85,10 +85,22 @@ struct GpuKernelSpec {
   /// be described by a tensor map.
   bool tmaLoads = false;
 
+  /// The split-K reduction of the dispatch's split-K candidates
+  /// (SplitKReduction.cpp): one thread per element of C sums the f32
+  /// partial sums of the splits in split order and writes C = epilogue(C +
+  /// sum). Its configuration is unused.
+  bool splitKReduction = false;
+
   bool isConv() const {
     return kind == ContractionKind::conv2d_nhwc ||
            kind == ContractionKind::conv2d_nchw;
   }
+  /// A split-K kernel (`config.splitK` > 1): block z is (matrix, split) =
+  /// (z / splits, z % splits); the block multiplies its split's range of K
+  /// and writes the tile's partial sums, in the compute type, to matrix z of
+  /// a workspace; the reduction kernel finishes C. The split count is a
+  /// launch operand, so candidates that differ only in it share the kernel.
+  bool splitsK() const { return !splitKReduction && config.splitK > 1; }
 
   /// A symbol name that is unique per spec.
   std::string symbolName() const;
@@ -100,14 +112,31 @@ struct GpuKernelSpec {
   /// are the image (rank 4), the filter matrix (rank 2), the output window
   /// (rank 4, its F dimension starting at the region's first column), the
   /// bias, the fused operands, then (index) the region's first GEMM row, its
-  /// row count and the filter's R and S, then the flags.
+  /// row count and the filter's R and S, then the flags. A split-K kernel
+  /// and the reduction take the kSplitKOperands before the tensor maps and
+  /// the flags; the reduction takes neither A nor B.
   SmallVector<Type> argumentTypes(MLIRContext *ctx) const;
   /// Index operands of a convolution kernel between the bias and the flags.
   static constexpr unsigned kConvIndexOperands = 4;
+  /// A split-K kernel's and the reduction's operands, before the tensor maps
+  /// and the flags: the workspace (rank 3, [matrices x splits][rows][cols]
+  /// of the compute type, contiguous rows), the split count and the K
+  /// elements of a split (a multiple of the K tile). The reduction kernel
+  /// takes no A and B: its operands start at C.
+  static constexpr unsigned kSplitKOperands = 3;
   /// Position of the first fused epilogue operand.
-  unsigned firstFusedOperand() const { return biasType ? 4 : 3; }
+  unsigned firstFusedOperand() const {
+    return (splitKReduction ? 1 : 3) + (biasType ? 1 : 0);
+  }
   /// Number of fused epilogue operands.
   unsigned numFusedOperands() const { return fused ? fused.kinds.size() : 0; }
+  /// Position of a convolution's first index operand, and of the workspace.
+  unsigned firstConvIndexOperand() const {
+    return firstFusedOperand() + numFusedOperands();
+  }
+  unsigned firstSplitKOperand() const {
+    return firstConvIndexOperand() + (isConv() ? kConvIndexOperands : 0);
+  }
 };
 
 /// A generated kernel and what a launch of it needs besides its operands.
@@ -119,6 +148,64 @@ struct GpuKernel {
   /// C aligned for it (kVectorC); 1: element by element.
   int64_t cVectorWidth = 1;
 };
+
+/// The writes of C after the K loop, shared by the kernels and the split-K
+/// reduction: C = epilogue(C + acc) per element, in the accumulators' type,
+/// with the dispatch's named steps or its fused body (its operands read from
+/// the block's windows, like C). A split-K kernel's writer
+/// (`partialSums`) instead stores acc unchanged into its workspace matrix,
+/// at GEMM coordinates, without reading it.
+class EpilogueWriter {
+public:
+  /// `target`: the block's C (a matrix; a convolution's whole output) or
+  /// its workspace matrix; `bias` null without one; `fusedOperands` the
+  /// block's windows (matrices for per-element ones); `conv` and
+  /// `rowOrigin` for a convolution's output.
+  EpilogueWriter(const GpuKernelSpec &spec, Value target, Value bias,
+                 ValueRange fusedOperands, const ConvGeometry *conv,
+                 Value rowOrigin, bool partialSums)
+      : spec(spec), target(target), bias(bias),
+        fusedOperands(fusedOperands.begin(), fusedOperands.end()), conv(conv),
+        rowOrigin(rowOrigin), partialSums(partialSums) {}
+
+  /// What is written: C, or the workspace matrix.
+  Value destination() const { return target; }
+  /// Its element type: C's, or the compute type.
+  Type elementType() const;
+  /// Whether an element's new value reads the old one (not for a folded
+  /// fill, not for partial sums).
+  bool readsOld() const { return !spec.fill && !partialSums; }
+  /// The destination's indices of GEMM element (gr, gc).
+  SmallVector<Value> index(OpBuilder &b, Location loc, Value gr,
+                           Value gc) const;
+  /// The element written for accumulator `acc` at (gr, gc), from the old
+  /// value `old` (the destination's type; null where readsOld is false).
+  Value element(OpBuilder &b, Location loc, Value old, Value acc, Value gr,
+                Value gc) const;
+  /// Writes element (gr, gc) where it lies inside the m x n view.
+  void store(OpBuilder &b, Location loc, Value acc, Value gr, Value gc, Value m,
+             Value n) const;
+
+private:
+  const GpuKernelSpec &spec;
+  Value target, bias;
+  SmallVector<Value> fusedOperands;
+  const ConvGeometry *conv;
+  Value rowOrigin;
+  bool partialSums;
+};
+
+/// Matrix `index` of a rank-3 strided view, as a rank-2 view.
+Value matrixAt(OpBuilder &b, Location loc, Value batched, Value index);
+
+/// Threads of a block of the split-K reduction kernel: consecutive threads
+/// take consecutive columns of a row.
+constexpr int64_t kSplitKReductionThreads = 256;
+
+/// The body of the split-K reduction kernel of `spec` (`splitKReduction`):
+/// block (x, y, z) sums row x, columns [256 y, 256 y + 256) of matrix z.
+void buildSplitKReductionBody(OpBuilder &b, Location loc,
+                              const GpuKernelSpec &spec, gpu::GPUFuncOp func);
 
 /// Bits of the kernel's last operand: which operands the host found aligned
 /// for vector accesses (base address and every row stride a multiple of the

@@ -79,10 +79,16 @@ std::string GpuKernelSpec::symbolName() const {
   const quilt::KernelConfig &c = config;
   std::string name;
   llvm::raw_string_ostream os(name);
-  os << "quilt_" << quilt::stringify(c.inst) << "_" << c.tileM << "x" << c.tileN
-     << "x" << c.tileK << "_t" << c.threads << "_w" << c.warpsM << "x"
-     << c.warpsN << "_tt" << c.threadTileM << "x" << c.threadTileN << "_v"
-     << c.vectorWidth << "_" << typeName(inputType) << "_" << typeName(accType);
+  // The reduction reads no operand tile: only what C's writes depend on.
+  if (splitKReduction)
+    os << "quilt_splitk_reduce_" << typeName(computeType()) << "_"
+       << typeName(accType);
+  else
+    os << "quilt_" << quilt::stringify(c.inst) << "_" << c.tileM << "x"
+       << c.tileN << "x" << c.tileK << "_t" << c.threads << "_w" << c.warpsM
+       << "x" << c.warpsN << "_tt" << c.threadTileM << "x" << c.threadTileN
+       << "_v" << c.vectorWidth << "_" << typeName(inputType) << "_"
+       << typeName(accType);
   if (biasType)
     os << "_bias" << typeName(biasType);
   os << epilogueSymbolSuffix(epilogue, fused, fill);
@@ -92,15 +98,17 @@ std::string GpuKernelSpec::symbolName() const {
     os << "_tb";
   if (batched)
     os << "_batch";
+  if (splitsK())
+    os << "_sk";
   if (isConv()) {
     os << "_" << stringifyContractionKind(kind) << "_s" << strideH << "x"
        << strideW;
     if (dilationH != 1 || dilationW != 1)
       os << "_d" << dilationH << "x" << dilationW;
   }
-  if (!contiguousA)
+  if (!contiguousA && !splitKReduction)
     os << "_sa";
-  if (!contiguousB)
+  if (!contiguousB && !splitKReduction)
     os << "_sb";
   if (!isConv() && !contiguousC)
     os << "_sc";
@@ -134,6 +142,8 @@ SmallVector<Type> GpuKernelSpec::argumentTypes(MLIRContext *ctx) const {
     types = {stridedView(ctx, rank, inputType, contiguousA),
              stridedView(ctx, rank, inputType, contiguousB),
              stridedView(ctx, rank, accType, contiguousC)};
+  if (splitKReduction)
+    types.erase(types.begin(), types.begin() + 2);
   if (biasType)
     types.push_back(stridedView(ctx, 1, biasType, /*contiguous=*/false));
   for (unsigned i = 0; i < numFusedOperands(); ++i) {
@@ -153,14 +163,18 @@ SmallVector<Type> GpuKernelSpec::argumentTypes(MLIRContext *ctx) const {
   }
   if (isConv())
     types.append(kConvIndexOperands, IndexType::get(ctx));
+  if (splitsK() || splitKReduction) {
+    types.push_back(stridedView(ctx, 3, computeType(), /*contiguous=*/true));
+    types.append(kSplitKOperands - 1, IndexType::get(ctx));
+  }
   if (tmaLoads)
     types.append(2, LLVM::LLVMPointerType::get(ctx));
   types.push_back(IntegerType::get(ctx, 32));
   return types;
 }
 
-/// Matrix `index` of a rank-3 strided view, as a rank-2 view.
-static Value matrixAt(OpBuilder &b, Location loc, Value batched, Value index) {
+Value mlir::ukernel::gpucg::matrixAt(OpBuilder &b, Location loc, Value batched,
+                                     Value index) {
   auto type = cast<MemRefType>(batched.getType());
   SmallVector<OpFoldResult> offsets = {index, b.getIndexAttr(0),
                                        b.getIndexAttr(0)};
@@ -189,10 +203,14 @@ int64_t mlir::ukernel::gpucg::cStoreWidth(const GpuKernelSpec &spec,
   // C's consecutive columns are consecutive in memory: a matmul's, a batch
   // matmul's and an nhwc output's (filters innermost), with a static unit
   // inner stride.
-  if (!spec.contiguousC || spec.kind == ContractionKind::conv2d_nchw)
+  // A split-K kernel's workspace is contiguous.
+  bool splitsK = spec.splitsK();
+  if (!splitsK &&
+      (!spec.contiguousC || spec.kind == ContractionKind::conv2d_nchw))
     return 1;
   constexpr int64_t kMaxVectorBytes = 16;
-  int64_t elementBytes = spec.accType.getIntOrFloatBitWidth() / 8;
+  Type elem = splitsK ? spec.computeType() : spec.accType;
+  int64_t elementBytes = elem.getIntOrFloatBitWidth() / 8;
   int64_t width = 1;
   while (width * 2 <= engine.columnRun() &&
          engine.columnRun() % (width * 2) == 0 &&
@@ -231,8 +249,29 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   // term in every address (which cost the batched kernels 20-40 more
   // registers than the same tiles of a matmul).
   Value batch = im.c(0);
+  // A split-K kernel's block z is (matrix, split), its partial sums go to
+  // workspace matrix z. The division is in 32 bits (a 64-bit one is a ptxas
+  // subroutine): z is a grid dimension.
+  bool splitsK = spec.splitsK();
+  Value workspace, split, splitK;
+  if (splitsK) {
+    unsigned at = spec.firstSplitKOperand();
+    Value z = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+    Value splits = entry.getArgument(at + 1);
+    splitK = entry.getArgument(at + 2);
+    Type i32 = b.getI32Type();
+    Value z32 = arith::IndexCastUIOp::create(b, loc, i32, z);
+    Value splits32 = arith::IndexCastUIOp::create(b, loc, i32, splits);
+    Type index = b.getIndexType();
+    split = arith::IndexCastUIOp::create(
+        b, loc, index, arith::RemUIOp::create(b, loc, z32, splits32));
+    batch = arith::IndexCastUIOp::create(
+        b, loc, index, arith::DivUIOp::create(b, loc, z32, splits32));
+    workspace = matrixAt(b, loc, entry.getArgument(at), z);
+  }
   if (spec.batched) {
-    batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+    if (!splitsK)
+      batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
     a = matrixAt(b, loc, a, batch);
     bMat = matrixAt(b, loc, bMat, batch);
     c = matrixAt(b, loc, c, batch);
@@ -251,7 +290,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   Value m, n, k, rowOrigin;
   ConvGeometry conv;
   if (spec.isConv()) {
-    unsigned next = spec.firstFusedOperand() + spec.numFusedOperands();
+    unsigned next = spec.firstConvIndexOperand();
     conv.kind = spec.kind;
     conv.strideH = spec.strideH, conv.strideW = spec.strideW;
     conv.dilationH = spec.dilationH, conv.dilationW = spec.dilationW;
@@ -285,6 +324,22 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     n = memref::DimOp::create(b, loc, c, 1);
     k = memref::DimOp::create(b, loc, a, spec.transposeA ? 0 : 1);
   }
+  // The K range the block multiplies: all of K, or its split's
+  // [split * splitK, min(K, split * splitK + splitK)), splitK a multiple of
+  // the K tile. K steps are numbered from kBegin.
+  Value kBegin, kEnd = k;
+  if (splitsK) {
+    kBegin = im.mul(split, splitK);
+    kEnd = im.min(k, im.add(kBegin, splitK));
+  }
+  auto rangeBegin = [&](IndexMath &xm) { return splitsK ? kBegin : xm.c(0); };
+  // K offset `offset` from the range's start, and K step at `k0`'s offset.
+  auto kAt = [&](IndexMath &xm, Value offset) {
+    return splitsK ? xm.add(kBegin, offset) : offset;
+  };
+  auto fromBegin = [&](IndexMath &xm, Value k0) {
+    return splitsK ? xm.sub(k0, kBegin) : k0;
+  };
 
   // Workgroup memory: the A tile, then the B tile at the layout's alignment.
   Type sharedElem = engine.sharedType();
@@ -479,7 +534,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     auto issueStep = [&](OpBuilder &sb, Value k0, Value stage,
                          function_ref<void(OpBuilder &)> beforeIssue) {
       IndexMath sm{sb, loc};
-      Value issue = arith::AndIOp::create(sb, loc, leader, sm.lt(k0, k));
+      Value issue = arith::AndIOp::create(sb, loc, leader, sm.lt(k0, kEnd));
       scf::IfOp::create(sb, loc, issue, [&](OpBuilder &tb, Location) {
         IndexMath tm{tb, loc};
         if (beforeIssue)
@@ -492,16 +547,16 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
       });
     };
     for (int64_t s = 0; s < stages; ++s)
-      issueStep(b, im.c(s * cfg.tileK), im.c(s), nullptr);
+      issueStep(b, kAt(im, im.c(s * cfg.tileK)), im.c(s), nullptr);
     // A step left in flight holds its buffer while the next one fills
     // another: a single buffer completes each step before it is refilled.
     engine.leaveStepInFlight(stages > 1);
     int64_t inFlight = engine.leavesStepInFlight() ? 1 : 0;
     kLoop = scf::ForOp::create(
-        b, loc, im.c(0), k, im.c(cfg.tileK), init,
+        b, loc, rangeBegin(im), kEnd, im.c(cfg.tileK), init,
         [&](OpBuilder &lb, Location l, Value k0, ValueRange accs) {
           IndexMath lm{lb, l};
-          Value step = lm.div(k0, lm.c(cfg.tileK));
+          Value step = lm.div(fromBegin(lm, k0), lm.c(cfg.tileK));
           Value current = lm.rem(step, lm.c(stages));
           Value phase = phaseOf(lm, step);
           Value full = TmaStaging::fullBarrier(lb, l, barriers, current);
@@ -522,7 +577,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
                                 scf::YieldOp::create(ab, l);
                               });
             Value next = rm.add(released, rm.c(stages));
-            issueStep(rb, rm.mul(next, rm.c(cfg.tileK)), buffer,
+            issueStep(rb, kAt(rm, rm.mul(next, rm.c(cfg.tileK))), buffer,
                       [&](OpBuilder &wb) {
                         IndexMath wm{wb, l};
                         tma.wait(wb, l, empty, phaseOf(wm, released));
@@ -535,7 +590,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   } else if (pipeline == Pipeline::None) {
     auto [aTile, bTile] = tilesAt(b, im.c(0));
     kLoop = scf::ForOp::create(
-        b, loc, im.c(0), k, im.c(cfg.tileK), init,
+        b, loc, rangeBegin(im), kEnd, im.c(cfg.tileK), init,
         [&](OpBuilder &lb, Location l, Value k0, ValueRange accs) {
           stageOperands(lb, k0, aTile, bTile);
           engine.fenceStagedTiles(lb, l);
@@ -552,15 +607,16 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     // s - 1: one barrier a step. Past K the loads read nothing (every
     // element is outside the matrix) and store zeros no step reads.
     auto [aFirst, bFirst] = tilesAt(b, im.c(0));
-    auto [first, aValues] = loadOperands(b, im.c(0), aFirst, bFirst);
-    storeOperands(b, im.c(0), aFirst, bFirst, first, aValues);
+    auto [first, aValues] = loadOperands(b, rangeBegin(im), aFirst, bFirst);
+    storeOperands(b, rangeBegin(im), aFirst, bFirst, first, aValues);
     engine.fenceStagedTiles(b, loc);
     gpu::BarrierOp::create(b, loc);
     kLoop = scf::ForOp::create(
-        b, loc, im.c(0), k, im.c(cfg.tileK), init,
+        b, loc, rangeBegin(im), kEnd, im.c(cfg.tileK), init,
         [&](OpBuilder &lb, Location l, Value k0, ValueRange accs) {
           IndexMath lm{lb, l};
-          Value step = arith::DivUIOp::create(lb, l, k0, lm.c(cfg.tileK));
+          Value step =
+              arith::DivUIOp::create(lb, l, fromBegin(lm, k0), lm.c(cfg.tileK));
           Value current = arith::RemUIOp::create(lb, l, step, lm.c(2));
           Value other = lm.sub(lm.c(1), current);
           auto [aTile, bTile] = tilesAt(lb, lm.mul(current, lm.c(stageBytes)));
@@ -579,7 +635,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     // then commits the thread's copies as one group (empty or not).
     auto stageStep = [&](OpBuilder &sb, Value k0, Value stage) -> Value {
       IndexMath sm{sb, loc};
-      scf::IfOp::create(sb, loc, sm.lt(k0, k), [&](OpBuilder &tb, Location) {
+      scf::IfOp::create(sb, loc, sm.lt(k0, kEnd), [&](OpBuilder &tb, Location) {
         IndexMath tm{tb, loc};
         auto [aTile, bTile] = tilesAt(tb, tm.mul(stage, tm.c(stageBytes)));
         stageOperands(tb, k0, aTile, bTile);
@@ -590,18 +646,19 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     };
     Value group;
     for (int64_t s = 0; s + 1 < stages; ++s)
-      group = stageStep(b, im.c(s * cfg.tileK), im.c(s));
+      group = stageStep(b, kAt(im, im.c(s * cfg.tileK)), im.c(s));
     kLoop = scf::ForOp::create(
-        b, loc, im.c(0), k, im.c(cfg.tileK), init,
+        b, loc, rangeBegin(im), kEnd, im.c(cfg.tileK), init,
         [&](OpBuilder &lb, Location l, Value k0, ValueRange accs) {
           IndexMath lm{lb, l};
-          Value step = arith::DivUIOp::create(lb, l, k0, lm.c(cfg.tileK));
+          Value step =
+              arith::DivUIOp::create(lb, l, fromBegin(lm, k0), lm.c(cfg.tileK));
           nvgpu::DeviceAsyncWaitOp::create(lb, l, group,
                                            lb.getI32IntegerAttr(stages - 2));
           engine.fenceStagedTiles(lb, l);
           gpu::BarrierOp::create(lb, l);
           Value ahead = lm.add(step, lm.c(stages - 1));
-          stageStep(lb, lm.mul(ahead, lm.c(cfg.tileK)),
+          stageStep(lb, kAt(lm, lm.mul(ahead, lm.c(cfg.tileK))),
                     arith::RemUIOp::create(lb, l, ahead, lm.c(stages)));
           Value current = arith::RemUIOp::create(lb, l, step, lm.c(stages));
           auto [aTile, bTile] = tilesAt(lb, lm.mul(current, lm.c(stageBytes)));
@@ -609,76 +666,12 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
         });
   }
 
-  // C = epilogue(C + acc) inside the matrix, in the accumulators' type.
-  Type f32 = spec.computeType();
-  Type cElem = spec.accType;
-  // C's indices of GEMM element (gr, gc).
-  auto cIndex = [&](OpBuilder &ib, Location l, Value gr,
-                    Value gc) -> SmallVector<Value> {
-    if (!spec.isConv())
-      return {gr, gc};
-    // C(m, f) is output pixel m's element of filter f.
-    IndexMath om{ib, l};
-    Value pixelRow = om.add(rowOrigin, gr);
-    return llvm::to_vector(conv.outputIndex(conv.pixel(om, pixelRow), gc));
-  };
-  // The element C gets from the accumulator `acc` and C's `old` value (in
-  // C's type; null when a folded fill replaces it).
-  auto epilogueElement = [&](OpBuilder &tb, Location l, Value old, Value acc,
-                             Value gr, Value gc) -> Value {
-    // A folded fill starts from its value: C is not read.
-    if (spec.fill)
-      old = arith::ConstantOp::create(
-          tb, l, tb.getFloatAttr(f32, spec.fill.getValueAsDouble()));
-    if (old.getType() != f32)
-      old = arith::ExtFOp::create(tb, l, f32, old);
-    Value sum = arith::AddFOp::create(tb, l, old, acc);
-    if (spec.fused) {
-      // The body's operands at this element: windows of the region, like
-      // C's.
-      SmallVector<Value> elements;
-      for (auto [operand, kind] : llvm::zip(fusedOperands, spec.fused.kinds)) {
-        if (kind == EpilogueOperandKind::scalar)
-          elements.push_back(operand);
-        else if (kind == EpilogueOperandKind::per_column)
-          elements.push_back(
-              memref::LoadOp::create(tb, l, operand, ValueRange{gc}));
-        else if (kind == EpilogueOperandKind::per_row)
-          elements.push_back(
-              memref::LoadOp::create(tb, l, operand, ValueRange{gr}));
-        else
-          elements.push_back(
-              memref::LoadOp::create(tb, l, operand, ValueRange{gr, gc}));
-      }
-      // The body yields C's element type.
-      return cloneFusedEpilogue(tb, l, spec.fused, sum, elements);
-    }
-    Value biasValue;
-    if (bias) {
-      biasValue = memref::LoadOp::create(tb, l, bias, ValueRange{gc});
-      if (biasValue.getType() != f32)
-        biasValue = arith::ExtFOp::create(tb, l, f32, biasValue);
-    }
-    Value result = applyEpilogue(tb, l, spec.epilogue, sum, biasValue);
-    if (cElem != f32)
-      result = arith::TruncFOp::create(tb, l, cElem, result);
-    return result;
-  };
-  // One element, where it lies inside C.
-  auto storeElement = [&](OpBuilder &eb, Value acc, Value gr, Value gc) {
-    IndexMath em{eb, loc};
-    Value colIn = em.lt(gc, n);
-    Value rowIn = em.lt(gr, m);
-    Value in = arith::AndIOp::create(eb, loc, rowIn, colIn);
-    scf::IfOp::create(eb, loc, in, [&](OpBuilder &tb, Location l) {
-      SmallVector<Value> idx = cIndex(tb, l, gr, gc);
-      Value old =
-          spec.fill ? Value() : Value(memref::LoadOp::create(tb, l, c, idx));
-      Value result = epilogueElement(tb, l, old, acc, gr, gc);
-      memref::StoreOp::create(tb, l, result, c, idx);
-      scf::YieldOp::create(tb, l);
-    });
-  };
+  // C = epilogue(C + acc) inside the matrix, or a split-K kernel's partial
+  // sums into its workspace matrix.
+  EpilogueWriter writer(spec, splitsK ? workspace : c, bias, fusedOperands,
+                        spec.isConv() ? &conv : nullptr, rowOrigin, splitsK);
+  Type cElem = writer.elementType();
+  Value target = writer.destination();
   // Elements are written one by one, each where it lies inside C; except
   // in a block whose tile lies wholly inside C, when the host found C's
   // window aligned for runs of `width` elements: there every run of
@@ -694,7 +687,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     for (const std::array<Value, 3> &element : elements) {
       Value gr = em.add(row0, element[1]);
       Value gc = em.add(col0, element[2]);
-      storeElement(eb, element[0], gr, gc);
+      writer.store(eb, loc, element[0], gr, gc, m, n);
     }
   };
   int64_t width = cStoreWidth(spec, engine);
@@ -719,10 +712,10 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
                first += width) {
             Value gr = tm.add(row0, elements[first][1]);
             Value gc = tm.add(col0, elements[first][2]);
-            SmallVector<Value> idx = cIndex(tb, l, gr, gc);
+            SmallVector<Value> idx = writer.index(tb, l, gr, gc);
             Value olds;
-            if (!spec.fill)
-              olds = vector::LoadOp::create(tb, l, vectorType, c, idx,
+            if (writer.readsOld())
+              olds = vector::LoadOp::create(tb, l, vectorType, target, idx,
                                             /*nontemporal=*/false, alignment);
             SmallVector<Value> results;
             for (int64_t i = 0; i < width; ++i) {
@@ -730,12 +723,12 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
               if (olds)
                 old = vector::ExtractOp::create(tb, l, olds, i);
               Value column = tm.add(gc, tm.c(i));
-              results.push_back(epilogueElement(
+              results.push_back(writer.element(
                   tb, l, old, elements[first + i][0], gr, column));
             }
             Value packed =
                 vector::FromElementsOp::create(tb, l, vectorType, results);
-            vector::StoreOp::create(tb, l, packed, c, idx,
+            vector::StoreOp::create(tb, l, packed, target, idx,
                                     /*nontemporal=*/false, alignment);
           }
           scf::YieldOp::create(tb, l);
@@ -811,6 +804,22 @@ GpuKernel GpuKernelCache::getOrCreate(const GpuKernelSpec &spec, StringRef chip,
     return it->second;
 
   MLIRContext *ctx = module.getContext();
+  if (spec.splitKReduction) {
+    gpu::GPUModuleOp gpuModule = getOrCreateModule(spec.vendor, chip, loc);
+    if (!gpuModule)
+      return {};
+    OpBuilder b = OpBuilder::atBlockEnd(gpuModule.getBody());
+    auto type = FunctionType::get(ctx, spec.argumentTypes(ctx), {});
+    auto func = gpu::GPUFuncOp::create(b, loc, name, type);
+    func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+    func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
+        {static_cast<int32_t>(kSplitKReductionThreads), 1, 1}));
+    OpBuilder body = OpBuilder::atBlockBegin(&func.getBody().front());
+    buildSplitKReductionBody(body, loc, spec, func);
+    GpuKernel kernel{func, /*workgroupBytes=*/0, /*cVectorWidth=*/1};
+    kernels[key] = kernel;
+    return kernel;
+  }
   std::string why;
   std::unique_ptr<MatrixEngine> engine = createMatrixEngine(spec, ctx, why);
   if (!engine) {

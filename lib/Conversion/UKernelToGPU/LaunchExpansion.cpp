@@ -43,6 +43,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AsyncGpuOps.h"
 #include "GpuKernel.h"
 
 #include "Conversion/Utils/ConvIndex.h"
@@ -262,6 +263,8 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
   struct CandidateKernels {
     GpuKernelSpec spec;
     GpuKernel kernel, tmaKernel;
+    /// A split-K candidate's reduction kernel (a null func otherwise).
+    GpuKernel reduction;
   };
   SmallVector<int64_t> runnable = op.getRunnableCandidates();
   SmallVector<CandidateKernels, 4> candidates;
@@ -291,7 +294,15 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
         std::tie(mapBufferA, mapBufferB) = tensorMapBuffers(b, op);
       }
     }
-    candidates.push_back({spec, kernel, tmaKernel});
+    GpuKernel reduction;
+    if (spec.splitsK()) {
+      GpuKernelSpec reductionSpec = base;
+      reductionSpec.splitKReduction = true;
+      reduction = kernels.getOrCreate(reductionSpec, target.getChip(), loc);
+      if (!reduction.func)
+        return failure();
+    }
+    candidates.push_back({spec, kernel, tmaKernel, reduction});
   }
   ArrayRef<Type> argTypes = candidates.front().kernel.func.getArgumentTypes();
 
@@ -405,16 +416,46 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
         };
         addFlag(args[0], spec.contiguousA, kVectorA);
         addFlag(args[1], spec.contiguousB, kVectorB);
-        // C written in runs of the kernel's width.
+        // A split-K candidate's blocks write their partial sums into a
+        // workspace of (matrices x splits) matrices of the region's shape,
+        // each split a whole number of K tiles; the reduction kernel then
+        // writes C (SplitKReduction.cpp).
+        Value matrices = batch, workspace;
+        SmallVector<Value> splitKOperands;
+        if (spec.splitsK()) {
+          Value splits = cm.c(cfg.splitK);
+          Value tileK = cm.c(cfg.tileK);
+          Value splitK =
+              cm.mul(cm.ceilDiv(cm.ceilDiv(k, tileK), splits), tileK);
+          matrices = cm.mul(batch, splits);
+          auto type =
+              MemRefType::get(SmallVector<int64_t>(3, ShapedType::kDynamic),
+                              spec.computeType());
+          issueAndWait(tb, l, [&](Value token) {
+            auto alloc = gpu::AllocOp::create(
+                tb, l, type, token.getType(), ValueRange{token},
+                ValueRange{matrices, rows, cols}, ValueRange{});
+            workspace = alloc.getMemref();
+            return alloc.getAsyncToken();
+          });
+          gpu::GPUFuncOp splitKernel = kernel.func;
+          Type argType =
+              splitKernel.getArgumentTypes()[spec.firstSplitKOperand()];
+          splitKOperands = {memref::CastOp::create(tb, l, argType, workspace),
+                            splits, splitK};
+        }
+        // C (or the workspace) written in runs of the kernel's width.
+        Value written = spec.splitsK() ? splitKOperands[0] : args[2];
         if (kernel.cVectorWidth > 1)
-          setFlagIf(vectorAligned(tb, l, args[2], kernel.cVectorWidth),
+          setFlagIf(vectorAligned(tb, l, written, kernel.cVectorWidth),
                     kVectorC);
         gpu::KernelDim3 grid{cm.ceilDiv(rows, cm.c(cfg.tileM)),
-                             cm.ceilDiv(cols, cm.c(cfg.tileN)), batch};
+                             cm.ceilDiv(cols, cm.c(cfg.tileN)), matrices};
         gpu::KernelDim3 block{cm.c(cfg.threads), cm.c(1), cm.c(1)};
         auto launch = [&](OpBuilder &lb, const GpuKernel &launched,
                           ValueRange maps) {
           SmallVector<Value> operands = args;
+          operands.append(splitKOperands);
           operands.append(maps.begin(), maps.end());
           operands.push_back(flags);
           Value smem = arith::ConstantIntOp::create(
@@ -440,6 +481,25 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
         } else {
           launch(tb, kernel, {});
         }
+        if (!spec.splitsK())
+          return;
+        // The reduction: a thread per element of the region, a block per
+        // 256 columns of a row (rows along x, whose limit is 2^31 - 1).
+        SmallVector<Value> operands(ArrayRef<Value>(args).drop_front(2));
+        operands.append(splitKOperands);
+        operands.push_back(flags);
+        Value threads = cm.c(kSplitKReductionThreads);
+        gpu::GPUFuncOp reduction = candidate.reduction.func;
+        gpu::LaunchFuncOp::create(
+            tb, l, reduction,
+            gpu::KernelDim3{rows, cm.ceilDiv(cols, threads), batch},
+            gpu::KernelDim3{threads, cm.c(1), cm.c(1)},
+            arith::ConstantIntOp::create(tb, l, 0, 32), operands);
+        issueAndWait(tb, l, [&](Value token) {
+          return gpu::DeallocOp::create(tb, l, token.getType(),
+                                        ValueRange{token}, workspace)
+              .getAsyncToken();
+        });
       };
       // emitCandidate builds at `tb`, the builder each case is given.
       emitSelectedCandidate(tb, l, which, runnable, [&](OpBuilder &, size_t i) {

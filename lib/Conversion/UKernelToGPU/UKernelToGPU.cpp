@@ -76,13 +76,6 @@ LogicalResult checkDispatch(DispatchOp op) {
                           "buffer (identity layout) on GPU targets, where "
                           "it is read as a matrix; got ")
            << op.getRhs().getType();
-  for (auto [index, attr] : llvm::enumerate(op.getCandidates())) {
-    quilt::KernelConfig cfg = toKernelConfig(cast<ConfigAttr>(attr));
-    if (cfg.splitK != 1)
-      return op.emitOpError("candidate #")
-             << index << " (" << cfg.str()
-             << ") splits K; the GPU code generator emits split_k = 1 only";
-  }
   return success();
 }
 

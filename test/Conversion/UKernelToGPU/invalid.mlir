@@ -55,20 +55,6 @@ module attributes {ukernel.target = #a100} {
 
 // -----
 
-#a100 = #ukernel.target<name = "a100", vendor = nvidia, chip = "sm_80", compute_units = 108, warp_size = 32, sub_partitions = 4, max_threads_per_block = 1024, max_threads_per_cu = 2048, max_blocks_per_cu = 32, registers_per_block = 65536, registers_per_cu = 65536, max_registers_per_thread = 255, shared_mem_per_block = 166912, shared_mem_per_cu = 167936, l1_bytes = 196608, l2_bytes = 41943040, mem_bandwidth_gbs = 2039.0, clock_ghz = 1.41, onchip_bytes_per_clock = 128.0, peak_tflops = {simt_fma = 19.5, mma_sync_f16 = 312.0, mma_sync_tf32 = 156.0}>
-#splitk = #ukernel.config<tile = 64x64x8, threads = 64, warps = 1x2, thread_tile = 8x8, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask, split_k = 4>
-
-module attributes {ukernel.target = #a100} {
-  func.func @split_k(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
-    // expected-error @+1 {{candidate #0 (64x64x8 t64 w1x2 tt8x8 v4 s2 simt_fma sk4) splits K; the GPU code generator emits split_k = 1 only}}
-    ukernel.dispatch matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
-      candidates [#splitk]
-    return
-  }
-}
-
-// -----
-
 // The NVIDIA kernels of a module go into one binary, for one chip.
 #a100 = #ukernel.target<name = "a100", vendor = nvidia, chip = "sm_80", compute_units = 108, warp_size = 32, sub_partitions = 4, max_threads_per_block = 1024, max_threads_per_cu = 2048, max_blocks_per_cu = 32, registers_per_block = 65536, registers_per_cu = 65536, max_registers_per_thread = 255, shared_mem_per_block = 166912, shared_mem_per_cu = 167936, l1_bytes = 196608, l2_bytes = 41943040, mem_bandwidth_gbs = 2039.0, clock_ghz = 1.41, onchip_bytes_per_clock = 128.0, peak_tflops = {simt_fma = 19.5, mma_sync_f16 = 312.0, mma_sync_tf32 = 156.0}>
 #t4 = #ukernel.target<name = "t4", vendor = nvidia, chip = "sm_75", compute_units = 40, warp_size = 32, sub_partitions = 4, max_threads_per_block = 1024, max_threads_per_cu = 1024, max_blocks_per_cu = 16, registers_per_block = 65536, registers_per_cu = 65536, max_registers_per_thread = 255, shared_mem_per_block = 65536, shared_mem_per_cu = 65536, l1_bytes = 65536, l2_bytes = 4194304, mem_bandwidth_gbs = 320.0, clock_ghz = 1.59, onchip_bytes_per_clock = 128.0, peak_tflops = {simt_fma = 8.1}>
