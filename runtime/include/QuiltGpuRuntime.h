@@ -142,6 +142,32 @@ int32_t quilt_gpu_tile_map(void *map, const void *address, int64_t dtype,
                            int64_t batch_stride, int64_t row_stride,
                            int64_t box_rows, int64_t box_cols);
 
+/* Device memory of at least `bytes` that the calling thread may use as
+   scratch (the partial sums of Quilt's split-K kernels): the runtime keeps
+   one buffer per thread, grows it when a request is larger (freeing the
+   old one) and frees it when the thread exits. It is valid until the
+   thread's next call of this function: work on it must be complete by
+   then, as it is after Quilt's generated launches, which wait for their
+   kernels. Null for 0 bytes (without an error) or on failure. */
+void *quilt_gpu_workspace(uint64_t bytes);
+
+/* A memref<?xi8> descriptor (MLIR's layout: allocated, aligned, offset,
+   size, stride). */
+typedef struct {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+  int64_t size;
+  int64_t stride;
+} quilt_gpu_byte_memref;
+
+/* quilt_gpu_workspace for generated code, as MLIR's C interface calls a
+   function `quilt_gpu_workspace(i64) -> memref<?xi8>` declared with
+   llvm.emit_c_interface: the buffer as a descriptor of `bytes` bytes (size
+   0 and null pointers on failure). */
+void _mlir_ciface_quilt_gpu_workspace(quilt_gpu_byte_memref *result,
+                                      int64_t bytes);
+
 /*===----------------------------------------------------------------------===*
  * The mgpu* ABI of LLVM 22's gpu-to-llvm (pinned by test/Runtime/mgpu-abi.mlir)
  *

@@ -142,6 +142,13 @@ TEST_F(NoDriver, EveryCallThatNeedsTheDeviceFailsCleanly) {
   EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(2, fake, 6, 0, 0, 0, 0, box),
             nullptr);
   EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_NO_DRIVER);
+  EXPECT_EQ(quilt_gpu_workspace(1024), nullptr);
+  EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_NO_DRIVER);
+  quilt_gpu_byte_memref workspace;
+  _mlir_ciface_quilt_gpu_workspace(&workspace, 1024);
+  EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_NO_DRIVER);
+  EXPECT_EQ(workspace.aligned, nullptr);
+  EXPECT_EQ(workspace.size, 0);
   // Once the device is known to be unusable, choosing one says why.
   mgpuSetDefaultDevice(0);
   EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_NO_DRIVER);

@@ -374,6 +374,47 @@ TEST_F(Device, MemsetsAndManagedMemory) {
   EXPECT_EQ(quilt_gpu_status(), 0) << quilt_gpu_first_error();
 }
 
+TEST_F(Device, WorkspaceIsPerThreadAndGrows) {
+  // Nothing for 0 bytes; a request no larger than the held buffer gets it
+  // again; a larger one a new buffer, usable to its end.
+  EXPECT_EQ(quilt_gpu_workspace(0), nullptr);
+  EXPECT_CALL_OK();
+  void *first = quilt_gpu_workspace(1000);
+  ASSERT_NE(first, nullptr) << quilt_gpu_last_error();
+  EXPECT_EQ(quilt_gpu_workspace(1000), first);
+  EXPECT_EQ(quilt_gpu_workspace(10), first);
+  void *larger = quilt_gpu_workspace(1 << 20);
+  ASSERT_NE(larger, nullptr) << quilt_gpu_last_error();
+  const size_t words = (1 << 20) / sizeof(uint32_t);
+  mgpuMemset32(larger, 7, words, nullptr);
+  std::vector<uint32_t> host(words);
+  mgpuMemcpy(host.data(), larger, 1 << 20, nullptr);
+  mgpuStreamSynchronize(nullptr);
+  EXPECT_CALL_OK();
+  EXPECT_EQ(host.back(), 7u);
+  // The descriptor generated code receives.
+  quilt_gpu_byte_memref descriptor;
+  _mlir_ciface_quilt_gpu_workspace(&descriptor, 4096);
+  EXPECT_CALL_OK();
+  EXPECT_EQ(descriptor.aligned, larger);
+  EXPECT_EQ(descriptor.allocated, larger);
+  EXPECT_EQ(descriptor.offset, 0);
+  EXPECT_EQ(descriptor.size, 4096);
+  EXPECT_EQ(descriptor.stride, 1);
+  _mlir_ciface_quilt_gpu_workspace(&descriptor, -1);
+  EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(descriptor.aligned, nullptr);
+  _mlir_ciface_quilt_gpu_workspace(nullptr, 16);
+  EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_INVALID_ARGUMENT);
+  quilt_gpu_reset_status();
+  // Another thread has a buffer of its own, freed when it exits.
+  void *other = nullptr;
+  std::thread([&] { other = quilt_gpu_workspace(1000); }).join();
+  EXPECT_NE(other, nullptr);
+  EXPECT_NE(other, larger);
+  EXPECT_EQ(quilt_gpu_status(), 0) << quilt_gpu_first_error();
+}
+
 TEST_F(Device, HostMemRefRegistration) {
   std::vector<float> data(4 * 16);
   // memref<4x16xf32>: allocated, aligned, offset, sizes, strides.

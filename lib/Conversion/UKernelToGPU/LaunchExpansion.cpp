@@ -43,7 +43,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AsyncGpuOps.h"
 #include "GpuKernel.h"
 
 #include "Conversion/Utils/ConvIndex.h"
@@ -142,23 +141,42 @@ std::pair<Value, Value> tensorMapBuffers(OpBuilder &b, Operation *launcher) {
 
 /// The module's declaration of quilt_gpu_tile_map; null (after a
 /// diagnostic at `loc`) when the module defines the name otherwise.
-func::FuncOp getOrDeclareTileMapFunction(ModuleOp module, Location loc) {
-  MLIRContext *ctx = module.getContext();
-  FunctionType type = tileMapFunctionType(ctx);
-  if (Operation *existing = module.lookupSymbol(kTileMapFunction)) {
+constexpr llvm::StringLiteral kWorkspaceFunction = "quilt_gpu_workspace";
+
+/// quilt_gpu_workspace (QuiltGpuRuntime.h) through MLIR's C interface:
+/// (bytes) -> the calling thread's device scratch as bytes.
+FunctionType workspaceFunctionType(MLIRContext *ctx) {
+  Type bytes =
+      MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 8));
+  return FunctionType::get(ctx, {IntegerType::get(ctx, 64)}, {bytes});
+}
+
+/// The module's declaration of runtime function `name` of `type` (with
+/// `llvm.emit_c_interface` when `cInterface`), made if missing; null after
+/// a diagnostic when the symbol is taken by something else.
+func::FuncOp getOrDeclareRuntimeFunction(ModuleOp module, Location loc,
+                                         StringRef name, FunctionType type,
+                                         bool cInterface) {
+  if (Operation *existing = module.lookupSymbol(name)) {
     auto func = dyn_cast<func::FuncOp>(existing);
-    if (!func || func.getFunctionType() != type) {
-      emitError(loc) << "'" << kTileMapFunction
+    if (!func || func.getFunctionType() != type ||
+        func->hasAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName()) !=
+            cInterface) {
+      emitError(loc) << "'" << name
                      << "' is reserved for Quilt's GPU runtime and must be "
                         "declared as "
-                     << type;
+                     << type
+                     << (cInterface ? " with llvm.emit_c_interface" : "");
       return {};
     }
     return func;
   }
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-  auto func = func::FuncOp::create(b, module.getLoc(), kTileMapFunction, type);
+  auto func = func::FuncOp::create(b, module.getLoc(), name, type);
   func.setPrivate();
+  if (cInterface)
+    func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                  b.getUnitAttr());
   return func;
 }
 
@@ -271,6 +289,7 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
   func::FuncOp tileMapFunction;
   // The dispatch's two tensor-map buffers, shared by its TMA candidates.
   Value mapBufferA, mapBufferB;
+  func::FuncOp workspaceFunction;
   for (int64_t index : runnable) {
     GpuKernelSpec spec = base;
     spec.config = toKernelConfig(cast<ConfigAttr>(op.getCandidates()[index]));
@@ -287,8 +306,10 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
       if (!tmaKernel.func)
         return failure();
       if (!tileMapFunction) {
-        tileMapFunction =
-            getOrDeclareTileMapFunction(op->getParentOfType<ModuleOp>(), loc);
+        tileMapFunction = getOrDeclareRuntimeFunction(
+            op->getParentOfType<ModuleOp>(), loc, kTileMapFunction,
+            tileMapFunctionType(b.getContext()),
+            /*cInterface=*/false);
         if (!tileMapFunction)
           return failure();
         std::tie(mapBufferA, mapBufferB) = tensorMapBuffers(b, op);
@@ -296,6 +317,13 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
     }
     GpuKernel reduction;
     if (spec.splitsK()) {
+      if (!workspaceFunction) {
+        workspaceFunction = getOrDeclareRuntimeFunction(
+            op->getParentOfType<ModuleOp>(), loc, kWorkspaceFunction,
+            workspaceFunctionType(b.getContext()), /*cInterface=*/true);
+        if (!workspaceFunction)
+          return failure();
+      }
       GpuKernelSpec reductionSpec = base;
       reductionSpec.splitKReduction = true;
       reduction = kernels.getOrCreate(reductionSpec, target.getChip(), loc);
@@ -419,25 +447,35 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
         // A split-K candidate's blocks write their partial sums into a
         // workspace of (matrices x splits) matrices of the region's shape,
         // each split a whole number of K tiles; the reduction kernel then
-        // writes C (SplitKReduction.cpp).
-        Value matrices = batch, workspace;
+        // writes C (SplitKReduction.cpp). The runtime keeps the calling
+        // thread's workspace across calls (quilt_gpu_workspace); without
+        // one (the runtime failed and said why) nothing is launched.
+        Value matrices = batch;
         SmallVector<Value> splitKOperands;
+        OpBuilder::InsertionGuard launchesGuard(tb);
         if (spec.splitsK()) {
           Value splits = cm.c(cfg.splitK);
           Value tileK = cm.c(cfg.tileK);
           Value splitK =
               cm.mul(cm.ceilDiv(cm.ceilDiv(k, tileK), splits), tileK);
           matrices = cm.mul(batch, splits);
-          auto type =
-              MemRefType::get(SmallVector<int64_t>(3, ShapedType::kDynamic),
-                              spec.computeType());
-          issueAndWait(tb, l, [&](Value token) {
-            auto alloc = gpu::AllocOp::create(
-                tb, l, type, token.getType(), ValueRange{token},
-                ValueRange{matrices, rows, cols}, ValueRange{});
-            workspace = alloc.getMemref();
-            return alloc.getAsyncToken();
-          });
+          Type computeType = spec.computeType();
+          Value bytes = cm.mul(cm.mul(matrices, cm.mul(rows, cols)),
+                               cm.c(computeType.getIntOrFloatBitWidth() / 8));
+          Value bytes64 =
+              arith::IndexCastOp::create(tb, l, tb.getI64Type(), bytes);
+          Value buffer = func::CallOp::create(tb, l, workspaceFunction,
+                                              ValueRange{bytes64})
+                             .getResult(0);
+          auto type = MemRefType::get(
+              SmallVector<int64_t>(3, ShapedType::kDynamic), computeType);
+          Value workspace = memref::ViewOp::create(
+              tb, l, type, buffer, cm.c(0), ValueRange{matrices, rows, cols});
+          Value address =
+              memref::ExtractAlignedPointerAsIndexOp::create(tb, l, buffer);
+          auto haveWorkspace = scf::IfOp::create(tb, l, cm.lt(cm.c(0), address),
+                                                 /*withElseRegion=*/false);
+          tb.setInsertionPoint(haveWorkspace.thenBlock()->getTerminator());
           gpu::GPUFuncOp splitKernel = kernel.func;
           Type argType =
               splitKernel.getArgumentTypes()[spec.firstSplitKOperand()];
@@ -495,11 +533,6 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
             gpu::KernelDim3{rows, cm.ceilDiv(cols, threads), batch},
             gpu::KernelDim3{threads, cm.c(1), cm.c(1)},
             arith::ConstantIntOp::create(tb, l, 0, 32), operands);
-        issueAndWait(tb, l, [&](Value token) {
-          return gpu::DeallocOp::create(tb, l, token.getType(),
-                                        ValueRange{token}, workspace)
-              .getAsyncToken();
-        });
       };
       // emitCandidate builds at `tb`, the builder each case is given.
       emitSelectedCandidate(tb, l, which, runnable, [&](OpBuilder &, size_t i) {

@@ -286,6 +286,35 @@ quilt_gpu_tile_map(void *map, const void *address, int64_t dtype, int64_t batch,
   return encoded ? 1 : 0;
 }
 
+extern "C" QUILT_GPU_EXPORT void *quilt_gpu_workspace(uint64_t bytes) {
+  void *ptr = nullptr;
+  if (bytes == 0) {
+    beginCall();
+    return nullptr;
+  }
+  call("quilt_gpu_workspace",
+       [&](Runtime &rt) { return rt.workspace(bytes, ptr); });
+  return ptr;
+}
+
+extern "C" QUILT_GPU_EXPORT void
+_mlir_ciface_quilt_gpu_workspace(quilt_gpu_byte_memref *result, int64_t bytes) {
+  void *ptr = nullptr;
+  if (result && bytes == 0) {
+    beginCall();
+  } else {
+    Error precondition = requireHandle(result, "result descriptor");
+    if (!precondition.failed() && bytes < 0)
+      precondition =
+          Error::make(QUILT_GPU_ERROR_INVALID_ARGUMENT,
+                      "negative workspace size " + std::to_string(bytes));
+    call("quilt_gpu_workspace", std::move(precondition),
+         [&](Runtime &rt) { return rt.workspace(uint64_t(bytes), ptr); });
+  }
+  if (result)
+    *result = {ptr, ptr, 0, ptr ? bytes : 0, 1};
+}
+
 //===----------------------------------------------------------------------===//
 // Quilt's queries
 //===----------------------------------------------------------------------===//

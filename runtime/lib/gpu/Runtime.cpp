@@ -463,4 +463,48 @@ Error Runtime::encodeTileMap(const TileMapRequest &r, void *map,
   return error;
 }
 
+namespace {
+
+/// A thread's scratch buffer. Freed when the thread exits: its last user
+/// (a generated call) waited for its kernels, and a failure then has no
+/// one to report to.
+struct ThreadWorkspace {
+  Backend *backend = nullptr;
+  void *ptr = nullptr;
+  uint64_t bytes = 0;
+
+  ~ThreadWorkspace() {
+    if (ptr)
+      (void)backend->memFree(ptr);
+  }
+};
+
+thread_local ThreadWorkspace threadWorkspace;
+
+} // namespace
+
+Error Runtime::workspace(uint64_t bytes, void *&ptr) {
+  ThreadWorkspace &held = threadWorkspace;
+  if (held.ptr && held.bytes >= bytes) {
+    ptr = held.ptr;
+    return Error::success();
+  }
+  // At least double: a sequence of growing shapes reallocates a few
+  // times, not on every call.
+  uint64_t grown = std::max(bytes, 2 * held.bytes);
+  if (held.ptr) {
+    Error freed = held.backend->memFree(held.ptr);
+    held.ptr = nullptr, held.bytes = 0;
+    if (freed.failed())
+      return freed;
+  }
+  void *fresh = nullptr;
+  if (Error error = backend_.memAlloc(grown, /*hostShared=*/false, fresh);
+      error.failed())
+    return error;
+  held.backend = &backend_, held.ptr = fresh, held.bytes = grown;
+  ptr = fresh;
+  return Error::success();
+}
+
 } // namespace quilt::gpu

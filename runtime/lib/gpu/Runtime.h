@@ -85,6 +85,9 @@ public:
   /// (QUILT_GPU_TENSOR_MAP_BYTES bytes, aligned as much); `encoded` says
   /// whether it did (not when the backend has no tensor maps).
   Error encodeTileMap(const TileMapRequest &request, void *map, bool &encoded);
+  /// The calling thread's scratch buffer of at least `bytes` (> 0)
+  /// (quilt_gpu_workspace): grown, never shrunk, freed at thread exit.
+  Error workspace(uint64_t bytes, void *&ptr);
 
 private:
   enum State : int { kUnopened, kOpen, kFailed };

@@ -1,11 +1,12 @@
 // RUN: quilt-opt %s -split-input-file --ukernel-attach-target=target=a100 --convert-ukernel-to-gpu | FileCheck %s
 
 // A split-K candidate (split_k = 4) of a batch matmul with a bias and ReLU.
-// On the host, per region: a workspace of (batch x 4) matrices of the
-// region's rows x columns, each split ceil(ceil(K / 8) / 4) K tiles of 8;
-// the split-K kernel over (tiles M, tiles N, batch x 4) blocks; the
-// reduction over (rows, ceil(columns / 256), batch) blocks of 256 threads;
-// then the workspace is freed.
+// On the host, per region: the runtime's workspace for the calling thread
+// (quilt_gpu_workspace, through MLIR's C interface) viewed as (batch x 4)
+// f32 matrices of the region's rows x columns, each split ceil(ceil(K / 8)
+// / 4) K tiles of 8; where the runtime gave one, the split-K kernel over
+// (tiles M, tiles N, batch x 4) blocks, then the reduction over (rows,
+// ceil(columns / 256), batch) blocks of 256 threads.
 #sk = #ukernel.config<tile = 64x64x8, threads = 64, warps = 1x2, thread_tile = 8x8, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask, split_k = 4>
 func.func @bmm(%a: memref<?x?x?xf32>, %b: memref<?x?x?xf32>, %c: memref<?x?x?xf32>, %bias: memref<?xf32>) {
   ukernel.dispatch batch_matmul ins(%a, %b : memref<?x?x?xf32>, memref<?x?x?xf32>) outs(%c : memref<?x?x?xf32>) bias(%bias : memref<?xf32>) epilogue [bias_add, relu]
@@ -13,24 +14,29 @@ func.func @bmm(%a: memref<?x?x?xf32>, %b: memref<?x?x?xf32>, %c: memref<?x?x?xf3
   return
 }
 
+// CHECK:       func.func private @quilt_gpu_workspace(i64) -> memref<?xi8> attributes {llvm.emit_c_interface}
 // CHECK-LABEL: func.func @bmm(
 // CHECK:         %[[KSTEPS:.*]] = arith.ceildivsi %{{.*}}, %[[TK:c8.*]] : index
 // CHECK-NEXT:    %[[SPLITSTEPS:.*]] = arith.ceildivsi %[[KSTEPS]], %[[SPLITS:c4.*]] : index
 // CHECK-NEXT:    %[[SPLITK:.*]] = arith.muli %[[SPLITSTEPS]], %[[TK]] : index
 // CHECK-NEXT:    %[[MATRICES:.*]] = arith.muli %[[BATCH:.*]], %[[SPLITS]] : index
-// CHECK:         %[[TOKEN:.*]] = gpu.wait async
-// CHECK:         %[[WS:.*]], %[[ALLOC:.*]] = gpu.alloc async [%[[TOKEN]]] (%[[MATRICES]], %[[ROWS:.*]], %[[COLS:.*]]) : memref<?x?x?xf32>
-// CHECK:         gpu.wait [%[[ALLOC]]]
-// CHECK:         %[[WSARG:.*]] = memref.cast %[[WS]] : memref<?x?x?xf32> to memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>
+// CHECK:         %[[BYTES:.*]] = arith.muli %{{.*}}, %c4{{.*}} : index
+// CHECK-NEXT:    %[[BYTES64:.*]] = arith.index_cast %[[BYTES]] : index to i64
+// CHECK-NEXT:    %[[BUFFER:.*]] = func.call @quilt_gpu_workspace(%[[BYTES64]]) : (i64) -> memref<?xi8>
+// CHECK-NEXT:    %[[AT:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[WS:.*]] = memref.view %[[BUFFER]][%[[AT]]][%[[MATRICES]], %[[ROWS:.*]], %[[COLS:.*]]] : memref<?xi8> to memref<?x?x?xf32>
+// CHECK-NEXT:    %[[ADDRESS:.*]] = memref.extract_aligned_pointer_as_index %[[BUFFER]]
+// CHECK-NEXT:    %[[NULL:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[HAVE:.*]] = arith.cmpi slt, %[[NULL]], %[[ADDRESS]] : index
+// CHECK-NEXT:    scf.if %[[HAVE]] {
+// CHECK-NEXT:      %[[WSARG:.*]] = memref.cast %[[WS]] : memref<?x?x?xf32> to memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>
 // The vector flag for C is the workspace's alignment.
 // CHECK:         memref.extract_strided_metadata %[[WSARG]]
 // CHECK:         gpu.launch_func @quilt_nvidia_kernels::@[[SPLIT:quilt_simt_fma_64x64x8_t64_w1x2_tt8x8_v4_f32_f32_biasf32_bias_add_relu_batch_sk]] blocks in (%{{.*}}, %{{.*}}, %[[MATRICES]]) threads in (%c64{{.*}}) {{.*}} args({{.*}}, %[[WSARG]] : memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>, %[[SPLITS]] : index, %[[SPLITK]] : index, %{{.*}} : i32)
 // CHECK-NEXT:    %[[THREADS:.*]] = arith.constant 256 : index
 // CHECK:         %[[COLBLOCKS:.*]] = arith.ceildivsi %[[COLS]], %[[THREADS]]
 // CHECK:         gpu.launch_func @quilt_nvidia_kernels::@[[REDUCE:quilt_splitk_reduce_f32_f32_biasf32_bias_add_relu_batch]] blocks in (%[[ROWS]], %[[COLBLOCKS]], %[[BATCH]]) threads in (%[[THREADS]], %{{.*}}, %{{.*}}) dynamic_shared_memory_size %c0_i32{{.*}} args(%{{.*}} : memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>, %{{.*}} : memref<?xf32, strided<[?], offset: ?>>, %[[WSARG]] : memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>, %[[SPLITS]] : index, %[[SPLITK]] : index, %{{.*}} : i32)
-// CHECK-NEXT:    %[[FREE:.*]] = gpu.wait async
-// CHECK-NEXT:    %[[FREED:.*]] = gpu.dealloc async [%[[FREE]]] %[[WS]] : memref<?x?x?xf32>
-// CHECK-NEXT:    gpu.wait [%[[FREED]]]
+// CHECK-NEXT:  }
 
 // The split-K kernel: block z is (matrix, split), divided in 32 bits; the
 // K loop runs over the split's range; the tile's partial sums go to
@@ -98,15 +104,14 @@ func.func @conv(%i: memref<?x?x?x?xf16>, %f: memref<?x?x?x?xf16>, %o: memref<?x?
 // CHECK-LABEL: func.func @conv(
 // CHECK:         scf.index_switch
 // CHECK:         case 0 {
-// CHECK:           gpu.alloc async
+// CHECK:           func.call @quilt_gpu_workspace
 // CHECK:           gpu.launch_func @quilt_nvidia_kernels::@[[CONVSK:quilt_mma_sync_f16_64x64x32_t128_w2x2_tt4x8_v8_f16_f32_sk_conv2d_nhwc_s2x2]] {{.*}} args({{.*}}, %c2{{.*}} : index, %{{.*}} : index, %{{.*}} : i32)
 // CHECK:           gpu.launch_func @quilt_nvidia_kernels::@[[CONVRED:quilt_splitk_reduce_f32_f32_conv2d_nhwc_s2x2]]
-// CHECK:           gpu.dealloc async
 // CHECK:         case 1 {
 // CHECK:           gpu.launch_func @quilt_nvidia_kernels::@[[CONVSK]] {{.*}} args({{.*}}, %c5{{.*}} : index, %{{.*}} : index, %{{.*}} : i32)
 // CHECK:           gpu.launch_func @quilt_nvidia_kernels::@[[CONVRED]]
 // CHECK:         case 2 {
-// CHECK-NOT:       gpu.alloc
+// CHECK-NOT:       quilt_gpu_workspace
 // CHECK:           gpu.launch_func @quilt_nvidia_kernels::@quilt_mma_sync_f16_64x64x32_t128_w2x2_tt4x8_v8_f16_f32_conv2d_nhwc_s2x2 {{.*}}
 // CHECK-NOT:       gpu.launch_func
 // CHECK:         }

@@ -1,0 +1,26 @@
+// RUN: quilt-opt %s -split-input-file --ukernel-attach-target=target=a100 --convert-ukernel-to-gpu -verify-diagnostics
+
+// A split-K candidate's host code calls the runtime's workspace entry by
+// name, through MLIR's C interface: a module that declares the name
+// otherwise is diagnosed, not miscompiled.
+#sk = #ukernel.config<tile = 64x64x8, threads = 64, warps = 1x2, thread_tile = 8x8, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask, split_k = 4>
+func.func private @quilt_gpu_workspace(i64) -> !llvm.ptr
+func.func @matmul(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{'quilt_gpu_workspace' is reserved for Quilt's GPU runtime and must be declared as '(i64) -> memref<?xi8>' with llvm.emit_c_interface}}
+  ukernel.dispatch matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
+    candidates [#sk]
+  return
+}
+
+// -----
+
+// The right type without the C interface would take the descriptor in the
+// wrong calling convention.
+#sk = #ukernel.config<tile = 64x64x8, threads = 64, warps = 1x2, thread_tile = 8x8, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask, split_k = 2>
+func.func private @quilt_gpu_workspace(i64) -> memref<?xi8>
+func.func @matmul(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{'quilt_gpu_workspace' is reserved for Quilt's GPU runtime and must be declared as '(i64) -> memref<?xi8>' with llvm.emit_c_interface}}
+  ukernel.dispatch matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
+    candidates [#sk]
+  return
+}
