@@ -41,15 +41,16 @@ Calibration fromVector(const Vector &v) {
 
 /// The uncalibrated pieces of one prediction.
 struct Features {
-  double rounds, chip, memory, exposed;
+  double launches, rounds, chip, memory, exposed;
 };
 
 Features features(const Measurement &m, const TargetDesc &target) {
-  // With unit efficiencies, no launch cost and a per-tile cost of 1, the
-  // terms are the raw quantities the coefficients multiply.
-  Calibration unit{1.0, 1.0, 0.0, 1.0};
+  // With unit efficiencies and a cost of 1 per launch and per tile, the
+  // terms are the raw quantities the coefficients multiply (a GPU split-K
+  // candidate launches twice: its kernel and its reduction).
+  Calibration unit{1.0, 1.0, 1.0, 1.0};
   Prediction p = predict(m.shape, m.elem, m.config, target, unit);
-  return {p[Term::TileOverheadUs],
+  return {p[Term::LaunchUs], p[Term::TileOverheadUs],
           std::max(p[Term::ComputeUs], p[Term::OnChipUs]) + p[Term::PackUs],
           p[Term::MemoryUs], 1.0 - p[Term::Overlap]};
 }
@@ -58,7 +59,7 @@ Features features(const Measurement &m, const TargetDesc &target) {
 /// shorter by its exposed fraction.
 Vector regressors(const Features &f, const Vector &theta) {
   bool chipLonger = theta[2] * f.chip >= theta[3] * f.memory;
-  return {1.0, f.rounds, f.chip * (chipLonger ? 1.0 : f.exposed),
+  return {f.launches, f.rounds, f.chip * (chipLonger ? 1.0 : f.exposed),
           f.memory * (chipLonger ? f.exposed : 1.0)};
 }
 

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 namespace quilt {
@@ -168,6 +169,81 @@ pruneCandidates(const std::vector<KernelConfig> &all, ElemType elem,
     for (size_t s = 0; s < numShapes; ++s)
       current[s] = std::min(current[s], cost[pick * numShapes + s]);
   }
+  return kept;
+}
+
+std::vector<KernelConfig>
+withSplitKVariants(std::vector<KernelConfig> kept, ElemType elem,
+                   const TargetDesc &target,
+                   const std::vector<GemmShape> &shapes, int maxCandidates,
+                   const ResidualModel *residual) {
+  constexpr int64_t kSplitCounts[] = {2, 4, 8};
+  constexpr double kSplitKGain = 0.9;
+  int budget = std::clamp(maxCandidates, 1, kMaxPreparedCandidates);
+  int room = std::min<int>(std::size(kSplitCounts), budget / 4);
+  if (room == 0 || kept.empty() || shapes.empty())
+    return kept;
+  // The kernels a variant must beat, and the one it splits: the smallest
+  // tile, which the model keeps for small products.
+  size_t fixed = std::min(kept.size(), size_t(budget - room));
+  std::vector<KernelConfig> prefix(kept.begin(), kept.begin() + fixed);
+  const KernelConfig *base = &prefix.front();
+  for (const KernelConfig &cfg : prefix)
+    if (cfg.splitK == 1 && cfg.tileM * cfg.tileN < base->tileM * base->tileN)
+      base = &cfg;
+  if (base->splitK != 1)
+    return kept;
+  std::vector<KernelConfig> variants;
+  for (int64_t splits : kSplitCounts) {
+    KernelConfig variant = *base;
+    variant.splitK = splits;
+    if (checkForTarget(variant, elem, target).empty())
+      variants.push_back(variant);
+  }
+  const size_t numShapes = shapes.size();
+  std::vector<double> prefixCost =
+      costMatrix(prefix, elem, target, shapes, residual);
+  std::vector<double> variantCost =
+      costMatrix(variants, elem, target, shapes, residual);
+  std::vector<double> current(numShapes,
+                              std::numeric_limits<double>::infinity());
+  for (size_t c = 0; c < prefix.size(); ++c)
+    for (size_t s = 0; s < numShapes; ++s)
+      current[s] = std::min(current[s], prefixCost[c * numShapes + s]);
+
+  std::vector<KernelConfig> chosen;
+  std::vector<bool> taken(variants.size(), false);
+  while (chosen.size() < size_t(room)) {
+    size_t pick = variants.size();
+    double pickGain = 0.0;
+    for (size_t v = 0; v < variants.size(); ++v) {
+      if (taken[v])
+        continue;
+      bool wins = false;
+      double gain = 0.0;
+      for (size_t s = 0; s < numShapes; ++s) {
+        double us = variantCost[v * numShapes + s];
+        if (us > 0 && us < kSplitKGain * current[s]) {
+          wins = true;
+          gain += std::log(current[s] / us);
+        }
+      }
+      if (wins && gain > pickGain)
+        pick = v, pickGain = gain;
+    }
+    if (pick == variants.size())
+      break;
+    taken[pick] = true;
+    chosen.push_back(variants[pick]);
+    for (size_t s = 0; s < numShapes; ++s)
+      current[s] = std::min(current[s], variantCost[pick * numShapes + s]);
+  }
+  if (chosen.empty())
+    return kept;
+  // The kernels in their order, as many as leave room for the variants.
+  size_t kernels = std::min(kept.size(), size_t(budget) - chosen.size());
+  kept.resize(kernels);
+  kept.insert(kept.end(), chosen.begin(), chosen.end());
   return kept;
 }
 

@@ -255,9 +255,14 @@ std::vector<KernelConfig> enumerateCandidates(OpKind op, ElemType elem,
 std::vector<KernelConfig> generateCandidates(OpKind op, ElemType elem,
                                              const TargetDesc &target,
                                              const CandidateOptions &options) {
-  return pruneCandidates(enumerateCandidates(op, elem, target, options), elem,
-                         target, representativeShapes(op),
-                         options.maxCandidates, options.residual);
+  std::vector<GemmShape> shapes = representativeShapes(op);
+  std::vector<KernelConfig> kept =
+      pruneCandidates(enumerateCandidates(op, elem, target, options), elem,
+                      target, shapes, options.maxCandidates, options.residual);
+  if (!target.isGpu())
+    return kept;
+  return withSplitKVariants(std::move(kept), elem, target, shapes,
+                            options.maxCandidates, options.residual);
 }
 
 } // namespace quilt

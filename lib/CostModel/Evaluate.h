@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <limits>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -34,6 +35,8 @@ namespace detail {
 /// Outside a grid of few tiles, one CPU core can pull this many times its
 /// fair share of DRAM bandwidth.
 constexpr double kCpuBandwidthShare = 4.0;
+/// The largest grid z of a GPU launch (CUDA's and HIP's limit).
+constexpr double kMaxGridZ = 65535.0;
 
 //===----------------------------------------------------------------------===//
 // One candidate or a pack of them
@@ -526,6 +529,13 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
     if (t.splitK)
       launchUs = select(splitK > 1.0, launchUs * 2.0, launchUs);
   T total = launchUs + tileOverhead + body;
+  // Its grid's z walks (matrix, split): a split-K candidate cannot run
+  // more than the grid's 65535 there (bd * splitK > bd exactly when it
+  // splits).
+  if constexpr (!Cpu)
+    if (t.splitK)
+      total = select(bd * splitK > splat<T>(std::max(kMaxGridZ, bd)),
+                     splat<T>(std::numeric_limits<double>::infinity()), total);
 
   if constexpr (std::is_same_v<T, double>) {
     if (terms) {

@@ -8,6 +8,9 @@
 #include "CostModel/CostModel.h"
 #include "TestUtil.h"
 
+#include <algorithm>
+#include <cmath>
+
 using namespace quilt;
 
 namespace {
@@ -50,6 +53,69 @@ TEST(Candidates, DeterministicAndBounded) {
     EXPECT_LE(a.size(), size_t(max));
     EXPECT_GE(a.size(), 1u);
   }
+}
+
+TEST(Candidates, GpusGetSplitKVariantsOfTheirSmallestKernel) {
+  // After the kernels, in their order: split-K variants of the kept kernel
+  // with the smallest tile, in a quarter of the budget at most; none on a
+  // CPU or with a budget under 4.
+  const TargetDesc &h100 = builtinTarget("h100");
+  std::vector<KernelConfig> kernels,
+      all = generateCandidates(OpKind::Matmul, ElemType::F16, h100);
+  std::vector<KernelConfig> variants;
+  for (const KernelConfig &c : all)
+    (c.splitK > 1 ? variants : kernels).push_back(c);
+  ASSERT_FALSE(variants.empty());
+  EXPECT_LE(variants.size(), 3u);
+  EXPECT_EQ(all.size(), 16u);
+  for (size_t i = 0; i < kernels.size(); ++i)
+    EXPECT_EQ(all[i], kernels[i]) << "kernels come first";
+  const KernelConfig *smallest = &kernels.front();
+  for (const KernelConfig &c : kernels)
+    if (c.tileM * c.tileN < smallest->tileM * smallest->tileN)
+      smallest = &c;
+  for (KernelConfig v : variants) {
+    EXPECT_TRUE(v.splitK == 2 || v.splitK == 4 || v.splitK == 8) << v.str();
+    v.splitK = 1;
+    EXPECT_EQ(v, *smallest);
+  }
+  // The kernels are the ones pruning keeps, less those the variants
+  // displaced from the end.
+  CandidateOptions options;
+  std::vector<KernelConfig> pruned = pruneCandidates(
+      enumerateCandidates(OpKind::Matmul, ElemType::F16, h100, options),
+      ElemType::F16, h100, representativeShapes(OpKind::Matmul),
+      options.maxCandidates);
+  ASSERT_GE(pruned.size(), kernels.size());
+  EXPECT_TRUE(std::equal(kernels.begin(), kernels.end(), pruned.begin()));
+
+  auto splits = [](const std::vector<KernelConfig> &cands) {
+    return std::count_if(cands.begin(), cands.end(),
+                         [](const KernelConfig &c) { return c.splitK > 1; });
+  };
+  options.maxCandidates = 3;
+  EXPECT_EQ(
+      splits(generateCandidates(OpKind::Matmul, ElemType::F16, h100, options)),
+      0);
+  EXPECT_EQ(splits(generateCandidates(OpKind::Matmul, ElemType::F32,
+                                      builtinTarget("host-avx512"))),
+            0);
+}
+
+TEST(Candidates, SplitKNeverExceedsTheGridZ) {
+  // A split-K candidate's grid z holds (matrix, split): past 65535 the
+  // model rules it out, so the selection never launches one that cannot
+  // run.
+  const TargetDesc &h100 = builtinTarget("h100");
+  KernelConfig split = wgmmaConfig();
+  split.splitK = 8;
+  EXPECT_TRUE(std::isfinite(
+      predict({8191, 16, 16, 4096}, ElemType::F16, split, h100).totalUs));
+  EXPECT_TRUE(std::isinf(
+      predict({8192, 16, 16, 4096}, ElemType::F16, split, h100).totalUs));
+  KernelConfig whole = wgmmaConfig();
+  EXPECT_TRUE(std::isfinite(
+      predict({100000, 16, 16, 64}, ElemType::F16, whole, h100).totalUs));
 }
 
 TEST(Candidates, BestInstructionPerTarget) {

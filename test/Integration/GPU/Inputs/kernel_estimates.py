@@ -20,6 +20,16 @@ WORKLOADS = [
     ("", "matmul %s M=1000 N=1000 K=1000"),
 ]
 _estimates_by_workload = {}
+# The split-K reduction (SplitKReduction.cpp) is no candidate: one thread per
+# element of C, in blocks of REDUCTION_THREADS.
+REDUCTION_PREFIX = "quilt_splitk_reduce_"
+REDUCTION_THREADS = 256
+
+
+def is_reduction(name):
+    """Whether a kernel is a split-K reduction, which explain does not
+    list."""
+    return name.startswith(REDUCTION_PREFIX)
 
 
 def estimated_registers(quiltc, target, name):
