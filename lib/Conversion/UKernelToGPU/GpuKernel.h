@@ -198,6 +198,13 @@ private:
 /// Matrix `index` of a rank-3 strided view, as a rank-2 view.
 Value matrixAt(OpBuilder &b, Location loc, Value batched, Value index);
 
+/// A convolution kernel's geometry as far as its whole `output` gives it:
+/// the spec's kind, strides and dilations, the output's images, height,
+/// width and filters, divisions in 32 bits (the host checks the sizes).
+/// The image's channels and the filter's R and S are the caller's.
+ConvGeometry convOutputGeometry(OpBuilder &b, Location loc,
+                                const GpuKernelSpec &spec, Value output);
+
 /// Threads of a block of the split-K reduction kernel: consecutive threads
 /// take consecutive columns of a row.
 constexpr int64_t kSplitKReductionThreads = 256;

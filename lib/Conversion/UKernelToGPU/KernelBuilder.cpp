@@ -188,6 +188,25 @@ Value mlir::ukernel::gpucg::matrixAt(OpBuilder &b, Location loc, Value batched,
                                    offsets, sizes, strides);
 }
 
+ConvGeometry mlir::ukernel::gpucg::convOutputGeometry(OpBuilder &b,
+                                                      Location loc,
+                                                      const GpuKernelSpec &spec,
+                                                      Value output) {
+  ConvGeometry conv;
+  conv.kind = spec.kind;
+  conv.strideH = spec.strideH, conv.strideW = spec.strideW;
+  conv.dilationH = spec.dilationH, conv.dilationW = spec.dilationW;
+  bool nhwc = conv.nhwc();
+  conv.images = memref::DimOp::create(b, loc, output, 0);
+  conv.outH = memref::DimOp::create(b, loc, output, nhwc ? 1 : 2);
+  conv.outW = memref::DimOp::create(b, loc, output, nhwc ? 2 : 3);
+  conv.filters = memref::DimOp::create(b, loc, output, nhwc ? 3 : 1);
+  // A 64-bit division is a ptxas subroutine with a stack frame, spilling
+  // around it.
+  conv.divide32 = true;
+  return conv;
+}
+
 namespace {
 
 int64_t elemBytes(Type type) { return type.getIntOrFloatBitWidth() / 8; }
@@ -291,27 +310,18 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   ConvGeometry conv;
   if (spec.isConv()) {
     unsigned next = spec.firstConvIndexOperand();
-    conv.kind = spec.kind;
-    conv.strideH = spec.strideH, conv.strideW = spec.strideW;
-    conv.dilationH = spec.dilationH, conv.dilationW = spec.dilationW;
-    bool nhwc = conv.nhwc();
-    conv.images = memref::DimOp::create(b, loc, c, 0);
-    conv.outH = memref::DimOp::create(b, loc, c, nhwc ? 1 : 2);
-    conv.outW = memref::DimOp::create(b, loc, c, nhwc ? 2 : 3);
-    conv.filters = memref::DimOp::create(b, loc, c, nhwc ? 3 : 1);
-    conv.channels = memref::DimOp::create(b, loc, a, nhwc ? 3 : 1);
+    conv = convOutputGeometry(b, loc, spec, c);
+    conv.channels = memref::DimOp::create(b, loc, a, conv.nhwc() ? 3 : 1);
     rowOrigin = entry.getArgument(next);
     m = entry.getArgument(next + 1);
     conv.filterR = entry.getArgument(next + 2);
     conv.filterS = entry.getArgument(next + 3);
     n = conv.filters;
     k = memref::DimOp::create(b, loc, bMat, spec.transposeB ? 1 : 0);
-    // The image maps divide in 32 bits (a 64-bit division is a ptxas
-    // subroutine with a stack frame, spilling around it). The host's
+    // The image maps divide in 32 bits (convOutputGeometry). The host's
     // operand checks refuse a problem too large for them (2^32 pixels or
     // taps) with a message; a kernel launched some other way traps rather
     // than reading the wrong pixels.
-    conv.divide32 = true;
     Value fits = conv.fitsDivide32(im, im.add(rowOrigin, m), k);
     Value tooLarge = arith::XOrIOp::create(
         b, loc, fits, arith::ConstantIntOp::create(b, loc, 1, 1));

@@ -41,6 +41,15 @@
 // (`__grid_constant__` parameters): quilt-gpu-tensor-maps-as-params turns
 // the buffers into the maps' bytes once the kernel is lowered.
 //
+// A split-K candidate (split_k = S > 1) runs in two launches over the
+// calling thread's workspace, which the runtime keeps across calls:
+//
+//   buffer = quilt_gpu_workspace(b * S * rows * cols * 4)   (C interface)
+//   if buffer:
+//     launch candidate_i_sk blocks (ceil(rows/TM), ceil(cols/TN), b * S)
+//       args(..., workspace, S, splitK = ceil(ceil(K/TK) / S) * TK, flags)
+//     launch reduce blocks (rows, ceil(cols/256), b) args(C, ..., workspace)
+//
 //===----------------------------------------------------------------------===//
 
 #include "GpuKernel.h"

@@ -57,17 +57,9 @@ void mlir::ukernel::gpucg::buildSplitKReductionBody(OpBuilder &b, Location loc,
   ConvGeometry conv;
   if (spec.isConv()) {
     unsigned next = spec.firstConvIndexOperand();
-    conv.kind = spec.kind;
-    conv.strideH = spec.strideH, conv.strideW = spec.strideW;
-    conv.dilationH = spec.dilationH, conv.dilationW = spec.dilationW;
-    bool nhwc = conv.nhwc();
-    conv.images = memref::DimOp::create(b, loc, c, 0);
-    conv.outH = memref::DimOp::create(b, loc, c, nhwc ? 1 : 2);
-    conv.outW = memref::DimOp::create(b, loc, c, nhwc ? 2 : 3);
-    conv.filters = memref::DimOp::create(b, loc, c, nhwc ? 3 : 1);
     // The split-K kernel, launched first, traps where the 32-bit pixel
     // divisions would not fit.
-    conv.divide32 = true;
+    conv = convOutputGeometry(b, loc, spec, c);
     rowOrigin = entry.getArgument(next);
     m = entry.getArgument(next + 1);
     n = conv.filters;

@@ -1,4 +1,4 @@
-//===- Epilogue.cpp - The writes of C after the K loop --------------------===//
+//===- EpilogueWriter.cpp - The writes of C after the K loop --------------===//
 //
 // Part of the Quilt project. One element of C at a time: C = epilogue(C +
 // acc) in the accumulators' type, with the dispatch's named steps (bias,
