@@ -21,10 +21,6 @@ using namespace mlir;
 using namespace mlir::ukernel;
 using namespace mlir::ukernel::gpucg;
 
-Type EpilogueWriter::elementType() const {
-  return partialSums ? spec.computeType() : spec.accType;
-}
-
 SmallVector<Value> EpilogueWriter::index(OpBuilder &b, Location loc, Value gr,
                                          Value gc) const {
   // A workspace is laid out as the GEMM view.

@@ -85,6 +85,9 @@ struct GpuKernelSpec {
   /// be described by a tensor map.
   bool tmaLoads = false;
 
+  /// The element type the kernel writes after its K loop: C's, or a
+  /// split-K kernel's partial sums in the compute type.
+  Type writtenType() const { return splitsK() ? computeType() : accType; }
   /// The split-K reduction of the dispatch's split-K candidates
   /// (SplitKReduction.cpp): one thread per element of C sums the f32
   /// partial sums of the splits in split order and writes C = epilogue(C +
@@ -152,26 +155,26 @@ struct GpuKernel {
 /// The writes of C after the K loop, shared by the kernels and the split-K
 /// reduction: C = epilogue(C + acc) per element, in the accumulators' type,
 /// with the dispatch's named steps or its fused body (its operands read from
-/// the block's windows, like C). A split-K kernel's writer
-/// (`partialSums`) instead stores acc unchanged into its workspace matrix,
-/// at GEMM coordinates, without reading it.
+/// the block's windows, like C). A split-K kernel's writer (`splitsK()`)
+/// instead stores acc unchanged into its workspace matrix, at GEMM
+/// coordinates, without reading it.
 class EpilogueWriter {
 public:
-  /// `target`: the block's C (a matrix; a convolution's whole output) or
-  /// its workspace matrix; `bias` null without one; `fusedOperands` the
-  /// block's windows (matrices for per-element ones); `conv` and
-  /// `rowOrigin` for a convolution's output.
+  /// `target`: the block's C (a matrix; a convolution's whole output) or a
+  /// split-K kernel's workspace matrix; `bias` null without one;
+  /// `fusedOperands` the block's windows (matrices for per-element ones);
+  /// `conv` and `rowOrigin` for a convolution's output.
   EpilogueWriter(const GpuKernelSpec &spec, Value target, Value bias,
                  ValueRange fusedOperands, const ConvGeometry *conv,
-                 Value rowOrigin, bool partialSums)
+                 Value rowOrigin)
       : spec(spec), target(target), bias(bias),
         fusedOperands(fusedOperands.begin(), fusedOperands.end()), conv(conv),
-        rowOrigin(rowOrigin), partialSums(partialSums) {}
+        rowOrigin(rowOrigin), partialSums(spec.splitsK()) {}
 
   /// What is written: C, or the workspace matrix.
   Value destination() const { return target; }
-  /// Its element type: C's, or the compute type.
-  Type elementType() const;
+  /// Its element type (GpuKernelSpec::writtenType).
+  Type elementType() const { return spec.writtenType(); }
   /// Whether an element's new value reads the old one (not for a folded
   /// fill, not for partial sums).
   bool readsOld() const { return !spec.fill && !partialSums; }
@@ -192,7 +195,8 @@ private:
   SmallVector<Value> fusedOperands;
   const ConvGeometry *conv;
   Value rowOrigin;
-  bool partialSums;
+  /// A split-K kernel's writer: partial sums, stored unchanged.
+  const bool partialSums;
 };
 
 /// Matrix `index` of a rank-3 strided view, as a rank-2 view.

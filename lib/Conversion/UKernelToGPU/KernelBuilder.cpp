@@ -228,8 +228,7 @@ int64_t mlir::ukernel::gpucg::cStoreWidth(const GpuKernelSpec &spec,
       (!spec.contiguousC || spec.kind == ContractionKind::conv2d_nchw))
     return 1;
   constexpr int64_t kMaxVectorBytes = 16;
-  Type elem = splitsK ? spec.computeType() : spec.accType;
-  int64_t elementBytes = elem.getIntOrFloatBitWidth() / 8;
+  int64_t elementBytes = spec.writtenType().getIntOrFloatBitWidth() / 8;
   int64_t width = 1;
   while (width * 2 <= engine.columnRun() &&
          engine.columnRun() % (width * 2) == 0 &&
@@ -679,7 +678,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   // C = epilogue(C + acc) inside the matrix, or a split-K kernel's partial
   // sums into its workspace matrix.
   EpilogueWriter writer(spec, splitsK ? workspace : c, bias, fusedOperands,
-                        spec.isConv() ? &conv : nullptr, rowOrigin, splitsK);
+                        spec.isConv() ? &conv : nullptr, rowOrigin);
   Type cElem = writer.elementType();
   Value target = writer.destination();
   // Elements are written one by one, each where it lies inside C; except

@@ -68,8 +68,7 @@ void mlir::ukernel::gpucg::buildSplitKReductionBody(OpBuilder &b, Location loc,
     n = memref::DimOp::create(b, loc, c, 1);
   }
   EpilogueWriter writer(spec, c, bias, fusedOperands,
-                        spec.isConv() ? &conv : nullptr, rowOrigin,
-                        /*partialSums=*/false);
+                        spec.isConv() ? &conv : nullptr, rowOrigin);
 
   Value inside = arith::AndIOp::create(b, loc, im.lt(row, m), im.lt(col, n));
   scf::IfOp::create(b, loc, inside, [&](OpBuilder &tb, Location l) {
