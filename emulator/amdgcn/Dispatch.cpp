@@ -12,6 +12,7 @@
 
 #include "Dispatch.h"
 
+#include "../lib/BlockOrder.h"
 #include "../lib/DeviceMemory.h"
 
 #include <algorithm>
@@ -354,13 +355,11 @@ bool runKernel(const LoadedKernel &kernel, const LaunchConfig &config,
   uint64_t packet = reinterpret_cast<uint64_t>(d.packet);
   memory.add(packet, sizeof(d.packet), emu::DeviceMemory::Kind::ModuleVariable);
   WorkgroupRunner runner(d);
-  bool ok = true;
-  for (uint32_t z = 0; ok && z < config.grid[2]; ++z)
-    for (uint32_t y = 0; ok && y < config.grid[1]; ++y)
-      for (uint32_t x = 0; ok && x < config.grid[0]; ++x) {
-        ++d.counters.workgroups;
-        ok = runner.run(x, y, z);
-      }
+  bool ok = emu::forEachBlock(config.grid, [&](uint32_t x, uint32_t y,
+                                               uint32_t z) {
+    ++d.counters.workgroups;
+    return runner.run(x, y, z);
+  });
   memory.remove(packet);
   counters = d.counters;
   if (!ok)

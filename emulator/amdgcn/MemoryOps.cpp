@@ -17,6 +17,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <type_traits>
 
 namespace quilt::amdgcn {
 namespace {
@@ -199,6 +200,75 @@ void globalStore(Wave &w, const Instruction &in) {
   });
   profileGlobal(w, Bytes, [&](unsigned l) {
     return globalAddress(w, in, in.ops[0], in.ops[2], l);
+  });
+}
+
+/// The new value of one atomic read-modify-write (CDNA3 ISA 9.5, RDNA3
+/// 9.2): `data` is the instruction's source, `compare` cmpswap's second one.
+enum class AtomicOp { Swap, CmpSwap, Add, Sub, SMin, UMin, SMax, UMax, And,
+                      Or, Xor, Inc, Dec };
+template <typename U>
+U atomicResult(AtomicOp op, U old, U data, U compare) {
+  using S = std::make_signed_t<U>;
+  switch (op) {
+  case AtomicOp::Swap: return data;
+  case AtomicOp::CmpSwap: return old == compare ? data : old;
+  case AtomicOp::Add: return U(old + data);
+  case AtomicOp::Sub: return U(old - data);
+  case AtomicOp::SMin: return S(old) < S(data) ? old : data;
+  case AtomicOp::UMin: return old < data ? old : data;
+  case AtomicOp::SMax: return S(old) > S(data) ? old : data;
+  case AtomicOp::UMax: return old > data ? old : data;
+  case AtomicOp::And: return old & data;
+  case AtomicOp::Or: return old | data;
+  case AtomicOp::Xor: return old ^ data;
+  // inc / dec wrap at `data` (the ISA's "(tmp >= src) ? 0 : tmp + 1").
+  case AtomicOp::Inc: return old >= data ? U(0) : U(old + 1);
+  case AtomicOp::Dec: return old == 0 || old > data ? data : U(old - 1);
+  }
+  return old;
+}
+
+// global_atomic_<op> [vdst,] vaddr, vdata, saddr|off [glc / sc0] (flat_:
+// no saddr): with glc
+// (sc0 on gfx940) the instruction returns the old value in vdst, which
+// then leads the operands. Lanes update in lane order, each atomically
+// with respect to the others: the emulator runs one wave at a time.
+template <typename U, AtomicOp Op> void globalAtomic(Wave &w, const Instruction &in) {
+  constexpr unsigned bytes = sizeof(U), dwords = bytes / 4;
+  bool returns = in.flags & kGlc;
+  const Operand &vaddr = in.ops[returns ? 1 : 0];
+  const Operand &vdata = in.ops[returns ? 2 : 1];
+  // flat_atomic_* has no saddr operand: its vaddr is the whole address.
+  static const Operand off{OperandKind::Off};
+  unsigned saddrAt = returns ? 3 : 2;
+  const Operand &saddr = in.numOperands > saddrAt ? in.ops[saddrAt] : off;
+  bool ok = true;
+  forEachActiveLane(w, [&](unsigned l) {
+    if (!ok)
+      return;
+    uint64_t address = globalAddress(w, in, vaddr, saddr, l);
+    if (!(ok = checkGlobal(w, int(l), address, bytes, true)))
+      return;
+    auto operand = [&](unsigned first) {
+      U value = 0;
+      for (unsigned i = 0; i < dwords; ++i)
+        value |= U(read32(w, vdata, l, first + i)) << (32 * i);
+      return value;
+    };
+    U data = operand(0);
+    U compare = Op == AtomicOp::CmpSwap ? operand(dwords) : U(0);
+    U old;
+    std::memcpy(&old, reinterpret_cast<const void *>(address), bytes);
+    U updated = atomicResult<U>(Op, old, data, compare);
+    std::memcpy(reinterpret_cast<void *>(address), &updated, bytes);
+    if (returns)
+      for (unsigned i = 0; i < dwords; ++i)
+        write32(w, in.ops[0], l, uint32_t(old >> (32 * i)), i);
+    w.dispatch->counters.globalBytesStored += bytes;
+  });
+  profileGlobal(w, bytes, [&](unsigned l) {
+    return globalAddress(w, in, vaddr, saddr, l);
   });
 }
 
@@ -452,6 +522,30 @@ void registerMemoryOps(HandlerTable &t) {
       add(std::string("flat_") + name, s.global);
       add(std::string("scratch_") + name, s.scratch);
       add(std::string("buffer_") + name, s.buffer);
+    }
+  }
+
+  // Global atomics, 32 and 64 bits (gfx9 / gfx11 names).
+  struct Atomic { const char *gfx9, *gfx11_32, *gfx11_64; Handler h32, h64; };
+#define ATOMIC(gfx9, gfx11, op)                                                \
+  {gfx9, gfx11 "32", gfx11 "64", globalAtomic<uint32_t, AtomicOp::op>,        \
+   globalAtomic<uint64_t, AtomicOp::op>}
+  const Atomic atomics[] = {
+      ATOMIC("swap", "swap_b", Swap),   ATOMIC("cmpswap", "cmpswap_b", CmpSwap),
+      ATOMIC("add", "add_u", Add),      ATOMIC("sub", "sub_u", Sub),
+      ATOMIC("smin", "min_i", SMin),    ATOMIC("umin", "min_u", UMin),
+      ATOMIC("smax", "max_i", SMax),    ATOMIC("umax", "max_u", UMax),
+      ATOMIC("and", "and_b", And),      ATOMIC("or", "or_b", Or),
+      ATOMIC("xor", "xor_b", Xor),      ATOMIC("inc", "inc_u", Inc),
+      ATOMIC("dec", "dec_u", Dec),
+  };
+#undef ATOMIC
+  for (const Atomic &a : atomics) {
+    for (const char *prefix : {"global_atomic_", "flat_atomic_"}) {
+      add(std::string(prefix) + a.gfx9, a.h32);
+      add(std::string(prefix) + a.gfx9 + "_x2", a.h64);
+      add(std::string(prefix) + a.gfx11_32, a.h32);
+      add(std::string(prefix) + a.gfx11_64, a.h64);
     }
   }
 

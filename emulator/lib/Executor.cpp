@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Cta.h"
+#include "BlockOrder.h"
 #include "Reconvergence.h"
 
 #include <algorithm>
@@ -592,14 +593,10 @@ bool Cta::run(const uint32_t ctaid[3]) {
 bool runKernel(const Function &kernel, const LaunchConfig &config,
                Counters &counters, LaunchFailure &failure) {
   Cta cta(kernel, config, counters, failure);
-  for (uint32_t z = 0; z < config.grid[2]; ++z)
-    for (uint32_t y = 0; y < config.grid[1]; ++y)
-      for (uint32_t x = 0; x < config.grid[0]; ++x) {
-        const uint32_t id[3] = {x, y, z};
-        if (!cta.run(id))
-          return false;
-      }
-  return true;
+  return forEachBlock(config.grid, [&](uint32_t x, uint32_t y, uint32_t z) {
+    const uint32_t id[3] = {x, y, z};
+    return cta.run(id);
+  });
 }
 
 } // namespace quilt::emu

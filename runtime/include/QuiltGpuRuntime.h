@@ -168,6 +168,32 @@ typedef struct {
 void _mlir_ciface_quilt_gpu_workspace(quilt_gpu_byte_memref *result,
                                       int64_t bytes);
 
+/* `count` 32-bit counters, all zero, that the calling thread's kernels may
+   count in (the arrival counters of Quilt's split-K kernels: each block
+   of a tile adds one when its partial sums are stored, and the last to
+   arrive finishes the tile and sets the counter back to zero). The runtime
+   keeps one buffer per thread, zeroed when it is allocated and again after
+   any failed call on the thread (a kernel stopped midway may have left
+   counts); kernels that count in it must leave every counter at zero. The
+   same lifetime as quilt_gpu_workspace's buffer. Null for 0 counters
+   (without an error) or on failure. */
+int32_t *quilt_gpu_arrival_counters(uint64_t count);
+
+/* A memref<?xi32> descriptor. */
+typedef struct {
+  int32_t *allocated;
+  int32_t *aligned;
+  int64_t offset;
+  int64_t size;
+  int64_t stride;
+} quilt_gpu_i32_memref;
+
+/* quilt_gpu_arrival_counters for generated code (a function
+   `quilt_gpu_arrival_counters(i64) -> memref<?xi32>` declared with
+   llvm.emit_c_interface): size 0 and null pointers on failure. */
+void _mlir_ciface_quilt_gpu_arrival_counters(quilt_gpu_i32_memref *result,
+                                             int64_t count);
+
 /*===----------------------------------------------------------------------===*
  * The mgpu* ABI of LLVM 22's gpu-to-llvm (pinned by test/Runtime/mgpu-abi.mlir)
  *

@@ -385,6 +385,58 @@ TEST(Memory, BufferAccessesOutsideTheRecordsLoadZerosAndStoreNothing) {
   quilt::emu::deviceMemory().remove(reinterpret_cast<uint64_t>(data));
 }
 
+TEST(Memory, GlobalAtomicsReturnTheOldValueOnlyWithGlc) {
+  TestWave t;
+  static uint32_t counters[2] = {5, 0};
+  static uint64_t wide = 7;
+  quilt::emu::deviceMemory().add(reinterpret_cast<uint64_t>(counters),
+                                 sizeof(counters),
+                                 quilt::emu::DeviceMemory::Kind::HostRegistered);
+  quilt::emu::deviceMemory().add(reinterpret_cast<uint64_t>(&wide),
+                                 sizeof(wide),
+                                 quilt::emu::DeviceMemory::Kind::HostRegistered);
+  uint64_t base = reinterpret_cast<uint64_t>(counters);
+  t.wave.setExec(0b111);
+  for (unsigned l = 0; l < 3; ++l) {
+    t.v(0, l) = uint32_t(base), t.v(1, l) = uint32_t(base >> 32);
+    t.v(2, l) = 1;
+    t.v(3, l) = 99;
+  }
+  // Three lanes add 1 to one counter, in lane order: each sees the sum of
+  // the lanes before it (gfx942 spells the return bit sc0).
+  t.run("global_atomic_add v3, v[0:1], v2, off sc0");
+  EXPECT_EQ(counters[0], 8u);
+  EXPECT_EQ(t.v(3, 0), 5u);
+  EXPECT_EQ(t.v(3, 2), 7u);
+  // Without it nothing is returned.
+  t.run("global_atomic_add_u32 v[0:1], v2, off");
+  EXPECT_EQ(counters[0], 11u);
+  EXPECT_EQ(t.v(3, 0), 5u);
+  // saddr + a 32-bit offset, gfx11's name, the return bit spelled glc.
+  t.wave.setExec(1);
+  t.s(4) = uint32_t(base), t.s(5) = uint32_t(base >> 32);
+  t.v(4, 0) = 4; // counters[1]
+  t.v(2, 0) = 42, t.v(5, 0) = 0; // cmpswap: new value, then the compare
+  t.run("global_atomic_cmpswap_b32 v3, v4, v[2:3], s[4:5] glc");
+  // v[2:3] is (42, 5): counters[1] (0) differs from 5, so it stays.
+  EXPECT_EQ(counters[1], 0u);
+  t.v(3, 0) = 0;
+  t.run("global_atomic_cmpswap_b32 v6, v4, v[2:3], s[4:5] glc");
+  EXPECT_EQ(counters[1], 42u);
+  EXPECT_EQ(t.v(6, 0), 0u);
+  // 64 bits.
+  uint64_t wideAt = reinterpret_cast<uint64_t>(&wide);
+  t.v(0, 0) = uint32_t(wideAt), t.v(1, 0) = uint32_t(wideAt >> 32);
+  t.v(8, 0) = 0xffffffffu, t.v(9, 0) = 1;
+  t.run("global_atomic_add_x2 v[10:11], v[0:1], v[8:9], off glc");
+  EXPECT_EQ(wide, 7u + 0x1ffffffffull);
+  EXPECT_EQ(t.v(10, 0), 7u);
+  EXPECT_EQ(t.v(11, 0), 0u);
+  EXPECT_FALSE(t.dispatch.failed);
+  quilt::emu::deviceMemory().remove(base);
+  quilt::emu::deviceMemory().remove(wideAt);
+}
+
 TEST(Decoder, LiteralsSpelledLit) {
   TestWave t;
   t.s(1) = 5;

@@ -149,6 +149,13 @@ TEST_F(NoDriver, EveryCallThatNeedsTheDeviceFailsCleanly) {
   EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_NO_DRIVER);
   EXPECT_EQ(workspace.aligned, nullptr);
   EXPECT_EQ(workspace.size, 0);
+  EXPECT_EQ(quilt_gpu_arrival_counters(16), nullptr);
+  EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_NO_DRIVER);
+  quilt_gpu_i32_memref counters;
+  _mlir_ciface_quilt_gpu_arrival_counters(&counters, 16);
+  EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_NO_DRIVER);
+  EXPECT_EQ(counters.aligned, nullptr);
+  EXPECT_EQ(counters.size, 0);
   // Once the device is known to be unusable, choosing one says why.
   mgpuSetDefaultDevice(0);
   EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_NO_DRIVER);

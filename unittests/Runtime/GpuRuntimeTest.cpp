@@ -21,6 +21,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <string>
@@ -413,6 +414,50 @@ TEST_F(Device, WorkspaceIsPerThreadAndGrows) {
   EXPECT_NE(other, nullptr);
   EXPECT_NE(other, larger);
   EXPECT_EQ(quilt_gpu_status(), 0) << quilt_gpu_first_error();
+}
+
+TEST_F(Device, ArrivalCountersAreZeroAgainAfterAFailure) {
+  EXPECT_EQ(quilt_gpu_arrival_counters(0), nullptr);
+  EXPECT_CALL_OK();
+  int32_t *counters = quilt_gpu_arrival_counters(100);
+  ASSERT_NE(counters, nullptr) << quilt_gpu_last_error();
+  std::vector<int32_t> host(100, -1);
+  mgpuMemcpy(host.data(), counters, 100 * sizeof(int32_t), nullptr);
+  mgpuStreamSynchronize(nullptr);
+  EXPECT_CALL_OK();
+  EXPECT_EQ(std::count(host.begin(), host.end(), 0), 100);
+  // A kernel that stopped midway left counts: while nothing failed, the
+  // runtime trusts the kernels to have reset them...
+  mgpuMemset32(counters, 3, 100, nullptr);
+  mgpuStreamSynchronize(nullptr);
+  EXPECT_EQ(quilt_gpu_arrival_counters(50), counters);
+  mgpuMemcpy(host.data(), counters, sizeof(int32_t), nullptr);
+  mgpuStreamSynchronize(nullptr);
+  EXPECT_EQ(host[0], 3);
+  // ... and after a failure on the thread it zeroes them.
+  _mlir_ciface_quilt_gpu_arrival_counters(nullptr, 4);
+  EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_INVALID_ARGUMENT);
+  quilt_gpu_reset_status();
+  quilt_gpu_i32_memref descriptor;
+  _mlir_ciface_quilt_gpu_arrival_counters(&descriptor, 100);
+  EXPECT_CALL_OK();
+  EXPECT_EQ(descriptor.aligned, counters);
+  EXPECT_EQ(descriptor.size, 100);
+  EXPECT_EQ(descriptor.stride, 1);
+  mgpuMemcpy(host.data(), counters, 100 * sizeof(int32_t), nullptr);
+  mgpuStreamSynchronize(nullptr);
+  EXPECT_EQ(std::count(host.begin(), host.end(), 0), 100);
+  // More than the held buffer: a new one, zeroed to its end.
+  int32_t *larger = quilt_gpu_arrival_counters(1000);
+  ASSERT_NE(larger, nullptr) << quilt_gpu_last_error();
+  host.assign(1000, -1);
+  mgpuMemcpy(host.data(), larger, 1000 * sizeof(int32_t), nullptr);
+  mgpuStreamSynchronize(nullptr);
+  EXPECT_EQ(std::count(host.begin(), host.end(), 0), 1000);
+  _mlir_ciface_quilt_gpu_arrival_counters(&descriptor, -1);
+  EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(descriptor.aligned, nullptr);
+  quilt_gpu_reset_status();
 }
 
 TEST_F(Device, HostMemRefRegistration) {

@@ -315,6 +315,36 @@ _mlir_ciface_quilt_gpu_workspace(quilt_gpu_byte_memref *result, int64_t bytes) {
     *result = {ptr, ptr, 0, ptr ? bytes : 0, 1};
 }
 
+extern "C" QUILT_GPU_EXPORT int32_t *quilt_gpu_arrival_counters(uint64_t count) {
+  int32_t *ptr = nullptr;
+  if (count == 0) {
+    beginCall();
+    return nullptr;
+  }
+  call("quilt_gpu_arrival_counters",
+       [&](Runtime &rt) { return rt.arrivalCounters(count, ptr); });
+  return ptr;
+}
+
+extern "C" QUILT_GPU_EXPORT void
+_mlir_ciface_quilt_gpu_arrival_counters(quilt_gpu_i32_memref *result,
+                                        int64_t count) {
+  int32_t *ptr = nullptr;
+  if (result && count >= 0) {
+    ptr = quilt_gpu_arrival_counters(uint64_t(count));
+  } else {
+    Error precondition = requireHandle(result, "result descriptor");
+    if (!precondition.failed())
+      precondition = Error::make(QUILT_GPU_ERROR_INVALID_ARGUMENT,
+                                 "negative counter count " +
+                                     std::to_string(count));
+    call("quilt_gpu_arrival_counters", std::move(precondition),
+         [](Runtime &) { return Error::success(); });
+  }
+  if (result)
+    *result = {ptr, ptr, 0, ptr ? count : 0, 1};
+}
+
 //===----------------------------------------------------------------------===//
 // Quilt's queries
 //===----------------------------------------------------------------------===//

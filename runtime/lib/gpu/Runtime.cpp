@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Runtime.h"
+#include "Status.h"
 
 #include "QuiltRuntime.h"
 
@@ -504,6 +505,62 @@ Error Runtime::workspace(uint64_t bytes, void *&ptr) {
     return error;
   held.backend = &backend_, held.ptr = fresh, held.bytes = grown;
   ptr = fresh;
+  return Error::success();
+}
+
+namespace {
+
+/// A thread's arrival counters, and the thread's failure count when they
+/// were last known to be zero.
+struct ThreadCounters {
+  Backend *backend = nullptr;
+  int32_t *ptr = nullptr;
+  uint64_t count = 0;
+  uint64_t zeroedAtFailures = 0;
+
+  ~ThreadCounters() {
+    if (ptr)
+      (void)backend->memFree(ptr);
+  }
+};
+
+thread_local ThreadCounters threadCounters;
+
+} // namespace
+
+Error Runtime::arrivalCounters(uint64_t count, int32_t *&ptr) {
+  ThreadCounters &held = threadCounters;
+  // The kernels that count leave every counter at zero, but one stopped
+  // midway (a trap, a failed launch) may not have: whatever failed on this
+  // thread since they were zeroed, they are zeroed again.
+  bool stale = held.zeroedAtFailures != failuresOnThisThread();
+  if (held.ptr && held.count >= count && !stale) {
+    ptr = held.ptr;
+    return Error::success();
+  }
+  if (held.count < count) {
+    uint64_t grown = std::max(count, 2 * held.count);
+    if (held.ptr) {
+      Error freed = held.backend->memFree(held.ptr);
+      held.ptr = nullptr, held.count = 0;
+      if (freed.failed())
+        return freed;
+    }
+    void *fresh = nullptr;
+    if (Error error = backend_.memAlloc(grown * sizeof(int32_t),
+                                        /*hostShared=*/false, fresh);
+        error.failed())
+      return error;
+    held.backend = &backend_, held.ptr = static_cast<int32_t *>(fresh);
+    held.count = grown;
+  }
+  if (Error error = backend_.memset32Async(held.ptr, 0, held.count, nullptr);
+      error.failed())
+    return error;
+  if (Error error = backend_.streamSynchronize(nullptr); error.failed())
+    return error;
+  held.zeroedAtFailures = failuresOnThisThread();
+  ptr = held.ptr;
   return Error::success();
 }
 

@@ -23,6 +23,7 @@ constexpr size_t kMessageBytes = 2048;
 
 thread_local int32_t lastStatus = QUILT_GPU_SUCCESS;
 thread_local char lastMessage[kMessageBytes];
+thread_local uint64_t failures = 0;
 
 /// The first failure; only the first one writes it.
 std::mutex firstMutex;
@@ -46,6 +47,7 @@ void beginCall() {
 
 void recordFailure(const char *call, const Error &error) {
   lastStatus = error.status;
+  ++failures;
   std::snprintf(lastMessage, kMessageBytes, "%s: %s", call,
                 error.message.c_str());
   if (verbose())
@@ -58,6 +60,8 @@ void recordFailure(const char *call, const Error &error) {
   std::memcpy(firstMessage, lastMessage, kMessageBytes);
   firstStatus.store(error.status, std::memory_order_release);
 }
+
+uint64_t failuresOnThisThread() { return failures; }
 
 } // namespace quilt::gpu
 

@@ -23,6 +23,10 @@ void beginCall();
 /// "<call>: <message>".
 void recordFailure(const char *call, const Error &error);
 
+/// How many failures this thread has recorded: state a failed call may
+/// have left behind (the arrival counters) is reset when it changed.
+uint64_t failuresOnThisThread();
+
 } // namespace quilt::gpu
 
 #endif // QUILT_RUNTIME_GPU_STATUS_H
