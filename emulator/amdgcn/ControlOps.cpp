@@ -2,7 +2,10 @@
 //
 // Part of the Quilt project. SOPP instructions (CDNA3 ISA section 4.4,
 // RDNA3 section 4.4). Waits and scheduling hints do nothing: every
-// instruction completes before the next starts.
+// instruction completes before the next starts. Cache write-backs and
+// invalidates (the memory model's fences: buffer_wbl2, buffer_inv,
+// buffer_wbinvl1_vol, buffer_gl*_inv) do nothing either: the emulator has
+// no caches, every access reaches memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,13 +52,30 @@ bool vccNonZero(const Wave &w) { return !vccZero(w); }
 } // namespace
 
 void registerControlOps(HandlerTable &t) {
-  for (const char *name :
-       {"s_waitcnt", "s_waitcnt_vscnt", "s_waitcnt_vmcnt", "s_waitcnt_lgkmcnt",
-        "s_waitcnt_expcnt", "s_waitcnt_depctr", "s_delay_alu", "s_clause",
-        "s_nop", "s_sleep", "s_setprio", "s_code_end", "s_inst_prefetch",
-        "s_icache_inv", "s_dcache_wb", "buffer_wbl2", "buffer_inv",
-        "s_wait_idle", "s_set_inst_prefetch_distance", "s_sendmsg",
-        "buffer_gl0_inv", "buffer_gl1_inv"})
+  for (const char *name : {"s_waitcnt",
+                           "s_waitcnt_vscnt",
+                           "s_waitcnt_vmcnt",
+                           "s_waitcnt_lgkmcnt",
+                           "s_waitcnt_expcnt",
+                           "s_waitcnt_depctr",
+                           "s_delay_alu",
+                           "s_clause",
+                           "s_nop",
+                           "s_sleep",
+                           "s_setprio",
+                           "s_code_end",
+                           "s_inst_prefetch",
+                           "s_icache_inv",
+                           "s_dcache_wb",
+                           "buffer_wbl2",
+                           "buffer_inv",
+                           "s_wait_idle",
+                           "s_set_inst_prefetch_distance",
+                           "s_sendmsg",
+                           "buffer_gl0_inv",
+                           "buffer_gl1_inv",
+                           "buffer_wbinvl1_vol",
+                           "buffer_wbinvl1"})
     t[name] = {nothing, false, true};
   t["s_endpgm"] = {endProgram, false, true};
   t["s_barrier"] = {barrier, false, true};

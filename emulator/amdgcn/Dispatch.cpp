@@ -355,11 +355,11 @@ bool runKernel(const LoadedKernel &kernel, const LaunchConfig &config,
   uint64_t packet = reinterpret_cast<uint64_t>(d.packet);
   memory.add(packet, sizeof(d.packet), emu::DeviceMemory::Kind::ModuleVariable);
   WorkgroupRunner runner(d);
-  bool ok = emu::forEachBlock(config.grid, [&](uint32_t x, uint32_t y,
-                                               uint32_t z) {
-    ++d.counters.workgroups;
-    return runner.run(x, y, z);
-  });
+  bool ok =
+      emu::forEachBlock(config.grid, [&](uint32_t x, uint32_t y, uint32_t z) {
+        ++d.counters.workgroups;
+        return runner.run(x, y, z);
+      });
   memory.remove(packet);
   counters = d.counters;
   if (!ok)

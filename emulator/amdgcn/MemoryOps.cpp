@@ -205,26 +205,51 @@ void globalStore(Wave &w, const Instruction &in) {
 
 /// The new value of one atomic read-modify-write (CDNA3 ISA 9.5, RDNA3
 /// 9.2): `data` is the instruction's source, `compare` cmpswap's second one.
-enum class AtomicOp { Swap, CmpSwap, Add, Sub, SMin, UMin, SMax, UMax, And,
-                      Or, Xor, Inc, Dec };
-template <typename U>
-U atomicResult(AtomicOp op, U old, U data, U compare) {
+enum class AtomicOp {
+  Swap,
+  CmpSwap,
+  Add,
+  Sub,
+  SMin,
+  UMin,
+  SMax,
+  UMax,
+  And,
+  Or,
+  Xor,
+  Inc,
+  Dec
+};
+template <typename U> U atomicResult(AtomicOp op, U old, U data, U compare) {
   using S = std::make_signed_t<U>;
   switch (op) {
-  case AtomicOp::Swap: return data;
-  case AtomicOp::CmpSwap: return old == compare ? data : old;
-  case AtomicOp::Add: return U(old + data);
-  case AtomicOp::Sub: return U(old - data);
-  case AtomicOp::SMin: return S(old) < S(data) ? old : data;
-  case AtomicOp::UMin: return old < data ? old : data;
-  case AtomicOp::SMax: return S(old) > S(data) ? old : data;
-  case AtomicOp::UMax: return old > data ? old : data;
-  case AtomicOp::And: return old & data;
-  case AtomicOp::Or: return old | data;
-  case AtomicOp::Xor: return old ^ data;
+  case AtomicOp::Swap:
+    return data;
+  case AtomicOp::CmpSwap:
+    return old == compare ? data : old;
+  case AtomicOp::Add:
+    return U(old + data);
+  case AtomicOp::Sub:
+    return U(old - data);
+  case AtomicOp::SMin:
+    return S(old) < S(data) ? old : data;
+  case AtomicOp::UMin:
+    return old < data ? old : data;
+  case AtomicOp::SMax:
+    return S(old) > S(data) ? old : data;
+  case AtomicOp::UMax:
+    return old > data ? old : data;
+  case AtomicOp::And:
+    return old & data;
+  case AtomicOp::Or:
+    return old | data;
+  case AtomicOp::Xor:
+    return old ^ data;
   // inc / dec wrap at `data` (the ISA's "(tmp >= src) ? 0 : tmp + 1").
-  case AtomicOp::Inc: return old >= data ? U(0) : U(old + 1);
-  case AtomicOp::Dec: return old == 0 || old > data ? data : U(old - 1);
+  case AtomicOp::Inc:
+    return old >= data ? U(0) : U(old + 1);
+  case AtomicOp::Dec:
+    return old == 0 || old > data ? data : U(old - 1);
   }
   return old;
 }
@@ -234,7 +259,8 @@ U atomicResult(AtomicOp op, U old, U data, U compare) {
 // (sc0 on gfx940) the instruction returns the old value in vdst, which
 // then leads the operands. Lanes update in lane order, each atomically
 // with respect to the others: the emulator runs one wave at a time.
-template <typename U, AtomicOp Op> void globalAtomic(Wave &w, const Instruction &in) {
+template <typename U, AtomicOp Op>
+void globalAtomic(Wave &w, const Instruction &in) {
   constexpr unsigned bytes = sizeof(U), dwords = bytes / 4;
   bool returns = in.flags & kGlc;
   const Operand &vaddr = in.ops[returns ? 1 : 0];
@@ -526,17 +552,22 @@ void registerMemoryOps(HandlerTable &t) {
   }
 
   // Global atomics, 32 and 64 bits (gfx9 / gfx11 names).
-  struct Atomic { const char *gfx9, *gfx11_32, *gfx11_64; Handler h32, h64; };
+  struct Atomic {
+    const char *gfx9, *gfx11_32, *gfx11_64;
+    Handler h32, h64;
+  };
 #define ATOMIC(gfx9, gfx11, op)                                                \
-  {gfx9, gfx11 "32", gfx11 "64", globalAtomic<uint32_t, AtomicOp::op>,        \
-   globalAtomic<uint64_t, AtomicOp::op>}
+  {                                                                            \
+    gfx9, gfx11 "32", gfx11 "64", globalAtomic<uint32_t, AtomicOp::op>,        \
+        globalAtomic<uint64_t, AtomicOp::op>                                   \
+  }
   const Atomic atomics[] = {
-      ATOMIC("swap", "swap_b", Swap),   ATOMIC("cmpswap", "cmpswap_b", CmpSwap),
-      ATOMIC("add", "add_u", Add),      ATOMIC("sub", "sub_u", Sub),
-      ATOMIC("smin", "min_i", SMin),    ATOMIC("umin", "min_u", UMin),
-      ATOMIC("smax", "max_i", SMax),    ATOMIC("umax", "max_u", UMax),
-      ATOMIC("and", "and_b", And),      ATOMIC("or", "or_b", Or),
-      ATOMIC("xor", "xor_b", Xor),      ATOMIC("inc", "inc_u", Inc),
+      ATOMIC("swap", "swap_b", Swap), ATOMIC("cmpswap", "cmpswap_b", CmpSwap),
+      ATOMIC("add", "add_u", Add),    ATOMIC("sub", "sub_u", Sub),
+      ATOMIC("smin", "min_i", SMin),  ATOMIC("umin", "min_u", UMin),
+      ATOMIC("smax", "max_i", SMax),  ATOMIC("umax", "max_u", UMax),
+      ATOMIC("and", "and_b", And),    ATOMIC("or", "or_b", Or),
+      ATOMIC("xor", "xor_b", Xor),    ATOMIC("inc", "inc_u", Inc),
       ATOMIC("dec", "dec_u", Dec),
   };
 #undef ATOMIC

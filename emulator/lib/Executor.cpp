@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Cta.h"
 #include "BlockOrder.h"
+#include "Cta.h"
 #include "Reconvergence.h"
 
 #include <algorithm>

@@ -63,7 +63,7 @@ pruneCandidates(const std::vector<KernelConfig> &all, ElemType elem,
 /// change; a variant takes the place of a kernel from the end of `kept`
 /// only when the budget is full. Variants share their kernel (the split
 /// count is a launch operand, docs/gpu-codegen.md, "Split-K"), so they cost
-/// one kernel and a reduction, not one kernel each.
+/// one kernel, not one kernel each.
 std::vector<KernelConfig>
 withSplitKVariants(std::vector<KernelConfig> kept, ElemType elem,
                    const TargetDesc &target,

@@ -71,6 +71,17 @@ struct SharedStageLayout {
   int64_t kernelBytes(int64_t stages, int64_t barrierBytes = 0) const;
 };
 
+/// Where a split-K kernel of `kernelBytes` keeps the word in which its
+/// thread 0 tells the block that it arrived last at its tile
+/// (lib/Conversion/UKernelToGPU/SplitKFixup.cpp): after everything else.
+inline int64_t splitKFlagOffset(int64_t kernelBytes) {
+  return (kernelBytes + 3) / 4 * 4;
+}
+/// A split-K kernel's dynamic workgroup memory, the word included.
+inline int64_t withSplitKFlag(int64_t kernelBytes) {
+  return splitKFlagOffset(kernelBytes) + 4;
+}
+
 } // namespace quilt
 
 #endif // QUILT_COSTMODEL_GPUSHAREDMEMORY_H

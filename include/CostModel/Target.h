@@ -18,6 +18,10 @@
 
 namespace quilt {
 
+/// The largest grid z of a GPU launch (CUDA's and HIP's limit): a batched
+/// kernel's matrices (times a split-K candidate's splits) walk it.
+constexpr int64_t kGpuMaxGridZ = 65535;
+
 struct TargetDesc {
   std::string name; ///< database key, e.g. "h100"
   Vendor vendor = Vendor::CPU;

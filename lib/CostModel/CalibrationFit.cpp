@@ -46,8 +46,7 @@ struct Features {
 
 Features features(const Measurement &m, const TargetDesc &target) {
   // With unit efficiencies and a cost of 1 per launch and per tile, the
-  // terms are the raw quantities the coefficients multiply (a GPU split-K
-  // candidate launches twice: its kernel and its reduction).
+  // terms are the raw quantities the coefficients multiply.
   Calibration unit{1.0, 1.0, 1.0, 1.0};
   Prediction p = predict(m.shape, m.elem, m.config, target, unit);
   return {p[Term::LaunchUs], p[Term::TileOverheadUs],

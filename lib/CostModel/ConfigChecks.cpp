@@ -26,6 +26,12 @@ constexpr int64_t kMaxStages = 8;
 /// backend give the default candidates (docs/cost-model.md, "Registers");
 /// AMD keeps 64-bit addresses and more of the loop state in VGPRs.
 constexpr int64_t kNvidiaRegisterOverhead = 32;
+/// What a split-K kernel keeps live across its K loop besides: for the
+/// fixup of its last block (SplitKFixup.cpp), C's and the bias's
+/// descriptors, the workspace's and the counters' (64-bit addresses and
+/// indices, two registers each). ptxas gave 5 to 26 more registers than
+/// the kernels' whole-K twins (a100, contractions.mlir).
+constexpr int64_t kSplitKFixupRegisters = 16;
 constexpr int64_t kAmdRegisterOverhead = 48;
 /// Architectural VGPRs of an AMD lane; CDNA adds as many accumulation VGPRs.
 constexpr int64_t kArchitecturalVgprs = 256;
@@ -252,6 +258,8 @@ ResourceUsage estimateResources(const KernelConfig &cfg, ElemType elem,
   SharedStageLayout layout(cfg, /*aKContiguous=*/!simt,
                            /*bKContiguous=*/false, sharedTileFormat(cfg, elem));
   usage.sharedMemBytes = layout.kernelBytes(stages);
+  if (cfg.splitK > 1)
+    usage.sharedMemBytes = withSplitKFlag(usage.sharedMemBytes);
   int64_t staging = 0;
   if (!asyncCopies && stages > 1)
     staging = ((tileM + tileN) * tileK * elemBytes(elem) + 4 * threads - 1) /
@@ -263,6 +271,8 @@ ResourceUsage estimateResources(const KernelConfig &cfg, ElemType elem,
   int64_t accumulators = cfg.threadTileM * cfg.threadTileN * regsPerValue;
   int64_t regs =
       accumulators + operandRegisters(cfg) * regsPerValue + staging + overhead;
+  if (cfg.splitK > 1)
+    regs += kSplitKFixupRegisters;
   // CDNA's unified file: past the 256 architectural VGPRs the compiler
   // moves MFMA accumulators (only they can live there) into AGPRs and still
   // fills the architectural ones (the 256x256 MFMA tile with 256 accumulators:

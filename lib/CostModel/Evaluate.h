@@ -36,7 +36,7 @@ namespace detail {
 /// fair share of DRAM bandwidth.
 constexpr double kCpuBandwidthShare = 4.0;
 /// The largest grid z of a GPU launch (CUDA's and HIP's limit).
-constexpr double kMaxGridZ = 65535.0;
+constexpr double kMaxGridZ = double(kGpuMaxGridZ);
 
 //===----------------------------------------------------------------------===//
 // One candidate or a pack of them
@@ -521,21 +521,24 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
     exposed = field(c.invStages) * invResident;
   T body = maxOf(chip, memory) + exposed * minOf(chip, memory);
   T tileOverhead = rounds * t.tileOverheadUs;
-  // A GPU split-K candidate launches its reduction kernel after its own
-  // (lib/Conversion/UKernelToGPU/SplitKReduction.cpp); the reduction's
-  // traffic is in the DRAM bytes above.
+  // A GPU split-K candidate is one launch: the last block of each tile to
+  // arrive sums its partial sums (lib/Conversion/UKernelToGPU/
+  // SplitKFixup.cpp), whose traffic is in the DRAM bytes above. A grid's z
+  // walks (matrix, split) and holds at most 65535: a larger batch is
+  // launched in chunks of floor(65535 / splits) matrices
+  // (LaunchExpansion.cpp), a launch each.
   T launchUs = splat<T>(t.launchUs);
-  if constexpr (!Cpu)
-    if (t.splitK)
-      launchUs = select(splitK > 1.0, launchUs * 2.0, launchUs);
+  if constexpr (!Cpu) {
+    if (t.splitK) {
+      if (anyOf(bd * splitK > kMaxGridZ)) {
+        T perLaunch = floorDiv(splat<T>(kMaxGridZ), splitK, field(c.invSplitK));
+        launchUs = launchUs * ceilDiv(splat<T>(bd), perLaunch, 1.0 / perLaunch);
+      }
+    } else if (bd > kMaxGridZ) {
+      launchUs = launchUs * std::ceil(bd / kMaxGridZ);
+    }
+  }
   T total = launchUs + tileOverhead + body;
-  // Its grid's z walks (matrix, split): a split-K candidate cannot run
-  // more than the grid's 65535 there (bd * splitK > bd exactly when it
-  // splits).
-  if constexpr (!Cpu)
-    if (t.splitK)
-      total = select(bd * splitK > splat<T>(std::max(kMaxGridZ, bd)),
-                     splat<T>(std::numeric_limits<double>::infinity()), total);
 
   if constexpr (std::is_same_v<T, double>) {
     if (terms) {

@@ -389,12 +389,12 @@ TEST(Memory, GlobalAtomicsReturnTheOldValueOnlyWithGlc) {
   TestWave t;
   static uint32_t counters[2] = {5, 0};
   static uint64_t wide = 7;
-  quilt::emu::deviceMemory().add(reinterpret_cast<uint64_t>(counters),
-                                 sizeof(counters),
-                                 quilt::emu::DeviceMemory::Kind::HostRegistered);
-  quilt::emu::deviceMemory().add(reinterpret_cast<uint64_t>(&wide),
-                                 sizeof(wide),
-                                 quilt::emu::DeviceMemory::Kind::HostRegistered);
+  quilt::emu::deviceMemory().add(
+      reinterpret_cast<uint64_t>(counters), sizeof(counters),
+      quilt::emu::DeviceMemory::Kind::HostRegistered);
+  quilt::emu::deviceMemory().add(
+      reinterpret_cast<uint64_t>(&wide), sizeof(wide),
+      quilt::emu::DeviceMemory::Kind::HostRegistered);
   uint64_t base = reinterpret_cast<uint64_t>(counters);
   t.wave.setExec(0b111);
   for (unsigned l = 0; l < 3; ++l) {
@@ -415,7 +415,7 @@ TEST(Memory, GlobalAtomicsReturnTheOldValueOnlyWithGlc) {
   // saddr + a 32-bit offset, gfx11's name, the return bit spelled glc.
   t.wave.setExec(1);
   t.s(4) = uint32_t(base), t.s(5) = uint32_t(base >> 32);
-  t.v(4, 0) = 4; // counters[1]
+  t.v(4, 0) = 4;                 // counters[1]
   t.v(2, 0) = 42, t.v(5, 0) = 0; // cmpswap: new value, then the compare
   t.run("global_atomic_cmpswap_b32 v3, v4, v[2:3], s[4:5] glc");
   // v[2:3] is (42, 5): counters[1] (0) differs from 5, so it stays.

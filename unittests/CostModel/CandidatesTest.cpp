@@ -102,20 +102,25 @@ TEST(Candidates, GpusGetSplitKVariantsOfTheirSmallestKernel) {
             0);
 }
 
-TEST(Candidates, SplitKNeverExceedsTheGridZ) {
-  // A split-K candidate's grid z holds (matrix, split): past 65535 the
-  // model rules it out, so the selection never launches one that cannot
-  // run.
+TEST(Candidates, BatchesPastTheGridZAreLaunchedInChunks) {
+  // A grid's z holds at most 65535 (matrix, split) pairs: a larger batch
+  // runs in chunks of floor(65535 / splits) matrices, a launch each.
   const TargetDesc &h100 = builtinTarget("h100");
   KernelConfig split = wgmmaConfig();
   split.splitK = 8;
-  EXPECT_TRUE(std::isfinite(
-      predict({8191, 16, 16, 4096}, ElemType::F16, split, h100).totalUs));
-  EXPECT_TRUE(std::isinf(
-      predict({8192, 16, 16, 4096}, ElemType::F16, split, h100).totalUs));
+  auto launches = [&](const KernelConfig &config, int64_t batch) {
+    auto launchUs = [&](int64_t b) {
+      return predict({b, 16, 16, 4096}, ElemType::F16, config,
+                     h100)[Term::LaunchUs];
+    };
+    return launchUs(batch) / launchUs(1);
+  };
+  EXPECT_DOUBLE_EQ(launches(split, 8191), 1.0);
+  EXPECT_DOUBLE_EQ(launches(split, 8192), 2.0);
+  EXPECT_DOUBLE_EQ(launches(split, 3 * 8191 + 1), 4.0);
   KernelConfig whole = wgmmaConfig();
-  EXPECT_TRUE(std::isfinite(
-      predict({100000, 16, 16, 64}, ElemType::F16, whole, h100).totalUs));
+  EXPECT_DOUBLE_EQ(launches(whole, 65535), 1.0);
+  EXPECT_DOUBLE_EQ(launches(whole, 100000), 2.0);
 }
 
 TEST(Candidates, BestInstructionPerTarget) {

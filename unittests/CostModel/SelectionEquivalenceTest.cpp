@@ -309,11 +309,10 @@ double plainEvaluate(const PreparedTable &t, int i, const GemmShape &shape) {
                   t.invMemoryEfficiency;
   double chip = std::max(compute, onChip) + pack;
   double exposed = t.cpu ? 1.0 : c.invStages[i] / resident;
-  // A GPU split-K candidate launches its reduction too, and cannot run
-  // more than 65535 (matrix, split) pairs in its grid's z.
-  if (!t.cpu && c.splitK[i] > 1.0 && b * c.splitK[i] > 65535.0)
-    return std::numeric_limits<double>::infinity();
-  double launches = !t.cpu && c.splitK[i] > 1.0 ? 2.0 : 1.0;
+  // A GPU launch's grid z holds at most 65535 (matrix, split) pairs: a
+  // larger batch runs in chunks, a launch each.
+  double launches =
+      t.cpu ? 1.0 : std::ceil(b / std::floor(65535.0 / c.splitK[i]));
   return launches * t.launchUs + rounds * t.tileOverheadUs +
          std::max(chip, memory) + exposed * std::min(chip, memory);
 }

@@ -3,9 +3,8 @@
 // Part of the Quilt project. One element of C at a time: C = epilogue(C +
 // acc) in the accumulators' type, with the dispatch's named steps (bias,
 // activations) or its fused body cloned per element. The kernels' vector
-// runs (KernelBuilder.cpp) and the split-K reduction (SplitKReduction.cpp)
-// write through the same code; a split-K kernel's writer stores its partial
-// sums unchanged.
+// runs (KernelBuilder.cpp) and the split-K fixup (SplitKFixup.cpp) write
+// through the same code; a writer of partial sums stores them unchanged.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,11 +81,16 @@ void EpilogueWriter::store(OpBuilder &b, Location loc, Value acc, Value gr,
   Value rowIn = im.lt(gr, m);
   Value in = arith::AndIOp::create(b, loc, rowIn, colIn);
   scf::IfOp::create(b, loc, in, [&](OpBuilder &tb, Location l) {
-    SmallVector<Value> idx = index(tb, l, gr, gc);
-    Value old = readsOld() ? Value(memref::LoadOp::create(tb, l, target, idx))
-                           : Value();
-    Value result = element(tb, l, old, acc, gr, gc);
-    memref::StoreOp::create(tb, l, result, target, idx);
+    storeInside(tb, l, acc, gr, gc);
     scf::YieldOp::create(tb, l);
   });
+}
+
+void EpilogueWriter::storeInside(OpBuilder &b, Location loc, Value acc,
+                                 Value gr, Value gc) const {
+  SmallVector<Value> idx = index(b, loc, gr, gc);
+  Value old =
+      readsOld() ? Value(memref::LoadOp::create(b, loc, target, idx)) : Value();
+  Value result = element(b, loc, old, acc, gr, gc);
+  memref::StoreOp::create(b, loc, result, target, idx);
 }

@@ -85,14 +85,9 @@ struct GpuKernelSpec {
   /// be described by a tensor map.
   bool tmaLoads = false;
 
-  /// The element type the kernel writes after its K loop: C's, or a
+  /// The element type the kernel writes right after its K loop: C's, or a
   /// split-K kernel's partial sums in the compute type.
   Type writtenType() const { return splitsK() ? computeType() : accType; }
-  /// The split-K reduction of the dispatch's split-K candidates
-  /// (SplitKReduction.cpp): one thread per element of C sums the f32
-  /// partial sums of the splits in split order and writes C = epilogue(C +
-  /// sum). Its configuration is unused.
-  bool splitKReduction = false;
 
   bool isConv() const {
     return kind == ContractionKind::conv2d_nhwc ||
@@ -101,9 +96,10 @@ struct GpuKernelSpec {
   /// A split-K kernel (`config.splitK` > 1): block z is (matrix, split) =
   /// (z / splits, z % splits); the block multiplies its split's range of K
   /// and writes the tile's partial sums, in the compute type, to matrix z of
-  /// a workspace; the reduction kernel finishes C. The split count is a
-  /// launch operand, so candidates that differ only in it share the kernel.
-  bool splitsK() const { return !splitKReduction && config.splitK > 1; }
+  /// a workspace; the last of the tile's blocks to arrive finishes C
+  /// (SplitKFixup.cpp). The split count is a launch operand, so candidates
+  /// that differ only in it share the kernel.
+  bool splitsK() const { return config.splitK > 1; }
 
   /// A symbol name that is unique per spec.
   std::string symbolName() const;
@@ -116,21 +112,18 @@ struct GpuKernelSpec {
   /// (rank 4, its F dimension starting at the region's first column), the
   /// bias, the fused operands, then (index) the region's first GEMM row, its
   /// row count and the filter's R and S, then the flags. A split-K kernel
-  /// and the reduction take the kSplitKOperands before the tensor maps and
-  /// the flags; the reduction takes neither A nor B.
+  /// takes the kSplitKOperands before the tensor maps and the flags.
   SmallVector<Type> argumentTypes(MLIRContext *ctx) const;
   /// Index operands of a convolution kernel between the bias and the flags.
   static constexpr unsigned kConvIndexOperands = 4;
-  /// A split-K kernel's and the reduction's operands, before the tensor maps
-  /// and the flags: the workspace (rank 3, [matrices x splits][rows][cols]
-  /// of the compute type, contiguous rows), the split count and the K
-  /// elements of a split (a multiple of the K tile). The reduction kernel
-  /// takes no A and B: its operands start at C.
-  static constexpr unsigned kSplitKOperands = 3;
+  /// A split-K kernel's operands before the tensor maps and the flags: the
+  /// workspace (rank 3, [matrices x splits][rows][cols] of the compute type,
+  /// contiguous rows), the arrival counters (1-D i32, one per tile of each
+  /// matrix, zero at launch and left zero: quilt_gpu_arrival_counters), the
+  /// split count and the K elements of a split (a multiple of the K tile).
+  static constexpr unsigned kSplitKOperands = 4;
   /// Position of the first fused epilogue operand.
-  unsigned firstFusedOperand() const {
-    return (splitKReduction ? 1 : 3) + (biasType ? 1 : 0);
-  }
+  unsigned firstFusedOperand() const { return 3 + (biasType ? 1 : 0); }
   /// Number of fused epilogue operands.
   unsigned numFusedOperands() const { return fused ? fused.kinds.size() : 0; }
   /// Position of a convolution's first index operand, and of the workspace.
@@ -152,29 +145,32 @@ struct GpuKernel {
   int64_t cVectorWidth = 1;
 };
 
-/// The writes of C after the K loop, shared by the kernels and the split-K
-/// reduction: C = epilogue(C + acc) per element, in the accumulators' type,
-/// with the dispatch's named steps or its fused body (its operands read from
-/// the block's windows, like C). A split-K kernel's writer (`splitsK()`)
-/// instead stores acc unchanged into its workspace matrix, at GEMM
-/// coordinates, without reading it.
+/// The writes of C after the K loop, shared by the kernels' element and
+/// vector paths and the split-K fixup: C = epilogue(C + acc) per element, in
+/// the accumulators' type, with the dispatch's named steps or its fused body
+/// (its operands read from the block's windows, like C). A writer of
+/// partial sums (a split-K kernel's, before the fixup) instead stores acc
+/// unchanged into its workspace matrix, at GEMM coordinates, without
+/// reading it.
 class EpilogueWriter {
 public:
-  /// `target`: the block's C (a matrix; a convolution's whole output) or a
-  /// split-K kernel's workspace matrix; `bias` null without one;
-  /// `fusedOperands` the block's windows (matrices for per-element ones);
-  /// `conv` and `rowOrigin` for a convolution's output.
+  /// `target`: the block's C (a matrix; a convolution's whole output) or,
+  /// with `partialSums`, a split-K block's workspace matrix; `bias` null
+  /// without one; `fusedOperands` the block's windows (matrices for
+  /// per-element ones); `conv` and `rowOrigin` for a convolution's output.
   EpilogueWriter(const GpuKernelSpec &spec, Value target, Value bias,
                  ValueRange fusedOperands, const ConvGeometry *conv,
-                 Value rowOrigin)
+                 Value rowOrigin, bool partialSums = false)
       : spec(spec), target(target), bias(bias),
         fusedOperands(fusedOperands.begin(), fusedOperands.end()), conv(conv),
-        rowOrigin(rowOrigin), partialSums(spec.splitsK()) {}
+        rowOrigin(rowOrigin), partialSums(partialSums) {}
 
   /// What is written: C, or the workspace matrix.
   Value destination() const { return target; }
-  /// Its element type (GpuKernelSpec::writtenType).
-  Type elementType() const { return spec.writtenType(); }
+  /// Its element type: C's, or the compute type of partial sums.
+  Type elementType() const {
+    return partialSums ? spec.computeType() : spec.accType;
+  }
   /// Whether an element's new value reads the old one (not for a folded
   /// fill, not for partial sums).
   bool readsOld() const { return !spec.fill && !partialSums; }
@@ -188,6 +184,9 @@ public:
   /// Writes element (gr, gc) where it lies inside the m x n view.
   void store(OpBuilder &b, Location loc, Value acc, Value gr, Value gc, Value m,
              Value n) const;
+  /// Writes element (gr, gc), which the caller knows lies inside.
+  void storeInside(OpBuilder &b, Location loc, Value acc, Value gr,
+                   Value gc) const;
 
 private:
   const GpuKernelSpec &spec;
@@ -195,7 +194,7 @@ private:
   SmallVector<Value> fusedOperands;
   const ConvGeometry *conv;
   Value rowOrigin;
-  /// A split-K kernel's writer: partial sums, stored unchanged.
+  /// Partial sums, stored unchanged.
   const bool partialSums;
 };
 
@@ -208,15 +207,6 @@ Value matrixAt(OpBuilder &b, Location loc, Value batched, Value index);
 /// The image's channels and the filter's R and S are the caller's.
 ConvGeometry convOutputGeometry(OpBuilder &b, Location loc,
                                 const GpuKernelSpec &spec, Value output);
-
-/// Threads of a block of the split-K reduction kernel: consecutive threads
-/// take consecutive columns of a row.
-constexpr int64_t kSplitKReductionThreads = 256;
-
-/// The body of the split-K reduction kernel of `spec` (`splitKReduction`):
-/// block (x, y, z) sums row x, columns [256 y, 256 y + 256) of matrix z.
-void buildSplitKReductionBody(OpBuilder &b, Location loc,
-                              const GpuKernelSpec &spec, gpu::GPUFuncOp func);
 
 /// Bits of the kernel's last operand: which operands the host found aligned
 /// for vector accesses (base address and every row stride a multiple of the
@@ -231,6 +221,29 @@ struct ThreadContext {
   Value warpId; ///< tid / warp size
   Value laneId; ///< tid % warp size
 };
+
+/// What a split-K block hands the fixup (SplitKFixup.cpp) once it has
+/// stored its partial sums.
+struct SplitKTile {
+  /// The kernel's workspace ([matrices x splits][rows][cols]) and arrival
+  /// counters, the split count, the block's matrix.
+  Value workspace, counters, splits, batch;
+  /// The tile's first row and column, and the GEMM view's M and N.
+  Value row0, col0, m, n;
+  /// Where in workgroup memory (an i8 memref) the fixup may keep a word,
+  /// at byte `flagOffset` (quilt::splitKFlagOffset: 4-byte aligned, used by
+  /// nothing else).
+  Value workgroup;
+  int64_t flagOffset = 0;
+};
+
+/// The end of a split-K block: it counts its arrival on its tile's
+/// counter; the last of the tile's blocks to arrive sums the tile's partial
+/// sums in split order and writes C through `cWriter`, and sets the counter
+/// back to zero.
+void emitSplitKFixup(OpBuilder &b, Location loc, const GpuKernelSpec &spec,
+                     const ThreadContext &thread, int64_t threads,
+                     const SplitKTile &tile, const EpilogueWriter &cWriter);
 
 /// Where a staged tile lives in workgroup memory and how it is laid out:
 /// `kContiguous` tiles are [rows][K + pad] (rows are M for A, N for B),

@@ -79,16 +79,10 @@ std::string GpuKernelSpec::symbolName() const {
   const quilt::KernelConfig &c = config;
   std::string name;
   llvm::raw_string_ostream os(name);
-  // The reduction reads no operand tile: only what C's writes depend on.
-  if (splitKReduction)
-    os << "quilt_splitk_reduce_" << typeName(computeType()) << "_"
-       << typeName(accType);
-  else
-    os << "quilt_" << quilt::stringify(c.inst) << "_" << c.tileM << "x"
-       << c.tileN << "x" << c.tileK << "_t" << c.threads << "_w" << c.warpsM
-       << "x" << c.warpsN << "_tt" << c.threadTileM << "x" << c.threadTileN
-       << "_v" << c.vectorWidth << "_" << typeName(inputType) << "_"
-       << typeName(accType);
+  os << "quilt_" << quilt::stringify(c.inst) << "_" << c.tileM << "x" << c.tileN
+     << "x" << c.tileK << "_t" << c.threads << "_w" << c.warpsM << "x"
+     << c.warpsN << "_tt" << c.threadTileM << "x" << c.threadTileN << "_v"
+     << c.vectorWidth << "_" << typeName(inputType) << "_" << typeName(accType);
   if (biasType)
     os << "_bias" << typeName(biasType);
   os << epilogueSymbolSuffix(epilogue, fused, fill);
@@ -106,9 +100,9 @@ std::string GpuKernelSpec::symbolName() const {
     if (dilationH != 1 || dilationW != 1)
       os << "_d" << dilationH << "x" << dilationW;
   }
-  if (!contiguousA && !splitKReduction)
+  if (!contiguousA)
     os << "_sa";
-  if (!contiguousB && !splitKReduction)
+  if (!contiguousB)
     os << "_sb";
   if (!isConv() && !contiguousC)
     os << "_sc";
@@ -142,8 +136,6 @@ SmallVector<Type> GpuKernelSpec::argumentTypes(MLIRContext *ctx) const {
     types = {stridedView(ctx, rank, inputType, contiguousA),
              stridedView(ctx, rank, inputType, contiguousB),
              stridedView(ctx, rank, accType, contiguousC)};
-  if (splitKReduction)
-    types.erase(types.begin(), types.begin() + 2);
   if (biasType)
     types.push_back(stridedView(ctx, 1, biasType, /*contiguous=*/false));
   for (unsigned i = 0; i < numFusedOperands(); ++i) {
@@ -163,9 +155,11 @@ SmallVector<Type> GpuKernelSpec::argumentTypes(MLIRContext *ctx) const {
   }
   if (isConv())
     types.append(kConvIndexOperands, IndexType::get(ctx));
-  if (splitsK() || splitKReduction) {
+  if (splitsK()) {
     types.push_back(stridedView(ctx, 3, computeType(), /*contiguous=*/true));
-    types.append(kSplitKOperands - 1, IndexType::get(ctx));
+    types.push_back(
+        MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 32)));
+    types.append(kSplitKOperands - 2, IndexType::get(ctx));
   }
   if (tmaLoads)
     types.append(2, LLVM::LLVMPointerType::get(ctx));
@@ -272,11 +266,15 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   // subroutine): z is a grid dimension.
   bool splitsK = spec.splitsK();
   Value workspace, split, splitK;
+  SplitKTile splitTile;
   if (splitsK) {
     unsigned at = spec.firstSplitKOperand();
     Value z = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
-    Value splits = entry.getArgument(at + 1);
-    splitK = entry.getArgument(at + 2);
+    Value splits = entry.getArgument(at + 2);
+    splitK = entry.getArgument(at + 3);
+    splitTile.workspace = entry.getArgument(at);
+    splitTile.counters = entry.getArgument(at + 1);
+    splitTile.splits = splits;
     Type i32 = b.getI32Type();
     Value z32 = arith::IndexCastUIOp::create(b, loc, i32, z);
     Value splits32 = arith::IndexCastUIOp::create(b, loc, i32, splits);
@@ -286,6 +284,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     batch = arith::IndexCastUIOp::create(
         b, loc, index, arith::DivUIOp::create(b, loc, z32, splits32));
     workspace = matrixAt(b, loc, entry.getArgument(at), z);
+    splitTile.batch = batch;
   }
   if (spec.batched) {
     if (!splitsK)
@@ -398,10 +397,14 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
         spec.isConv() && !spec.contiguousA ? 1 : std::min<int64_t>(stages, 2);
   // A TMA kernel's stages each have two mbarriers after the tiles.
   int64_t barrierBytes = spec.tmaLoads ? TmaStaging::kStageBarrierBytes : 0;
+  // (A split-K kernel's fixup word comes after the stages: at most 7
+  // bytes with its alignment, quilt::withSplitKFlag.)
+  int64_t fixupBytes = spec.splitsK() ? quilt::withSplitKFlag(0) + 3 : 0;
   if (spec.maxWorkgroupBytes > 0)
-    stages = std::max<int64_t>(
-        1, std::min(stages, (spec.maxWorkgroupBytes - alignmentSlack) /
-                                (stageBytes + barrierBytes)));
+    stages =
+        std::max<int64_t>(1, std::min(stages, (spec.maxWorkgroupBytes -
+                                               alignmentSlack - fixupBytes) /
+                                                  (stageBytes + barrierBytes)));
   enum class Pipeline { None, Registers, AsyncCopies, Tma };
   Pipeline pipeline = spec.tmaLoads      ? Pipeline::Tma
                       : stages == 1      ? Pipeline::None
@@ -676,9 +679,10 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   }
 
   // C = epilogue(C + acc) inside the matrix, or a split-K kernel's partial
-  // sums into its workspace matrix.
+  // sums into its workspace matrix (and then the fixup).
+  const ConvGeometry *convOutput = spec.isConv() ? &conv : nullptr;
   EpilogueWriter writer(spec, splitsK ? workspace : c, bias, fusedOperands,
-                        spec.isConv() ? &conv : nullptr, rowOrigin);
+                        convOutput, rowOrigin, /*partialSums=*/splitsK);
   Type cElem = writer.elementType();
   Value target = writer.destination();
   // Elements are written one by one, each where it lies inside C; except
@@ -747,9 +751,19 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
           scf::YieldOp::create(eb, l);
         });
   }
-  gpu::ReturnOp::create(b, loc);
   int64_t barriers = pipeline == Pipeline::Tma ? barrierBytes : 0;
-  return layout.kernelBytes(stages, barriers);
+  int64_t workgroupBytes = layout.kernelBytes(stages, barriers);
+  if (splitsK) {
+    splitTile.row0 = row0, splitTile.col0 = col0;
+    splitTile.m = m, splitTile.n = n;
+    splitTile.workgroup = smem;
+    splitTile.flagOffset = quilt::splitKFlagOffset(workgroupBytes);
+    workgroupBytes = quilt::withSplitKFlag(workgroupBytes);
+    EpilogueWriter cWriter(spec, c, bias, fusedOperands, convOutput, rowOrigin);
+    emitSplitKFixup(b, loc, spec, thread, cfg.threads, splitTile, cWriter);
+  }
+  gpu::ReturnOp::create(b, loc);
+  return workgroupBytes;
 }
 
 //===----------------------------------------------------------------------===//
@@ -813,22 +827,6 @@ GpuKernel GpuKernelCache::getOrCreate(const GpuKernelSpec &spec, StringRef chip,
     return it->second;
 
   MLIRContext *ctx = module.getContext();
-  if (spec.splitKReduction) {
-    gpu::GPUModuleOp gpuModule = getOrCreateModule(spec.vendor, chip, loc);
-    if (!gpuModule)
-      return {};
-    OpBuilder b = OpBuilder::atBlockEnd(gpuModule.getBody());
-    auto type = FunctionType::get(ctx, spec.argumentTypes(ctx), {});
-    auto func = gpu::GPUFuncOp::create(b, loc, name, type);
-    func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-    func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
-        {static_cast<int32_t>(kSplitKReductionThreads), 1, 1}));
-    OpBuilder body = OpBuilder::atBlockBegin(&func.getBody().front());
-    buildSplitKReductionBody(body, loc, spec, func);
-    GpuKernel kernel{func, /*workgroupBytes=*/0, /*cVectorWidth=*/1};
-    kernels[key] = kernel;
-    return kernel;
-  }
   std::string why;
   std::unique_ptr<MatrixEngine> engine = createMatrixEngine(spec, ctx, why);
   if (!engine) {

@@ -14,7 +14,10 @@
 //     }
 //   remainder region (the rest; a patch splits one dimension): likewise
 // Under policy fixed only that candidate's kernel is built, and launched
-// without a switch.
+// without a switch. A grid's z holds at most 65535 matrices (65535 /
+// splits for a split-K candidate): a batched candidate is launched in a
+// loop over chunks of that many, each on windows of its chunk's matrices
+// (one iteration for every batch up to the limit).
 //
 // A convolution is launched as its implicit GEMM (Conversion/Utils/
 // ConvIndex.h): M = N*OH*OW, N = F, K = R*S*C, no batch. Its filter (an
@@ -41,14 +44,17 @@
 // (`__grid_constant__` parameters): quilt-gpu-tensor-maps-as-params turns
 // the buffers into the maps' bytes once the kernel is lowered.
 //
-// A split-K candidate (split_k = S > 1) runs in two launches over the
-// calling thread's workspace, which the runtime keeps across calls:
+// A split-K candidate (split_k = S > 1) runs in one launch over the
+// calling thread's workspace and arrival counters, which the runtime keeps
+// across calls (the last block of each tile to arrive finishes it:
+// SplitKFixup.cpp):
 //
 //   buffer = quilt_gpu_workspace(b * S * rows * cols * 4)   (C interface)
-//   if buffer:
-//     launch candidate_i_sk blocks (ceil(rows/TM), ceil(cols/TN), b * S)
-//       args(..., workspace, S, splitK = ceil(ceil(K/TK) / S) * TK, flags)
-//     launch reduce blocks (rows, ceil(cols/256), b) args(C, ..., workspace)
+//   counters = quilt_gpu_arrival_counters(b * tilesM * tilesN)
+//   if buffer and counters:
+//     launch candidate_i_sk blocks (tilesM, tilesN, b * S)
+//       args(..., workspace, counters, S,
+//            splitK = ceil(ceil(K/TK) / S) * TK, flags)
 //
 //===----------------------------------------------------------------------===//
 
@@ -148,16 +154,16 @@ std::pair<Value, Value> tensorMapBuffers(OpBuilder &b, Operation *launcher) {
   return {a, buffer()};
 }
 
-/// The module's declaration of quilt_gpu_tile_map; null (after a
-/// diagnostic at `loc`) when the module defines the name otherwise.
 constexpr llvm::StringLiteral kWorkspaceFunction = "quilt_gpu_workspace";
+constexpr llvm::StringLiteral kCountersFunction = "quilt_gpu_arrival_counters";
 
-/// quilt_gpu_workspace (QuiltGpuRuntime.h) through MLIR's C interface:
-/// (bytes) -> the calling thread's device scratch as bytes.
-FunctionType workspaceFunctionType(MLIRContext *ctx) {
-  Type bytes =
-      MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 8));
-  return FunctionType::get(ctx, {IntegerType::get(ctx, 64)}, {bytes});
+/// quilt_gpu_workspace and quilt_gpu_arrival_counters (QuiltGpuRuntime.h)
+/// through MLIR's C interface: (size) -> the calling thread's device
+/// scratch as bytes, or its zeroed counters.
+FunctionType runtimeBufferFunctionType(MLIRContext *ctx, unsigned bits) {
+  Type buffer =
+      MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, bits));
+  return FunctionType::get(ctx, {IntegerType::get(ctx, 64)}, {buffer});
 }
 
 /// The module's declaration of runtime function `name` of `type` (with
@@ -290,15 +296,13 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
   struct CandidateKernels {
     GpuKernelSpec spec;
     GpuKernel kernel, tmaKernel;
-    /// A split-K candidate's reduction kernel (a null func otherwise).
-    GpuKernel reduction;
   };
   SmallVector<int64_t> runnable = op.getRunnableCandidates();
   SmallVector<CandidateKernels, 4> candidates;
   func::FuncOp tileMapFunction;
   // The dispatch's two tensor-map buffers, shared by its TMA candidates.
   Value mapBufferA, mapBufferB;
-  func::FuncOp workspaceFunction;
+  func::FuncOp workspaceFunction, countersFunction;
   for (int64_t index : runnable) {
     GpuKernelSpec spec = base;
     spec.config = toKernelConfig(cast<ConfigAttr>(op.getCandidates()[index]));
@@ -324,22 +328,20 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
         std::tie(mapBufferA, mapBufferB) = tensorMapBuffers(b, op);
       }
     }
-    GpuKernel reduction;
-    if (spec.splitsK()) {
-      if (!workspaceFunction) {
-        workspaceFunction = getOrDeclareRuntimeFunction(
-            op->getParentOfType<ModuleOp>(), loc, kWorkspaceFunction,
-            workspaceFunctionType(b.getContext()), /*cInterface=*/true);
-        if (!workspaceFunction)
-          return failure();
-      }
-      GpuKernelSpec reductionSpec = base;
-      reductionSpec.splitKReduction = true;
-      reduction = kernels.getOrCreate(reductionSpec, target.getChip(), loc);
-      if (!reduction.func)
+    if (spec.splitsK() && !workspaceFunction) {
+      auto module = op->getParentOfType<ModuleOp>();
+      workspaceFunction = getOrDeclareRuntimeFunction(
+          module, loc, kWorkspaceFunction,
+          runtimeBufferFunctionType(b.getContext(), 8), /*cInterface=*/true);
+      if (!workspaceFunction)
+        return failure();
+      countersFunction = getOrDeclareRuntimeFunction(
+          module, loc, kCountersFunction,
+          runtimeBufferFunctionType(b.getContext(), 32), /*cInterface=*/true);
+      if (!countersFunction)
         return failure();
     }
-    candidates.push_back({spec, kernel, tmaKernel, reduction});
+    candidates.push_back({spec, kernel, tmaKernel});
   }
   ArrayRef<Type> argTypes = candidates.front().kernel.func.getArgumentTypes();
 
@@ -420,8 +422,10 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
       if (isConv)
         args.append({r0, rows, conv.filterR, conv.filterS});
 
-      // Launches one candidate at tb's insertion point.
-      auto emitCandidate = [&](const CandidateKernels &candidate) {
+      // Launches one candidate at tb's insertion point on `args` (the
+      // region's operands) over `batch` matrices.
+      auto emitLaunch = [&](const CandidateKernels &candidate, OpBuilder &tb,
+                            const SmallVector<Value> &args, Value batch) {
         const GpuKernelSpec &spec = candidate.spec;
         const GpuKernel &kernel = candidate.kernel;
         const GpuKernel &tmaKernel = candidate.tmaKernel;
@@ -455,10 +459,11 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
         addFlag(args[1], spec.contiguousB, kVectorB);
         // A split-K candidate's blocks write their partial sums into a
         // workspace of (matrices x splits) matrices of the region's shape,
-        // each split a whole number of K tiles; the reduction kernel then
-        // writes C (SplitKReduction.cpp). The runtime keeps the calling
-        // thread's workspace across calls (quilt_gpu_workspace); without
-        // one (the runtime failed and said why) nothing is launched.
+        // each split a whole number of K tiles, and count their arrivals
+        // per tile; the last block of a tile writes C (SplitKFixup.cpp).
+        // The runtime keeps the calling thread's workspace and counters
+        // across calls; without them (the runtime failed and said why)
+        // nothing is launched.
         Value matrices = batch;
         SmallVector<Value> splitKOperands;
         OpBuilder::InsertionGuard launchesGuard(tb);
@@ -480,16 +485,31 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
               SmallVector<int64_t>(3, ShapedType::kDynamic), computeType);
           Value workspace = memref::ViewOp::create(
               tb, l, type, buffer, cm.c(0), ValueRange{matrices, rows, cols});
-          Value address =
-              memref::ExtractAlignedPointerAsIndexOp::create(tb, l, buffer);
-          auto haveWorkspace = scf::IfOp::create(tb, l, cm.lt(cm.c(0), address),
+          Value tilesM = cm.ceilDiv(rows, cm.c(cfg.tileM));
+          Value tilesN = cm.ceilDiv(cols, cm.c(cfg.tileN));
+          Value tiles = cm.mul(cm.mul(batch, tilesM), tilesN);
+          Value tiles64 =
+              arith::IndexCastOp::create(tb, l, tb.getI64Type(), tiles);
+          Value counters =
+              func::CallOp::create(tb, l, countersFunction, ValueRange{tiles64})
+                  .getResult(0);
+          auto obtained = [&](Value memref) {
+            Value address =
+                memref::ExtractAlignedPointerAsIndexOp::create(tb, l, memref);
+            return cm.lt(cm.c(0), address);
+          };
+          Value haveWorkspace = obtained(buffer);
+          Value haveCounters = obtained(counters);
+          Value haveBuffers =
+              arith::AndIOp::create(tb, l, haveWorkspace, haveCounters);
+          auto whereObtained = scf::IfOp::create(tb, l, haveBuffers,
                                                  /*withElseRegion=*/false);
-          tb.setInsertionPoint(haveWorkspace.thenBlock()->getTerminator());
+          tb.setInsertionPoint(whereObtained.thenBlock()->getTerminator());
           gpu::GPUFuncOp splitKernel = kernel.func;
           Type argType =
               splitKernel.getArgumentTypes()[spec.firstSplitKOperand()];
           splitKOperands = {memref::CastOp::create(tb, l, argType, workspace),
-                            splits, splitK};
+                            counters, splits, splitK};
         }
         // C (or the workspace) written in runs of the kernel's width.
         Value written = spec.splitsK() ? splitKOperands[0] : args[2];
@@ -528,20 +548,38 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
         } else {
           launch(tb, kernel, {});
         }
-        if (!spec.splitsK())
+      };
+      // A grid's z holds at most 65535 (matrix, split) pairs: a larger
+      // batch is launched in chunks of floor(65535 / splits) matrices, on
+      // windows of the chunk's matrices (the model counts the launches).
+      auto emitCandidate = [&](const CandidateKernels &candidate) {
+        if (!batched) {
+          emitLaunch(candidate, tb, args, batch);
           return;
-        // The reduction: a thread per element of the region, a block per
-        // 256 columns of a row (rows along x, whose limit is 2^31 - 1).
-        SmallVector<Value> operands(ArrayRef<Value>(args).drop_front(2));
-        operands.append(splitKOperands);
-        operands.push_back(flags);
-        Value threads = cm.c(kSplitKReductionThreads);
-        gpu::GPUFuncOp reduction = candidate.reduction.func;
-        gpu::LaunchFuncOp::create(
-            tb, l, reduction,
-            gpu::KernelDim3{rows, cm.ceilDiv(cols, threads), batch},
-            gpu::KernelDim3{threads, cm.c(1), cm.c(1)},
-            arith::ConstantIntOp::create(tb, l, 0, 32), operands);
+        }
+        IndexMath cm{tb, l};
+        Value chunk = cm.c(quilt::kGpuMaxGridZ / candidate.spec.config.splitK);
+        scf::ForOp::create(
+            tb, l, cm.c(0), batch, chunk, ValueRange{},
+            [&](OpBuilder &fb, Location, Value first, ValueRange) {
+              IndexMath fm{fb, l};
+              Value count = fm.min(chunk, fm.sub(batch, first));
+              SmallVector<Value> chunkArgs;
+              for (Value arg : args) {
+                auto type = dyn_cast<MemRefType>(arg.getType());
+                if (!type || type.getRank() != 3) {
+                  chunkArgs.push_back(arg);
+                  continue;
+                }
+                Value rows = memref::DimOp::create(fb, l, arg, 1);
+                Value cols = memref::DimOp::create(fb, l, arg, 2);
+                Value zero = fm.c(0);
+                chunkArgs.push_back(window(fb, l, arg, {first, zero, zero},
+                                           {count, rows, cols}, type));
+              }
+              emitLaunch(candidate, fb, chunkArgs, count);
+              scf::YieldOp::create(fb, l);
+            });
       };
       // emitCandidate builds at `tb`, the builder each case is given.
       emitSelectedCandidate(tb, l, which, runnable, [&](OpBuilder &, size_t i) {

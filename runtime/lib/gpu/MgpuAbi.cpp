@@ -315,7 +315,8 @@ _mlir_ciface_quilt_gpu_workspace(quilt_gpu_byte_memref *result, int64_t bytes) {
     *result = {ptr, ptr, 0, ptr ? bytes : 0, 1};
 }
 
-extern "C" QUILT_GPU_EXPORT int32_t *quilt_gpu_arrival_counters(uint64_t count) {
+extern "C" QUILT_GPU_EXPORT int32_t *
+quilt_gpu_arrival_counters(uint64_t count) {
   int32_t *ptr = nullptr;
   if (count == 0) {
     beginCall();
@@ -335,9 +336,9 @@ _mlir_ciface_quilt_gpu_arrival_counters(quilt_gpu_i32_memref *result,
   } else {
     Error precondition = requireHandle(result, "result descriptor");
     if (!precondition.failed())
-      precondition = Error::make(QUILT_GPU_ERROR_INVALID_ARGUMENT,
-                                 "negative counter count " +
-                                     std::to_string(count));
+      precondition =
+          Error::make(QUILT_GPU_ERROR_INVALID_ARGUMENT,
+                      "negative counter count " + std::to_string(count));
     call("quilt_gpu_arrival_counters", std::move(precondition),
          [](Runtime &) { return Error::success(); });
   }

@@ -47,11 +47,17 @@
 // A100-LABEL: func.func @mm_strided_c(
 // A100:         gpu.launch_func @quilt_nvidia_kernels::@quilt_mma_sync_f16_[[MMA]]_f16_f32_sc {{.*}} %{{.*}} : memref<?x?xf32, strided<[?, ?], offset: ?>>, %{{.*}} : i32)
 
-// A batch walks grid z.
+// A batch walks grid z, 65535 matrices a launch at most: a loop over
+// chunks of that many, each launch on windows of its chunk's matrices.
 // A100-LABEL: func.func @bmm_f32(
 // A100:         } else {
 // A100:         %[[B:.*]] = memref.dim %arg2, %c0
-// A100:         gpu.launch_func @quilt_nvidia_kernels::@quilt_simt_fma_{{.*}}_f32_f32_batch blocks in (%{{.*}}, %{{.*}}, %[[B]])
+// A100:         %[[CHUNK:.*]] = arith.constant 65535 : index
+// A100:         scf.for %[[FIRST:.*]] = %{{.*}} to %[[B]] step %[[CHUNK]] {
+// A100-NEXT:      %[[LEFT:.*]] = arith.subi %[[B]], %[[FIRST]] : index
+// A100-NEXT:      %[[COUNT:.*]] = arith.minsi %[[CHUNK]], %[[LEFT]] : index
+// A100:           memref.subview %{{.*}}[%[[FIRST]], 0, 0] [%[[COUNT]], %{{.*}}, %{{.*}}] [1, 1, 1]
+// A100:           gpu.launch_func @quilt_nvidia_kernels::@quilt_simt_fma_{{.*}}_f32_f32_batch blocks in (%{{.*}}, %{{.*}}, %[[COUNT]])
 
 // Device side (sm_80: cp.async): dynamic workgroup memory holds `stages`
 // pairs of A and B tiles, each in its stored layout (A 16 x (64 + 8),

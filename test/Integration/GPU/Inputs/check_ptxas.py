@@ -36,8 +36,8 @@ import tempfile
 
 # Keep the source tree free of __pycache__ when importing the helper.
 sys.dont_write_bytecode = True
-from kernel_estimates import (REDUCTION_THREADS, estimated_registers,  # noqa: E402
-                              estimated_resources, is_reduction)
+from kernel_estimates import (estimated_registers,  # noqa: E402
+                              estimated_resources)
 
 parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
 for name in ("quiltc", "ptxas", "source", "target", "chip"):
@@ -148,11 +148,9 @@ for index, module in enumerate(modules):
         if used:
             kernels += 1
             registers = int(used.group(1))
-            reduction = is_reduction(name)
-            threads = (REDUCTION_THREADS if reduction else
-                       int(re.search(r"_t(\d+)_", name).group(1)))
+            threads = int(re.search(r"_t(\d+)_", name).group(1))
             line = "%s: %d registers x %d threads" % (name, registers, threads)
-            if tolerance is not None and not reduction:
+            if tolerance is not None:
                 estimate = estimated_registers(quiltc, target, name)
                 if estimate is None:
                     problems.append("%s: explain lists no such candidate" % name)
@@ -168,7 +166,7 @@ for index, module in enumerate(modules):
                                         % (name, registers, estimate))
             if args.occupancy and name not in launch_bytes:
                 problems.append("%s: no launch in quiltc --emit=mlir" % name)
-            elif args.occupancy and not reduction:
+            elif args.occupancy:
                 resources = estimated_resources(quiltc, target, name)
                 shared = launch_bytes[name]
                 blocks = blocks_per_sm(chip, registers, threads, shared)

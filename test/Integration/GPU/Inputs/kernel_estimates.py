@@ -20,16 +20,6 @@ WORKLOADS = [
     ("", "matmul %s M=1000 N=1000 K=1000"),
 ]
 _estimates_by_workload = {}
-# The split-K reduction (SplitKReduction.cpp) is no candidate: one thread per
-# element of C, in blocks of REDUCTION_THREADS.
-REDUCTION_PREFIX = "quilt_splitk_reduce_"
-REDUCTION_THREADS = 256
-
-
-def is_reduction(name):
-    """Whether a kernel is a split-K reduction, which explain does not
-    list."""
-    return name.startswith(REDUCTION_PREFIX)
 
 
 def estimated_registers(quiltc, target, name):
@@ -45,6 +35,9 @@ def estimated_resources(quiltc, target, name):
     if not match:
         return None
     inst, *knobs, ab, details = match.groups()
+    # A split-K kernel (`_sk`) compiles the split-K candidates of its
+    # configuration, whose workgroup memory holds the fixup's word too.
+    splits = re.search(r"_sk(_|$)", details or "") is not None
     workload = next(text for marker, text in WORKLOADS
                     if marker in (details or "")) % ab
     if workload not in _estimates_by_workload:
@@ -59,6 +52,7 @@ def estimated_resources(quiltc, target, name):
         _estimates_by_workload[workload] = {
             tuple(str(c["config"][key]) for key in
                   ("inst", "tile_m", "tile_n", "tile_k", "threads", "warps_m",
-                   "warps_n", "thread_tile_m", "thread_tile_n", "vector_width")):
+                   "warps_n", "thread_tile_m", "thread_tile_n", "vector_width"))
+            + (c["config"]["split_k"] > 1,):
             c["resources"] for c in report["candidates"]}
-    return _estimates_by_workload[workload].get((inst, *knobs))
+    return _estimates_by_workload[workload].get((inst, *knobs, splits))
