@@ -297,22 +297,37 @@ extern "C" QUILT_GPU_EXPORT void *quilt_gpu_workspace(uint64_t bytes) {
   return ptr;
 }
 
-extern "C" QUILT_GPU_EXPORT void
-_mlir_ciface_quilt_gpu_workspace(quilt_gpu_byte_memref *result, int64_t bytes) {
-  void *ptr = nullptr;
-  if (result && bytes >= 0) {
-    ptr = quilt_gpu_workspace(uint64_t(bytes));
+namespace {
+
+/// MLIR's C interface of runtime buffer `name` (`name(i64) ->
+/// memref<?xT>`): `get(size)` for a size >= 0 (an invalid-argument status
+/// naming `what` otherwise) into a descriptor of `size` elements, empty on
+/// failure.
+template <typename Descriptor, typename Get>
+void bufferDescriptor(const char *name, const char *what, Descriptor *result,
+                      int64_t size, Get get) {
+  decltype(get(0)) ptr = nullptr;
+  if (result && size >= 0) {
+    ptr = get(uint64_t(size));
   } else {
     Error precondition = requireHandle(result, "result descriptor");
     if (!precondition.failed())
-      precondition =
-          Error::make(QUILT_GPU_ERROR_INVALID_ARGUMENT,
-                      "negative workspace size " + std::to_string(bytes));
-    call("quilt_gpu_workspace", std::move(precondition),
+      precondition = Error::make(QUILT_GPU_ERROR_INVALID_ARGUMENT,
+                                 std::string("negative ") + what + " " +
+                                     std::to_string(size));
+    call(name, std::move(precondition),
          [](Runtime &) { return Error::success(); });
   }
   if (result)
-    *result = {ptr, ptr, 0, ptr ? bytes : 0, 1};
+    *result = {ptr, ptr, 0, ptr ? size : 0, 1};
+}
+
+} // namespace
+
+extern "C" QUILT_GPU_EXPORT void
+_mlir_ciface_quilt_gpu_workspace(quilt_gpu_byte_memref *result, int64_t bytes) {
+  bufferDescriptor("quilt_gpu_workspace", "workspace size", result, bytes,
+                   quilt_gpu_workspace);
 }
 
 extern "C" QUILT_GPU_EXPORT int32_t *
@@ -330,20 +345,8 @@ quilt_gpu_arrival_counters(uint64_t count) {
 extern "C" QUILT_GPU_EXPORT void
 _mlir_ciface_quilt_gpu_arrival_counters(quilt_gpu_i32_memref *result,
                                         int64_t count) {
-  int32_t *ptr = nullptr;
-  if (result && count >= 0) {
-    ptr = quilt_gpu_arrival_counters(uint64_t(count));
-  } else {
-    Error precondition = requireHandle(result, "result descriptor");
-    if (!precondition.failed())
-      precondition =
-          Error::make(QUILT_GPU_ERROR_INVALID_ARGUMENT,
-                      "negative counter count " + std::to_string(count));
-    call("quilt_gpu_arrival_counters", std::move(precondition),
-         [](Runtime &) { return Error::success(); });
-  }
-  if (result)
-    *result = {ptr, ptr, 0, ptr ? count : 0, 1};
+  bufferDescriptor("quilt_gpu_arrival_counters", "counter count", result, count,
+                   quilt_gpu_arrival_counters);
 }
 
 //===----------------------------------------------------------------------===//

@@ -466,101 +466,80 @@ Error Runtime::encodeTileMap(const TileMapRequest &r, void *map,
 
 namespace {
 
-/// A thread's scratch buffer. Freed when the thread exits: its last user
-/// (a generated call) waited for its kernels, and a failure then has no
-/// one to report to.
-struct ThreadWorkspace {
+/// A device buffer of the calling thread, kept across calls and grown (at
+/// least doubled, so that a sequence of growing shapes reallocates a few
+/// times, not on every call). Freed when the thread exits: its last user (a
+/// generated call) waited for its kernels, and a failure then has no one to
+/// report to.
+struct ThreadBuffer {
   Backend *backend = nullptr;
   void *ptr = nullptr;
   uint64_t bytes = 0;
 
-  ~ThreadWorkspace() {
+  ~ThreadBuffer() {
     if (ptr)
       (void)backend->memFree(ptr);
   }
+
+  /// At least `wanted` bytes from `from`; `fresh` says whether they are a
+  /// new allocation (whose contents are undefined).
+  Error reserve(Backend &from, uint64_t wanted, bool &fresh) {
+    fresh = !ptr || bytes < wanted;
+    if (!fresh)
+      return Error::success();
+    uint64_t grown = std::max(wanted, 2 * bytes);
+    if (ptr) {
+      Error freed = backend->memFree(ptr);
+      ptr = nullptr, bytes = 0;
+      if (freed.failed())
+        return freed;
+    }
+    void *allocated = nullptr;
+    if (Error error = from.memAlloc(grown, /*hostShared=*/false, allocated);
+        error.failed())
+      return error;
+    backend = &from, ptr = allocated, bytes = grown;
+    return Error::success();
+  }
 };
 
-thread_local ThreadWorkspace threadWorkspace;
+thread_local ThreadBuffer threadWorkspace;
+
+/// The arrival counters, and the thread's failure count when they were last
+/// known to be zero.
+thread_local ThreadBuffer threadCounters;
+thread_local uint64_t countersZeroedAtFailures = 0;
 
 } // namespace
 
 Error Runtime::workspace(uint64_t bytes, void *&ptr) {
-  ThreadWorkspace &held = threadWorkspace;
-  if (held.ptr && held.bytes >= bytes) {
-    ptr = held.ptr;
-    return Error::success();
-  }
-  // At least double: a sequence of growing shapes reallocates a few
-  // times, not on every call.
-  uint64_t grown = std::max(bytes, 2 * held.bytes);
-  if (held.ptr) {
-    Error freed = held.backend->memFree(held.ptr);
-    held.ptr = nullptr, held.bytes = 0;
-    if (freed.failed())
-      return freed;
-  }
-  void *fresh = nullptr;
-  if (Error error = backend_.memAlloc(grown, /*hostShared=*/false, fresh);
+  bool fresh = false;
+  if (Error error = threadWorkspace.reserve(backend_, bytes, fresh);
       error.failed())
     return error;
-  held.backend = &backend_, held.ptr = fresh, held.bytes = grown;
-  ptr = fresh;
+  ptr = threadWorkspace.ptr;
   return Error::success();
 }
 
-namespace {
-
-/// A thread's arrival counters, and the thread's failure count when they
-/// were last known to be zero.
-struct ThreadCounters {
-  Backend *backend = nullptr;
-  int32_t *ptr = nullptr;
-  uint64_t count = 0;
-  uint64_t zeroedAtFailures = 0;
-
-  ~ThreadCounters() {
-    if (ptr)
-      (void)backend->memFree(ptr);
-  }
-};
-
-thread_local ThreadCounters threadCounters;
-
-} // namespace
-
 Error Runtime::arrivalCounters(uint64_t count, int32_t *&ptr) {
-  ThreadCounters &held = threadCounters;
+  ThreadBuffer &held = threadCounters;
+  bool fresh = false;
+  if (Error error = held.reserve(backend_, count * sizeof(int32_t), fresh);
+      error.failed())
+    return error;
   // The kernels that count leave every counter at zero, but one stopped
   // midway (a trap, a failed launch) may not have: whatever failed on this
   // thread since they were zeroed, they are zeroed again.
-  bool stale = held.zeroedAtFailures != failuresOnThisThread();
-  if (held.ptr && held.count >= count && !stale) {
-    ptr = held.ptr;
-    return Error::success();
-  }
-  if (held.count < count) {
-    uint64_t grown = std::max(count, 2 * held.count);
-    if (held.ptr) {
-      Error freed = held.backend->memFree(held.ptr);
-      held.ptr = nullptr, held.count = 0;
-      if (freed.failed())
-        return freed;
-    }
-    void *fresh = nullptr;
-    if (Error error = backend_.memAlloc(grown * sizeof(int32_t),
-                                        /*hostShared=*/false, fresh);
+  if (fresh || countersZeroedAtFailures != failuresOnThisThread()) {
+    if (Error error = backend_.memset32Async(
+            held.ptr, 0, held.bytes / sizeof(int32_t), nullptr);
         error.failed())
       return error;
-    held.backend = &backend_, held.ptr = static_cast<int32_t *>(fresh);
-    held.count = grown;
+    if (Error error = backend_.streamSynchronize(nullptr); error.failed())
+      return error;
+    countersZeroedAtFailures = failuresOnThisThread();
   }
-  if (Error error = backend_.memset32Async(held.ptr, 0, held.count, nullptr);
-      error.failed())
-    return error;
-  if (Error error = backend_.streamSynchronize(nullptr); error.failed())
-    return error;
-  held.zeroedAtFailures = failuresOnThisThread();
-  ptr = held.ptr;
+  ptr = static_cast<int32_t *>(held.ptr);
   return Error::success();
 }
 
