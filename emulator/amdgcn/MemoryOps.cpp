@@ -255,10 +255,10 @@ template <typename U> U atomicResult(AtomicOp op, U old, U data, U compare) {
 }
 
 // global_atomic_<op> [vdst,] vaddr, vdata, saddr|off [glc / sc0] (flat_:
-// no saddr): with glc
-// (sc0 on gfx940) the instruction returns the old value in vdst, which
-// then leads the operands. Lanes update in lane order, each atomically
-// with respect to the others: the emulator runs one wave at a time.
+// no saddr): with glc (sc0 on gfx940) the instruction returns the old
+// value in vdst, which then leads the operands. Lanes update in lane order,
+// each atomically with respect to the others: the emulator runs one wave at a
+// time.
 template <typename U, AtomicOp Op>
 void globalAtomic(Wave &w, const Instruction &in) {
   constexpr unsigned bytes = sizeof(U), dwords = bytes / 4;

@@ -464,6 +464,8 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
         // The runtime keeps the calling thread's workspace and counters
         // across calls; without them (the runtime failed and said why)
         // nothing is launched.
+        Value tilesM = cm.ceilDiv(rows, cm.c(cfg.tileM));
+        Value tilesN = cm.ceilDiv(cols, cm.c(cfg.tileN));
         Value matrices = batch;
         SmallVector<Value> splitKOperands;
         OpBuilder::InsertionGuard launchesGuard(tb);
@@ -485,8 +487,6 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
               SmallVector<int64_t>(3, ShapedType::kDynamic), computeType);
           Value workspace = memref::ViewOp::create(
               tb, l, type, buffer, cm.c(0), ValueRange{matrices, rows, cols});
-          Value tilesM = cm.ceilDiv(rows, cm.c(cfg.tileM));
-          Value tilesN = cm.ceilDiv(cols, cm.c(cfg.tileN));
           Value tiles = cm.mul(cm.mul(batch, tilesM), tilesN);
           Value tiles64 =
               arith::IndexCastOp::create(tb, l, tb.getI64Type(), tiles);
@@ -516,8 +516,7 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
         if (kernel.cVectorWidth > 1)
           setFlagIf(vectorAligned(tb, l, written, kernel.cVectorWidth),
                     kVectorC);
-        gpu::KernelDim3 grid{cm.ceilDiv(rows, cm.c(cfg.tileM)),
-                             cm.ceilDiv(cols, cm.c(cfg.tileN)), matrices};
+        gpu::KernelDim3 grid{tilesM, tilesN, matrices};
         gpu::KernelDim3 block{cm.c(cfg.threads), cm.c(1), cm.c(1)};
         auto launch = [&](OpBuilder &lb, const GpuKernel &launched,
                           ValueRange maps) {
@@ -564,6 +563,7 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
             [&](OpBuilder &fb, Location, Value first, ValueRange) {
               IndexMath fm{fb, l};
               Value count = fm.min(chunk, fm.sub(batch, first));
+              Value zero = fm.c(0);
               SmallVector<Value> chunkArgs;
               for (Value arg : args) {
                 auto type = dyn_cast<MemRefType>(arg.getType());
@@ -573,7 +573,6 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
                 }
                 Value rows = memref::DimOp::create(fb, l, arg, 1);
                 Value cols = memref::DimOp::create(fb, l, arg, 2);
-                Value zero = fm.c(0);
                 chunkArgs.push_back(window(fb, l, arg, {first, zero, zero},
                                            {count, rows, cols}, type));
               }

@@ -21,6 +21,8 @@ func.func @bmm(%a: memref<?x?x?xf32>, %b: memref<?x?x?xf32>, %c: memref<?x?x?xf3
 // CHECK:         %[[CHUNK:.*]] = arith.constant 16383 : index
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[CHUNK]] {
 // CHECK:           %[[BATCH:.*]] = arith.minsi %[[CHUNK]], %{{.*}} : index
+// CHECK:         %[[TILESM:.*]] = arith.ceildivsi %[[ROWS:.*]], %c64{{.*}} : index
+// CHECK:         %[[TILESN:.*]] = arith.ceildivsi %[[COLS:.*]], %c64{{.*}} : index
 // CHECK:         %[[KSTEPS:.*]] = arith.ceildivsi %{{.*}}, %[[TK:c8.*]] : index
 // CHECK-NEXT:    %[[SPLITSTEPS:.*]] = arith.ceildivsi %[[KSTEPS]], %[[SPLITS:c4.*]] : index
 // CHECK-NEXT:    %[[SPLITK:.*]] = arith.muli %[[SPLITSTEPS]], %[[TK]] : index
@@ -29,9 +31,7 @@ func.func @bmm(%a: memref<?x?x?xf32>, %b: memref<?x?x?xf32>, %c: memref<?x?x?xf3
 // CHECK-NEXT:    %[[BYTES64:.*]] = arith.index_cast %[[BYTES]] : index to i64
 // CHECK-NEXT:    %[[BUFFER:.*]] = func.call @quilt_gpu_workspace(%[[BYTES64]]) : (i64) -> memref<?xi8>
 // CHECK-NEXT:    %[[AT:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[WS:.*]] = memref.view %[[BUFFER]][%[[AT]]][%[[MATRICES]], %[[ROWS:.*]], %[[COLS:.*]]] : memref<?xi8> to memref<?x?x?xf32>
-// CHECK:         %[[TILESM:.*]] = arith.ceildivsi %[[ROWS]], %c64{{.*}} : index
-// CHECK:         %[[TILESN:.*]] = arith.ceildivsi %[[COLS]], %c64{{.*}} : index
+// CHECK-NEXT:    %[[WS:.*]] = memref.view %[[BUFFER]][%[[AT]]][%[[MATRICES]], %[[ROWS]], %[[COLS]]] : memref<?xi8> to memref<?x?x?xf32>
 // CHECK-NEXT:    %[[PERTILE:.*]] = arith.muli %[[BATCH]], %[[TILESM]] : index
 // CHECK-NEXT:    %[[TILES:.*]] = arith.muli %[[PERTILE]], %[[TILESN]] : index
 // CHECK-NEXT:    %[[TILES64:.*]] = arith.index_cast %[[TILES]] : index to i64
@@ -47,7 +47,7 @@ func.func @bmm(%a: memref<?x?x?xf32>, %b: memref<?x?x?xf32>, %c: memref<?x?x?xf3
 // CHECK-NEXT:      %[[WSARG:.*]] = memref.cast %[[WS]] : memref<?x?x?xf32> to memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>
 // The vector flag for C is the workspace's alignment.
 // CHECK:         memref.extract_strided_metadata %[[WSARG]]
-// CHECK:         gpu.launch_func @quilt_nvidia_kernels::@[[SPLIT:quilt_simt_fma_64x64x8_t64_w1x2_tt8x8_v4_f32_f32_biasf32_bias_add_relu_batch_sk]] blocks in (%{{.*}}, %{{.*}}, %[[MATRICES]]) threads in (%c64{{.*}}) {{.*}} args({{.*}}, %[[WSARG]] : memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>, %[[COUNTERS]] : memref<?xi32>, %[[SPLITS]] : index, %[[SPLITK]] : index, %{{.*}} : i32)
+// CHECK:         gpu.launch_func @quilt_nvidia_kernels::@[[SPLIT:quilt_simt_fma_64x64x8_t64_w1x2_tt8x8_v4_f32_f32_biasf32_bias_add_relu_batch_sk]] blocks in (%[[TILESM]], %[[TILESN]], %[[MATRICES]]) threads in (%c64{{.*}}) {{.*}} args({{.*}}, %[[WSARG]] : memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>, %[[COUNTERS]] : memref<?xi32>, %[[SPLITS]] : index, %[[SPLITK]] : index, %{{.*}} : i32)
 // CHECK-NOT:     gpu.launch_func
 // CHECK:       }
 
