@@ -55,23 +55,26 @@ pruneCandidates(const std::vector<KernelConfig> &all, ElemType elem,
                 const TargetDesc &target, const std::vector<GemmShape> &shapes,
                 int maxCandidates, const ResidualModel *residual = nullptr);
 
-/// GPU split-K variants (split_k 2, 4, 8) of the kept kernel with the
-/// smallest tile, in up to a quarter of the `maxCandidates` budget (at most
-/// three): each one kept where it is the fastest on some of `shapes` by at
-/// least 10% over the kernels before it (a grid of few tiles on many compute
-/// units), most gain first. They follow the kernels, whose order does not
-/// change; a variant takes the place of a kernel from the end of `kept`
-/// only when the budget is full. Variants share their kernel (the split
-/// count is a launch operand, docs/gpu-codegen.md, "Split-K"), so they cost
-/// one kernel, not one kernel each.
+/// GPU variants whose blocks share tiles, for grids of few tiles on many
+/// compute units: split-K (split_k 2, 4, 8) of the kept kernel with the
+/// smallest tile, and (but for convolutions) stream-K of each kept kernel
+/// over the blocks the target holds at once (compute units x blocks per
+/// unit). In up to a
+/// quarter of the `maxCandidates` budget (at most three): each one kept
+/// where it is the fastest on some of `shapes` by at least 10% over the
+/// kernels before it, most gain first. They follow the kernels, whose
+/// order does not change; a variant takes the place of a kernel from the
+/// end of `kept` only when the budget is full. Split-K variants share
+/// their kernel (the split count is a launch operand, docs/gpu-codegen.md,
+/// "Split-K"), so they cost one kernel, not one kernel each.
 std::vector<KernelConfig>
-withSplitKVariants(std::vector<KernelConfig> kept, ElemType elem,
-                   const TargetDesc &target,
-                   const std::vector<GemmShape> &shapes, int maxCandidates,
-                   const ResidualModel *residual = nullptr);
+withSharedTileVariants(std::vector<KernelConfig> kept, OpKind op, ElemType elem,
+                       const TargetDesc &target,
+                       const std::vector<GemmShape> &shapes, int maxCandidates,
+                       const ResidualModel *residual = nullptr);
 
 /// enumerateCandidates + pruneCandidates over representativeShapes(op),
-/// then (GPUs) withSplitKVariants.
+/// then (GPUs) withSharedTileVariants.
 std::vector<KernelConfig>
 generateCandidates(OpKind op, ElemType elem, const TargetDesc &target,
                    const CandidateOptions &options = {});

@@ -103,6 +103,8 @@ struct PreparedCandidates {
   // no integer division sits on the selection path.
   Lanes tileM, tileN, tileK, splitK;
   Lanes invTileM, invTileN, invTileK, invSplitK;
+  /// Stream-K: the grid's blocks (0: none).
+  Lanes streamK;
   /// Granularity the computed extent is padded to on CPUs: the register
   /// block (the cache block's edge is not padded). GPUs pad to the tile.
   Lanes granM, granN, invGranM, invGranN;
@@ -160,7 +162,8 @@ struct PreparedTable {
   /// stall of a row a register block starts beyond it (Evaluate.h).
   double invInPlaceAReachBytes = 0, usPerRowStartStall = 0;
   bool cpu = false;
-  bool splitK = false; ///< some candidate splits K
+  bool splitK = false;  ///< some candidate splits K
+  bool streamK = false; ///< some candidate streams K
 
   SelectionPolicy policy = SelectionPolicy::CostModel;
   int32_t fixedIndex = 0;

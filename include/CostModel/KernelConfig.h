@@ -27,6 +27,9 @@ struct KernelConfig {
   int64_t vectorWidth = 1;                  ///< elements per vector access
   int64_t stages = 1;                       ///< software pipeline depth
   int64_t splitK = 1;
+  /// Stream-K: 0, or the number of persistent blocks that share the
+  /// tiles' K steps (each takes a contiguous range of them across tiles).
+  int64_t streamK = 0;
   InstKind inst = InstKind::SimtFma;
   BoundaryPolicy boundary = BoundaryPolicy::Mask;
 
@@ -36,12 +39,16 @@ struct KernelConfig {
   std::string str() const;
 
   int64_t warps() const { return warpsM * warpsN; }
+  /// Blocks finish tiles of other blocks (split-K or stream-K): each
+  /// stores partial sums and the last to arrive writes C.
+  bool sharesTiles() const { return splitK > 1 || streamK > 0; }
   int64_t warpTileM() const { return tileM / warpsM; }
   int64_t warpTileN() const { return tileN / warpsN; }
 };
 
 /// Parses the form `str()` prints, e.g. "128x128x32 t256 w2x4 tt8x8 v4 s3
-/// mma_sync_f16", with optional trailing "sk<N>" (split-K) and "pad" / "patch"
+/// mma_sync_f16", with optional trailing "sk<N>" (split-K), "streamk<G>"
+/// (stream-K over G blocks) and "pad" / "patch"
 /// (boundary policy; "mask" is the default). Returns nullopt and sets `error`
 /// on malformed text. Does not validate: call checkForTarget for that.
 std::optional<KernelConfig> parseKernelConfig(std::string_view text,

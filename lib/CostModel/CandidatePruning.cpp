@@ -173,17 +173,18 @@ pruneCandidates(const std::vector<KernelConfig> &all, ElemType elem,
 }
 
 std::vector<KernelConfig>
-withSplitKVariants(std::vector<KernelConfig> kept, ElemType elem,
-                   const TargetDesc &target,
-                   const std::vector<GemmShape> &shapes, int maxCandidates,
-                   const ResidualModel *residual) {
+withSharedTileVariants(std::vector<KernelConfig> kept, OpKind op, ElemType elem,
+                       const TargetDesc &target,
+                       const std::vector<GemmShape> &shapes, int maxCandidates,
+                       const ResidualModel *residual) {
   constexpr int64_t kSplitCounts[] = {2, 4, 8};
-  constexpr double kSplitKGain = 0.9;
+  constexpr int kMaxVariants = 3;
+  constexpr double kVariantGain = 0.9;
   int budget = std::clamp(maxCandidates, 1, kMaxPreparedCandidates);
-  int room = std::min<int>(std::size(kSplitCounts), budget / 4);
+  int room = std::min(kMaxVariants, budget / 4);
   if (room == 0 || kept.empty() || shapes.empty())
     return kept;
-  // The kernels a variant must beat, and the one it splits: the smallest
+  // The kernels a variant must beat; the one split-K splits: the smallest
   // tile, which the model keeps for small products.
   size_t fixed = std::min(kept.size(), size_t(budget - room));
   std::vector<KernelConfig> prefix(kept.begin(), kept.begin() + fixed);
@@ -191,14 +192,33 @@ withSplitKVariants(std::vector<KernelConfig> kept, ElemType elem,
   for (const KernelConfig &cfg : prefix)
     if (cfg.splitK == 1 && cfg.tileM * cfg.tileN < base->tileM * base->tileN)
       base = &cfg;
-  if (base->splitK != 1)
-    return kept;
   std::vector<KernelConfig> variants;
-  for (int64_t splits : kSplitCounts) {
-    KernelConfig variant = *base;
-    variant.splitK = splits;
+  auto offer = [&](const KernelConfig &variant) {
     if (checkForTarget(variant, elem, target).empty())
       variants.push_back(variant);
+  };
+  if (base->splitK == 1 && base->streamK == 0)
+    for (int64_t splits : kSplitCounts) {
+      KernelConfig variant = *base;
+      variant.splitK = splits;
+      offer(variant);
+    }
+  // Stream-K of every kernel, over as many blocks as the target holds at
+  // once: each block runs an equal share of the tiles' K steps. Not for
+  // convolutions, whose gather state and the persistent loop's spilled
+  // registers (a100, t4), nor on AMD chips, where LLVM spilled 11 to 26
+  // SGPRs of the MFMA stream-K kernels (docs/gpu-codegen.md, "Known gaps").
+  bool convolution =
+      op == OpKind::Conv2dNhwcHwcf || op == OpKind::Conv2dNchwFchw;
+  bool offerStreamK = !convolution && target.vendor != Vendor::AMD;
+  for (const KernelConfig &cfg : prefix) {
+    if (cfg.sharesTiles() || !offerStreamK)
+      continue;
+    KernelConfig variant = cfg;
+    variant.streamK =
+        target.computeUnits * estimateResources(cfg, elem, target).blocksPerCU;
+    if (variant.streamK > 0)
+      offer(variant);
   }
   const size_t numShapes = shapes.size();
   std::vector<double> prefixCost =
@@ -223,7 +243,7 @@ withSplitKVariants(std::vector<KernelConfig> kept, ElemType elem,
       double gain = 0.0;
       for (size_t s = 0; s < numShapes; ++s) {
         double us = variantCost[v * numShapes + s];
-        if (us > 0 && us < kSplitKGain * current[s]) {
+        if (us > 0 && us < kVariantGain * current[s]) {
           wins = true;
           gain += std::log(current[s] / us);
         }

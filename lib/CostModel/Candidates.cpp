@@ -261,8 +261,8 @@ std::vector<KernelConfig> generateCandidates(OpKind op, ElemType elem,
                       target, shapes, options.maxCandidates, options.residual);
   if (!target.isGpu())
     return kept;
-  return withSplitKVariants(std::move(kept), elem, target, shapes,
-                            options.maxCandidates, options.residual);
+  return withSharedTileVariants(std::move(kept), op, elem, target, shapes,
+                                options.maxCandidates, options.residual);
 }
 
 } // namespace quilt

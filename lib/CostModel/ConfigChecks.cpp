@@ -32,6 +32,12 @@ constexpr int64_t kNvidiaRegisterOverhead = 32;
 /// indices, two registers each). ptxas gave 5 to 26 more registers than
 /// the kernels' whole-K twins (a100, contractions.mlir).
 constexpr int64_t kSplitKFixupRegisters = 16;
+/// What a stream-K kernel keeps besides, across its persistent loop over
+/// segments: the operands' descriptors and the loop's 64-bit unit and tile
+/// state (KernelBuilder.cpp). ptxas gave a100 stream-K kernels 40 to 58
+/// registers more than their whole-tile twins, the fixup's included
+/// (contractions.mlir): 16 + 32 = 48 in the estimate.
+constexpr int64_t kStreamKLoopRegisters = 32;
 constexpr int64_t kAmdRegisterOverhead = 48;
 /// Architectural VGPRs of an AMD lane; CDNA adds as many accumulation VGPRs.
 constexpr int64_t kArchitecturalVgprs = 256;
@@ -115,10 +121,21 @@ std::string checkPositive(const KernelConfig &cfg) {
     if (f.value < 1)
       return std::string(f.name) + " must be positive (got " + str(f.value) +
              ")";
+  if (cfg.streamK < 0)
+    return "stream-K must be 0 (off) or the number of blocks that share the "
+           "tiles (got " +
+           str(cfg.streamK) + ")";
+  if (cfg.streamK > 0 && cfg.splitK > 1)
+    return "a configuration splits K (split-K " + str(cfg.splitK) +
+           ") or streams it (stream-K " + str(cfg.streamK) + "), not both";
   return "";
 }
 
 std::string checkCpuStructure(const KernelConfig &cfg, int64_t lanes) {
+  if (cfg.streamK != 0)
+    return "stream-K schedules GPU blocks: a CPU micro-kernel's stream-K must "
+           "be 0 (got " +
+           str(cfg.streamK) + ")";
   if (cfg.threads != 1)
     return "a CPU micro-kernel runs one thread per core: threads must be 1 "
            "(got " +
@@ -258,7 +275,7 @@ ResourceUsage estimateResources(const KernelConfig &cfg, ElemType elem,
   SharedStageLayout layout(cfg, /*aKContiguous=*/!simt,
                            /*bKContiguous=*/false, sharedTileFormat(cfg, elem));
   usage.sharedMemBytes = layout.kernelBytes(stages);
-  if (cfg.splitK > 1)
+  if (cfg.sharesTiles())
     usage.sharedMemBytes = withSplitKFlag(usage.sharedMemBytes);
   int64_t staging = 0;
   if (!asyncCopies && stages > 1)
@@ -271,8 +288,10 @@ ResourceUsage estimateResources(const KernelConfig &cfg, ElemType elem,
   int64_t accumulators = cfg.threadTileM * cfg.threadTileN * regsPerValue;
   int64_t regs =
       accumulators + operandRegisters(cfg) * regsPerValue + staging + overhead;
-  if (cfg.splitK > 1)
+  if (cfg.sharesTiles())
     regs += kSplitKFixupRegisters;
+  if (cfg.streamK > 0)
+    regs += kStreamKLoopRegisters;
   // CDNA's unified file: past the 256 architectural VGPRs the compiler
   // moves MFMA accumulators (only they can live there) into AGPRs and still
   // fills the architectural ones (the 256x256 MFMA tile with 256 accumulators:

@@ -169,6 +169,7 @@ void prepareCandidate(const KernelConfig &cfg, ElemType elem,
   c.splitK[i] = double(std::max<int64_t>(cfg.splitK, 1));
   c.invTileM[i] = 1.0 / tileM, c.invTileN[i] = 1.0 / tileN;
   c.invTileK[i] = 1.0 / tileK, c.invSplitK[i] = 1.0 / c.splitK[i];
+  c.streamK[i] = cpu ? 0.0 : double(std::max<int64_t>(cfg.streamK, 0));
   c.granM[i] = cpu ? double(std::max<int64_t>(cfg.threadTileM, 1)) : tileM;
   c.granN[i] = cpu ? double(std::max<int64_t>(cfg.threadTileN, 1)) : tileN;
   c.invGranM[i] = 1.0 / c.granM[i], c.invGranN[i] = 1.0 / c.granN[i];
@@ -320,8 +321,10 @@ bool prepareTable(const std::vector<KernelConfig> &candidates, ElemType elem,
   PreparedTable t;
   setTargetConstants(t, target, elem, calibration);
   t.count = int32_t(candidates.size());
-  for (const KernelConfig &cfg : candidates)
+  for (const KernelConfig &cfg : candidates) {
     t.splitK |= cfg.splitK > 1;
+    t.streamK |= cfg.streamK > 0 && target.isGpu();
+  }
   for (size_t i = 0; i < candidates.size(); ++i)
     prepareCandidate(candidates[i], elem, target, t, int(i));
   // Selection evaluates whole packs: the lanes past the last candidate
@@ -351,6 +354,7 @@ Prediction predict(const GemmShape &shape, ElemType elem,
   setTargetConstants(table, target, elem, calibration);
   table.count = 1;
   table.splitK = cfg.splitK > 1;
+  table.streamK = cfg.streamK > 0 && target.isGpu();
   prepareCandidate(cfg, elem, target, table, 0);
   GemmShape clamped{
       std::max<int64_t>(shape.b, 0), std::max<int64_t>(shape.m, 0),

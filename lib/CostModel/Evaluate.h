@@ -419,6 +419,31 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
   // throughput between the ones resident at the same time. Too few resident
   // warps leave the pipelines idle (latency).
   T rounds = ceilDiv(tiles, cus, t.invComputeUnits);
+  // Stream-K: G blocks (at most one per unit) share U = tiles x K steps
+  // units; the busiest compute unit holds ceil(G / CUs) blocks of ceil(U /
+  // G) units each: its rounds, in tiles, are fractional. Its blocks are
+  // all resident at once.
+  T streamK = splat<T>(0.0), gridBlocksPerCU = splat<T>(0.0);
+  T streamWorkers = splat<T>(1.0), overheadRounds = rounds;
+  if constexpr (!Cpu) {
+    if (t.streamK) {
+      streamK = field(c.streamK);
+      T kSteps = maxOf(ceilDiv(kd, field(c.tileK), field(c.invTileK)), one);
+      T units = tiles * kSteps;
+      streamWorkers = maxOf(minOf(streamK, units), one);
+      T unitsPerBlock = ceilDiv(units, streamWorkers, 1.0 / streamWorkers);
+      gridBlocksPerCU = ceilDiv(streamWorkers, cus, t.invComputeUnits);
+      rounds = select(streamK > 0.0, unitsPerBlock * gridBlocksPerCU / kSteps,
+                      rounds);
+      // Each segment (a block's part of one tile) has a tile's prologue
+      // and epilogue: a block's units span ceil(units / steps) + 1 tiles at
+      // most, and no more segments than units.
+      T segments = minOf(ceilDiv(unitsPerBlock, kSteps, 1.0 / kSteps) + 1.0,
+                         unitsPerBlock);
+      overheadRounds =
+          select(streamK > 0.0, gridBlocksPerCU * segments, overheadRounds);
+    }
+  }
   // The busiest compute unit's part of a quantity summed over the tiles
   // (`total`; `largest` on the largest tile). GPU tiles are whole: rounds
   // of the largest. A CPU kernel's last cache block along M or N holds only
@@ -435,10 +460,14 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
   };
   T blocksPerCU = field(c.blocksPerCU);
   T resident = minOf(blocksPerCU, rounds);
+  if constexpr (!Cpu)
+    if (t.streamK)
+      resident =
+          select(streamK > 0.0, minOf(blocksPerCU, gridBlocksPerCU), resident);
   // Where every lane has its full complement of resident blocks (large
   // grids), 1 / resident is prepared with the table: no division.
   T invResident =
-      allOf(rounds >= blocksPerCU) ? field(c.invBlocksPerCU) : 1.0 / resident;
+      allOf(resident >= blocksPerCU) ? field(c.invBlocksPerCU) : 1.0 / resident;
   // latency = min(1, resident x latencyWarps); its reciprocal, without a
   // further division.
   T invLatency;
@@ -493,6 +522,19 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
   if (t.splitK)
     dramBytes = select(
         splitK > 1.0, dramBytes + bd * md * nd * 4.0 * 2.0 * splitK, dramBytes);
+  // Stream-K: each of the G - 1 boundaries between blocks' ranges that
+  // falls inside a tile shares it, and each shared tile's contributors
+  // store f32 partial sums, read back once: at most (G - 1) + min(tiles,
+  // G - 1) partial tiles.
+  if constexpr (!Cpu)
+    if (t.streamK) {
+      T boundaries = streamWorkers - 1.0;
+      T partialTiles = boundaries + minOf(tiles, boundaries);
+      dramBytes =
+          select(streamK > 0.0,
+                 dramBytes + partialTiles * tileMFull * tileNFull * 4.0 * 2.0,
+                 dramBytes);
+    }
   // A compute unit streams its tiles' operands no faster than its requests
   // in flight allow (Little's law: bytes in flight / latency), which is what
   // bounds grids with few tiles. A CPU core pulls a bounded share.
@@ -520,7 +562,7 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
   else
     exposed = field(c.invStages) * invResident;
   T body = maxOf(chip, memory) + exposed * minOf(chip, memory);
-  T tileOverhead = rounds * t.tileOverheadUs;
+  T tileOverhead = overheadRounds * t.tileOverheadUs;
   // A GPU split-K candidate is one launch: the last block of each tile to
   // arrive sums its partial sums (lib/Conversion/UKernelToGPU/
   // SplitKFixup.cpp), whose traffic is in the DRAM bytes above. A grid's z
@@ -545,11 +587,13 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
       TermArray &a = *terms;
       a[int(Term::Tiles)] = tiles;
       a[int(Term::Waves)] = tiles / (cus * field(c.blocksPerCU));
+      // (Stream-K: U / (ceil(U / G) x ceil(G / CUs) x CUs).)
       a[int(Term::WaveEfficiency)] = tiles / (rounds * cus);
       a[int(Term::PaddingWaste)] =
           1.0 - (md * nd * kd) / (paddedM * workN * paddedK * splitK);
       a[int(Term::Occupancy)] = field(c.occupancy);
-      a[int(Term::ActiveCUFraction)] = std::min(tiles, cus) / cus;
+      a[int(Term::ActiveCUFraction)] =
+          std::min(streamK > 0.0 ? streamWorkers : tiles, cus) / cus;
       a[int(Term::IssueEfficiency)] = field(c.issueEfficiency) / invLatency;
       a[int(Term::ComputeUs)] = compute;
       a[int(Term::OnChipUs)] = onChip;

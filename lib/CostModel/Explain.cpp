@@ -341,6 +341,7 @@ void writeConfigJson(JsonWriter &json, const KernelConfig &c) {
   json.field("vector_width", c.vectorWidth);
   json.field("stages", c.stages);
   json.field("split_k", c.splitK);
+  json.field("stream_k", c.streamK);
   json.field("inst", stringify(c.inst));
   json.field("boundary", stringify(c.boundary));
   json.field("str", c.str());

@@ -16,7 +16,8 @@ bool KernelConfig::operator==(const KernelConfig &o) const {
          threads == o.threads && warpsM == o.warpsM && warpsN == o.warpsN &&
          threadTileM == o.threadTileM && threadTileN == o.threadTileN &&
          vectorWidth == o.vectorWidth && stages == o.stages &&
-         splitK == o.splitK && inst == o.inst && boundary == o.boundary;
+         splitK == o.splitK && streamK == o.streamK && inst == o.inst &&
+         boundary == o.boundary;
 }
 
 bool cpuReadsAInPlace(int64_t tileN, int64_t threadTileM, int64_t threadTileN,
@@ -36,6 +37,8 @@ std::string KernelConfig::str() const {
                   " " + std::string(stringify(inst));
   if (splitK != 1)
     s += " sk" + std::to_string(splitK);
+  if (streamK != 0)
+    s += " streamk" + std::to_string(streamK);
   if (boundary != BoundaryPolicy::Mask)
     s += " " + std::string(stringify(boundary));
   return s;
@@ -98,7 +101,10 @@ std::optional<KernelConfig> parseKernelConfig(std::string_view text,
     return fail("instruction", words[6]);
   cfg.inst = *inst;
   for (size_t i = 7; i < words.size(); ++i) {
-    if (startsWith(words[i], "sk")) {
+    if (startsWith(words[i], "streamk")) {
+      if (!parseInt64(words[i].substr(7), cfg.streamK))
+        return fail("stream-K", words[i]);
+    } else if (startsWith(words[i], "sk")) {
       if (!parseInt64(words[i].substr(2), cfg.splitK))
         return fail("split-K", words[i]);
     } else if (std::optional<BoundaryPolicy> b =

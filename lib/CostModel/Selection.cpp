@@ -209,9 +209,14 @@ public:
                  field(c.usPerFlop) * t.invComputeEfficiency * (1.0 - 1e-12);
       }
       detail::store(&tileUs_[j], tileUs);
-      detail::store(&fewestRoundsUs_[j],
-                    tileUs * detail::maxOf(detail::splat<Pack>(1.0),
-                                           field(c.invLatencyWarps)));
+      // A stream-K candidate's busiest compute unit may run less than a
+      // tile: it bounds nothing here.
+      Pack fewestRoundsUs = tileUs * detail::maxOf(detail::splat<Pack>(1.0),
+                                                   field(c.invLatencyWarps));
+      if (t.streamK)
+        fewestRoundsUs = detail::select(
+            field(c.streamK) > 0.0, detail::splat<Pack>(0.0), fewestRoundsUs);
+      detail::store(&fewestRoundsUs_[j], fewestRoundsUs);
       detail::store(&tilesM_[j], detail::ceilDiv(whole.md, field(c.tileM),
                                                  field(c.invTileM)));
       detail::store(&tilesN_[j], detail::ceilDiv(whole.nd, field(c.tileN),
@@ -244,8 +249,17 @@ public:
     const PreparedCandidates &c = t.candidates;
     double tilesM = alongM ? tiles : tilesM_[i];
     double tilesN = alongM ? tilesN_[i] : tiles;
-    double rounds = detail::ceilDiv(whole.bd * tilesM * tilesN * c.splitK[i],
-                                    t.computeUnits, t.invComputeUnits);
+    double gridTiles = whole.bd * tilesM * tilesN * c.splitK[i];
+    // Stream-K spreads the tiles' K steps over its blocks: no fewer than
+    // tiles / CUs rounds, at no better than the full issue rate, and at
+    // least one segment's overhead.
+    if (c.streamK[i] > 0.0) {
+      double rounds = gridTiles * t.invComputeUnits;
+      return t.launchUs + t.tileOverheadUs +
+             std::max(rounds * tileUs_[i], memory);
+    }
+    double rounds =
+        detail::ceilDiv(gridTiles, t.computeUnits, t.invComputeUnits);
     double resident = std::min(c.blocksPerCU[i], rounds);
     double invLatency = std::max(1.0, c.invLatencyWarps[i] * (1.0 / resident));
     // The tile overhead of every round, as evaluateLane adds it.

@@ -55,16 +55,17 @@ TEST(Candidates, DeterministicAndBounded) {
   }
 }
 
-TEST(Candidates, GpusGetSplitKVariantsOfTheirSmallestKernel) {
-  // After the kernels, in their order: split-K variants of the kept kernel
-  // with the smallest tile, in a quarter of the budget at most; none on a
-  // CPU or with a budget under 4.
+TEST(Candidates, GpusGetSharedTileVariantsOfTheirKernels) {
+  // After the kernels, in their order, in a quarter of the budget at most:
+  // split-K variants of the kept kernel with the smallest tile, and
+  // stream-K variants of kept kernels over the blocks the target holds at
+  // once; none on a CPU or with a budget under 4.
   const TargetDesc &h100 = builtinTarget("h100");
   std::vector<KernelConfig> kernels,
       all = generateCandidates(OpKind::Matmul, ElemType::F16, h100);
   std::vector<KernelConfig> variants;
   for (const KernelConfig &c : all)
-    (c.splitK > 1 ? variants : kernels).push_back(c);
+    (c.sharesTiles() ? variants : kernels).push_back(c);
   ASSERT_FALSE(variants.empty());
   EXPECT_LE(variants.size(), 3u);
   EXPECT_EQ(all.size(), 16u);
@@ -74,11 +75,28 @@ TEST(Candidates, GpusGetSplitKVariantsOfTheirSmallestKernel) {
   for (const KernelConfig &c : kernels)
     if (c.tileM * c.tileN < smallest->tileM * smallest->tileN)
       smallest = &c;
+  int streamed = 0, split = 0;
   for (KernelConfig v : variants) {
+    if (v.streamK > 0) {
+      ++streamed;
+      EXPECT_EQ(v.splitK, 1) << v.str();
+      EXPECT_EQ(v.streamK,
+                h100.computeUnits *
+                    estimateResources(v, ElemType::F16, h100).blocksPerCU)
+          << v.str();
+      v.streamK = 0;
+      // (Of a kernel pruning kept, which may have been displaced.)
+      EXPECT_TRUE(checkForTarget(v, ElemType::F16, h100).empty()) << v.str();
+      continue;
+    }
+    ++split;
     EXPECT_TRUE(v.splitK == 2 || v.splitK == 4 || v.splitK == 8) << v.str();
     v.splitK = 1;
     EXPECT_EQ(v, *smallest);
   }
+  // Both kinds earn a place on h100's representative matmuls.
+  EXPECT_GT(streamed, 0);
+  EXPECT_GT(split, 0);
   // The kernels are the ones pruning keeps, less those the variants
   // displaced from the end.
   CandidateOptions options;
@@ -89,15 +107,15 @@ TEST(Candidates, GpusGetSplitKVariantsOfTheirSmallestKernel) {
   ASSERT_GE(pruned.size(), kernels.size());
   EXPECT_TRUE(std::equal(kernels.begin(), kernels.end(), pruned.begin()));
 
-  auto splits = [](const std::vector<KernelConfig> &cands) {
+  auto shared = [](const std::vector<KernelConfig> &cands) {
     return std::count_if(cands.begin(), cands.end(),
-                         [](const KernelConfig &c) { return c.splitK > 1; });
+                         [](const KernelConfig &c) { return c.sharesTiles(); });
   };
   options.maxCandidates = 3;
   EXPECT_EQ(
-      splits(generateCandidates(OpKind::Matmul, ElemType::F16, h100, options)),
+      shared(generateCandidates(OpKind::Matmul, ElemType::F16, h100, options)),
       0);
-  EXPECT_EQ(splits(generateCandidates(OpKind::Matmul, ElemType::F32,
+  EXPECT_EQ(shared(generateCandidates(OpKind::Matmul, ElemType::F32,
                                       builtinTarget("host-avx512"))),
             0);
 }
@@ -121,6 +139,38 @@ TEST(Candidates, BatchesPastTheGridZAreLaunchedInChunks) {
   KernelConfig whole = wgmmaConfig();
   EXPECT_DOUBLE_EQ(launches(whole, 65535), 1.0);
   EXPECT_DOUBLE_EQ(launches(whole, 100000), 2.0);
+}
+
+TEST(Candidates, StreamKFillsTheLastWave) {
+  // 384 x 3072 x 768 in 128 x 128 tiles: 72 tiles of 12 K steps on 132
+  // SMs. Whole tiles leave 60 SMs idle; stream-K over 132 blocks gives
+  // each ceil(864 / 132) = 7 of the 864 steps: 864 / (7 x 132) busy.
+  const TargetDesc &h100 = builtinTarget("h100");
+  KernelConfig whole = wgmmaConfig();
+  whole.threads = 256, whole.warpsM = 8, whole.threadTileM = 2;
+  KernelConfig streamed = whole;
+  streamed.streamK = 132;
+  ASSERT_EQ(checkForTarget(streamed, ElemType::F16, h100), "");
+  ASSERT_EQ(estimateResources(whole, ElemType::F16, h100).blocksPerCU, 1);
+  ASSERT_EQ(estimateResources(streamed, ElemType::F16, h100).blocksPerCU, 1);
+  GemmShape shape{1, 384, 3072, 768};
+  Prediction w = predict(shape, ElemType::F16, whole, h100);
+  Prediction s = predict(shape, ElemType::F16, streamed, h100);
+  EXPECT_DOUBLE_EQ(w[Term::Tiles], 72.0);
+  EXPECT_DOUBLE_EQ(s[Term::Tiles], 72.0);
+  EXPECT_NEAR(w[Term::WaveEfficiency], 72.0 / 132.0, 1e-12);
+  EXPECT_NEAR(s[Term::WaveEfficiency], 864.0 / (7.0 * 132.0), 1e-12);
+  EXPECT_DOUBLE_EQ(s[Term::ActiveCUFraction], 1.0);
+  EXPECT_LT(s[Term::ComputeUs], w[Term::ComputeUs]);
+  // Partial sums: at most 131 block boundaries inside tiles and 72 shared
+  // tiles, each a 128 x 128 tile of f32 written and read once.
+  EXPECT_NEAR(s[Term::DramMB] - w[Term::DramMB],
+              (131.0 + 72.0) * 128 * 128 * 4 * 2 * 1e-6, 1e-9);
+  // A tile's overhead per segment: a block's 7 steps span 2 tiles at most.
+  EXPECT_NEAR(s[Term::TileOverheadUs] / w[Term::TileOverheadUs], 2.0, 1e-12);
+  // Fewer units than blocks: one block per unit.
+  Prediction few = predict({1, 128, 128, 128}, ElemType::F16, streamed, h100);
+  EXPECT_DOUBLE_EQ(few[Term::ActiveCUFraction], 2.0 / 132.0);
 }
 
 TEST(Candidates, BestInstructionPerTarget) {

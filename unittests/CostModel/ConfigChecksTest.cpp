@@ -34,6 +34,38 @@ TEST(ConfigChecks, NonPositiveField) {
   EXPECT_EQ(checkStructure(c), "split-K must be positive (got -2)");
 }
 
+TEST(ConfigChecks, StreamK) {
+  // The persistent loop's registers count: 128 accumulators a thread leave
+  // too few; two warpgroups of 64 each fit.
+  KernelConfig c = wgmmaConfig();
+  c.streamK = 132;
+  EXPECT_EQ(checkForTarget(c, ElemType::F16, builtinTarget("h100")),
+            "needs about 256 registers per thread, above the limit (255)");
+  c.threads = 256, c.warpsM = 8, c.threadTileM = 2;
+  EXPECT_EQ(checkForTarget(c, ElemType::F16, builtinTarget("h100")), "");
+  c.streamK = -1;
+  EXPECT_EQ(checkStructure(c), "stream-K must be 0 (off) or the number of "
+                               "blocks that share the tiles (got -1)");
+  c.streamK = 132, c.splitK = 2;
+  EXPECT_EQ(checkStructure(c), "a configuration splits K (split-K 2) or "
+                               "streams it (stream-K 132), not both");
+  KernelConfig cpu = avx2Config();
+  cpu.streamK = 2;
+  EXPECT_EQ(checkForTarget(cpu, ElemType::F32, builtinTarget("host-avx2")),
+            "stream-K schedules GPU blocks: a CPU micro-kernel's stream-K "
+            "must be 0 (got 2)");
+  // The fixup's word of workgroup memory and registers, as split-K's.
+  KernelConfig whole = c, streamed = c;
+  whole.splitK = streamed.splitK = 1;
+  whole.streamK = 0;
+  ResourceUsage a = estimateResources(whole, ElemType::F16,
+                                      builtinTarget("h100")),
+                b = estimateResources(streamed, ElemType::F16,
+                                      builtinTarget("h100"));
+  EXPECT_GT(b.sharedMemBytes, a.sharedMemBytes);
+  EXPECT_GT(b.registersPerThread, a.registersPerThread);
+}
+
 TEST(ConfigChecks, VectorWidthNotPowerOfTwo) {
   KernelConfig c = mmaConfig();
   c.vectorWidth = 3;
@@ -349,6 +381,16 @@ TEST(ConfigChecks, StrRoundTrips) {
   std::optional<KernelConfig> parsed = parseKernelConfig(c.str(), error);
   ASSERT_TRUE(parsed) << error;
   EXPECT_EQ(*parsed, c);
+  c.splitK = 1, c.streamK = 132;
+  EXPECT_EQ(c.str(),
+            "128x128x32 t128 w2x2 tt8x16 v8 s3 mma_sync_f16 streamk132 pad");
+  parsed = parseKernelConfig(c.str(), error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(*parsed, c);
+  EXPECT_FALSE(parseKernelConfig(
+      "128x128x32 t128 w2x2 tt8x16 v8 s3 mma_sync_f16 streamkx", error));
+  EXPECT_EQ(error, "malformed stream-K 'streamkx' in config '128x128x32 t128 "
+                   "w2x2 tt8x16 v8 s3 mma_sync_f16 streamkx'");
   EXPECT_FALSE(
       parseKernelConfig("128x128 t128 w2x2 tt8x16 v8 s3 wgmma", error));
   EXPECT_EQ(error, "malformed tile '128x128' in config '128x128 t128 w2x2 "

@@ -323,18 +323,21 @@ TEST_F(SelectionTest, CostModelPicksTheArgmin) {
 }
 
 TEST_F(SelectionTest, PatchWinsWhenTheRemainderIsThin) {
+  // N = 4103: 4096 columns of 128x256 tiles and a remainder of 7. (Where
+  // the last wave is what leaves SMs idle, as at M=1040 N=4096 K=8192,
+  // stream-K now wins instead.)
   prepare("h100", ElemType::F16);
   Selection sel;
-  ASSERT_EQ(selectKernel(table, {1, 1040, 4096, 8192}, sel), SelectStatus::Ok);
-  EXPECT_EQ(sel.patchDim, PatchDim::M);
+  ASSERT_EQ(selectKernel(table, {1, 6241, 4103, 3726}, sel), SelectStatus::Ok);
+  EXPECT_EQ(sel.patchDim, PatchDim::N);
   EXPECT_GE(sel.remainder, 0);
-  EXPECT_EQ(sel.mainExtent % cands[sel.candidate].tileM, 0);
+  EXPECT_EQ(sel.mainExtent % cands[sel.candidate].tileN, 0);
   EXPECT_LT(sel.predictedUs, sel.bestSingleUs);
   // Main and remainder predictions add up to the patch's.
   double main =
-      evaluateCandidate(table, sel.candidate, {1, sel.mainExtent, 4096, 8192});
+      evaluateCandidate(table, sel.candidate, {1, 6241, sel.mainExtent, 3726});
   double rest = evaluateCandidate(table, sel.remainder,
-                                  {1, 1040 - sel.mainExtent, 4096, 8192});
+                                  {1, 6241, 4103 - sel.mainExtent, 3726});
   EXPECT_NEAR(sel.predictedUs, main + rest, 1e-9 * sel.predictedUs);
 }
 

@@ -42,8 +42,8 @@ TEST(Explain, WhyNamesWaveQuantization) {
 }
 
 TEST(Explain, PatchIsReported) {
-  ExplainReport r = explain("h100", "matmul f16 M=1040 N=4096 K=8192");
-  ASSERT_EQ(r.selection.patchDim, PatchDim::M);
+  ExplainReport r = explain("h100", "matmul f16 M=6241 N=4103 K=3726");
+  ASSERT_EQ(r.selection.patchDim, PatchDim::N);
   EXPECT_EQ(r.why.rfind("patch wins: ", 0), 0u) << r.why;
   std::string json;
   JsonWriter writer(json);

@@ -251,6 +251,24 @@ double plainEvaluate(const PreparedTable &t, int i, const GemmShape &shape) {
                  : rounds * largest;
   };
   double resident = std::min(c.blocksPerCU[i], rounds);
+  // Stream-K: min(G, U) blocks share the U = tiles x K steps units; the
+  // busiest compute unit runs ceil(G / CUs) of them, ceil(U / G) units
+  // each.
+  double workers = 0, overheadRounds = rounds;
+  if (!t.cpu && c.streamK[i] > 0.0) {
+    double kSteps = std::max(std::ceil(k / c.tileK[i]), 1.0);
+    double units = tiles * kSteps;
+    workers = std::max(std::min(c.streamK[i], units), 1.0);
+    double gridBlocksPerCU = std::ceil(workers / cus);
+    double unitsPerBlock = std::ceil(units / workers);
+    rounds = unitsPerBlock * gridBlocksPerCU / kSteps;
+    resident = std::min(c.blocksPerCU[i], gridBlocksPerCU);
+    // A tile's overhead per segment: at most ceil(units / steps) + 1 of
+    // them per block, and no more than its units.
+    overheadRounds =
+        gridBlocksPerCU *
+        std::min(std::ceil(unitsPerBlock / kSteps) + 1.0, unitsPerBlock);
+  }
   double invLatency =
       t.cpu ? 1.0 : std::max(1.0, c.invLatencyWarps[i] / resident);
   double math = busiest(paddedM * workN, tileM * workTileN) * 2.0 * paddedK *
@@ -298,6 +316,12 @@ double plainEvaluate(const PreparedTable &t, int i, const GemmShape &shape) {
   double dramBytes = b * eb * (m * k * readsA + k * n * readsB + m * n);
   if (c.splitK[i] > 1.0)
     dramBytes += b * m * n * 4.0 * 2.0 * c.splitK[i];
+  // Stream-K: a tile shared at each boundary between blocks' ranges (at
+  // most), each contributor's f32 partial sums written and read.
+  if (workers > 0) {
+    double partialTiles = (workers - 1.0) + std::min(tiles, workers - 1.0);
+    dramBytes += partialTiles * c.tileM[i] * c.tileN[i] * 4.0 * 2.0;
+  }
   double tileBytes = (tileM + tileN) * paddedK * eb;
   double latencyBound =
       t.cpu ? busiest(paddedM * tilesN + tilesM * paddedN, tileM + tileN) *
@@ -313,7 +337,7 @@ double plainEvaluate(const PreparedTable &t, int i, const GemmShape &shape) {
   // larger batch runs in chunks, a launch each.
   double launches =
       t.cpu ? 1.0 : std::ceil(b / std::floor(65535.0 / c.splitK[i]));
-  return launches * t.launchUs + rounds * t.tileOverheadUs +
+  return launches * t.launchUs + overheadRounds * t.tileOverheadUs +
          std::max(chip, memory) + exposed * std::min(chip, memory);
 }
 

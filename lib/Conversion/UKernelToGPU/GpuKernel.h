@@ -24,6 +24,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -100,6 +101,17 @@ struct GpuKernelSpec {
   /// (SplitKFixup.cpp). The split count is a launch operand, so candidates
   /// that differ only in it share the kernel.
   bool splitsK() const { return config.splitK > 1; }
+  /// A stream-K kernel (`config.streamK` > 0): a grid of G persistent
+  /// blocks (at most the configuration's), the tiles' K steps numbered
+  /// tile after tile and block g taking [g U / G, (g + 1) U / G) of the U
+  /// steps. A block writes C for each tile it covers whole; of a tile it
+  /// shares it stores partial sums in one of its two workspace slots and
+  /// counts its arrival, and the tile's last block finishes it
+  /// (SplitKFixup.cpp). G is the grid's: candidates that differ only in
+  /// it share the kernel.
+  bool streamsK() const { return config.streamK > 0; }
+  /// Blocks finish other blocks' tiles (split-K or stream-K).
+  bool sharesTiles() const { return splitsK() || streamsK(); }
 
   /// A symbol name that is unique per spec.
   std::string symbolName() const;
@@ -112,7 +124,8 @@ struct GpuKernelSpec {
   /// (rank 4, its F dimension starting at the region's first column), the
   /// bias, the fused operands, then (index) the region's first GEMM row, its
   /// row count and the filter's R and S, then the flags. A split-K kernel
-  /// takes the kSplitKOperands before the tensor maps and the flags.
+  /// takes the kSplitKOperands before the tensor maps and the flags, a
+  /// stream-K kernel the kStreamKOperands.
   SmallVector<Type> argumentTypes(MLIRContext *ctx) const;
   /// Index operands of a convolution kernel between the bias and the flags.
   static constexpr unsigned kConvIndexOperands = 4;
@@ -122,6 +135,10 @@ struct GpuKernelSpec {
   /// matrix, zero at launch and left zero: quilt_gpu_arrival_counters), the
   /// split count and the K elements of a split (a multiple of the K tile).
   static constexpr unsigned kSplitKOperands = 4;
+  /// A stream-K kernel's, in the same place: the workspace (rank 3, two
+  /// slots of TM x TN partial sums per block: [2 G][TM][TN] of the compute
+  /// type) and the arrival counters (one per tile of each matrix).
+  static constexpr unsigned kStreamKOperands = 2;
   /// Position of the first fused epilogue operand.
   unsigned firstFusedOperand() const { return 3 + (biasType ? 1 : 0); }
   /// Number of fused epilogue operands.
@@ -222,12 +239,17 @@ struct ThreadContext {
   Value laneId; ///< tid % warp size
 };
 
-/// What a split-K block hands the fixup (SplitKFixup.cpp) once it has
-/// stored its partial sums.
-struct SplitKTile {
-  /// The kernel's workspace ([matrices x splits][rows][cols]) and arrival
-  /// counters, the split count, the block's matrix.
-  Value workspace, counters, splits, batch;
+/// What a block that shares its tile (split-K, stream-K) hands the fixup
+/// (SplitKFixup.cpp) once it has stored its partial sums.
+struct TileFixup {
+  /// The kernel's arrival counters, the tile's index among them, and how
+  /// many blocks store partial sums of the tile (the arrivals that
+  /// complete it).
+  Value counters, counterIndex, contributors;
+  /// Contributor `i`'s partial sum of GEMM element (gr, gc), contributors
+  /// numbered in K order.
+  std::function<Value(OpBuilder &, Location, Value i, Value gr, Value gc)>
+      loadPartial;
   /// The tile's first row and column, and the GEMM view's M and N.
   Value row0, col0, m, n;
   /// Where in workgroup memory (an i8 memref) the fixup may keep a word,
@@ -237,13 +259,13 @@ struct SplitKTile {
   int64_t flagOffset = 0;
 };
 
-/// The end of a split-K block: it counts its arrival on its tile's
-/// counter; the last of the tile's blocks to arrive sums the tile's partial
-/// sums in split order and writes C through `cWriter`, and sets the counter
-/// back to zero.
-void emitSplitKFixup(OpBuilder &b, Location loc, const GpuKernelSpec &spec,
-                     const ThreadContext &thread, int64_t threads,
-                     const SplitKTile &tile, const EpilogueWriter &cWriter);
+/// The end of a block's part of a shared tile: it counts its arrival on
+/// the tile's counter; the last of the tile's blocks to arrive sums the
+/// tile's partial sums in K order, writes C through `cWriter` and sets the
+/// counter back to zero.
+void emitTileFixup(OpBuilder &b, Location loc, const GpuKernelSpec &spec,
+                   const ThreadContext &thread, int64_t threads,
+                   const TileFixup &tile, const EpilogueWriter &cWriter);
 
 /// Where a staged tile lives in workgroup memory and how it is laid out:
 /// `kContiguous` tiles are [rows][K + pad] (rows are M for A, N for B),
@@ -434,9 +456,6 @@ public:
 
   /// Bytes a stage's copies write: its A and B tiles, zeros included.
   int64_t stageBytes() const;
-  /// Where `leader` (i1) holds: initializes `stages` mbarriers from shared
-  /// address `barriers` for the TMA unit. The caller's barrier publishes
-  /// them.
   /// Where `leader` (i1) holds: initializes the `stages` pairs of mbarriers
   /// from shared address `barriers`: each `full` for the TMA unit, each
   /// `empty` for `readers` arrivals. The caller's barrier publishes them.

@@ -40,6 +40,10 @@
 // The staged tiles are zero outside the matrix, so only global accesses are
 // masked: loads while staging and the final read-modify-write of C.
 //
+// A split-K block multiplies one range of K and a stream-K block walks a
+// range of all the tiles' K steps, tile by tile, around the same mainloop;
+// both hand tiles they share to the fixup (SplitKFixup.cpp).
+//
 //===----------------------------------------------------------------------===//
 
 #include "GpuKernel.h"
@@ -94,6 +98,8 @@ std::string GpuKernelSpec::symbolName() const {
     os << "_batch";
   if (splitsK())
     os << "_sk";
+  if (streamsK())
+    os << "_streamk";
   if (isConv()) {
     os << "_" << stringifyContractionKind(kind) << "_s" << strideH << "x"
        << strideW;
@@ -161,6 +167,11 @@ SmallVector<Type> GpuKernelSpec::argumentTypes(MLIRContext *ctx) const {
         MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 32)));
     types.append(kSplitKOperands - 2, IndexType::get(ctx));
   }
+  if (streamsK()) {
+    types.push_back(stridedView(ctx, 3, computeType(), /*contiguous=*/true));
+    types.push_back(
+        MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 32)));
+  }
   if (tmaLoads)
     types.append(2, LLVM::LLVMPointerType::get(ctx));
   types.push_back(IntegerType::get(ctx, 32));
@@ -223,6 +234,11 @@ int64_t mlir::ukernel::gpucg::cStoreWidth(const GpuKernelSpec &spec,
     return 1;
   constexpr int64_t kMaxVectorBytes = 16;
   int64_t elementBytes = spec.writtenType().getIntOrFloatBitWidth() / 8;
+  // A stream-K kernel writes C and its slots of partial sums in runs of one
+  // width.
+  if (spec.streamsK())
+    elementBytes = std::max<int64_t>(
+        elementBytes, spec.computeType().getIntOrFloatBitWidth() / 8);
   int64_t width = 1;
   while (width * 2 <= engine.columnRun() &&
          engine.columnRun() % (width * 2) == 0 &&
@@ -264,17 +280,14 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   // A split-K kernel's block z is (matrix, split), its partial sums go to
   // workspace matrix z. The division is in 32 bits (a 64-bit one is a ptxas
   // subroutine): z is a grid dimension.
-  bool splitsK = spec.splitsK();
-  Value workspace, split, splitK;
-  SplitKTile splitTile;
+  bool splitsK = spec.splitsK(), streamsK = spec.streamsK();
+  Value workspace, split, splitK, splits, counters;
   if (splitsK) {
     unsigned at = spec.firstSplitKOperand();
     Value z = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
-    Value splits = entry.getArgument(at + 2);
+    splits = entry.getArgument(at + 2);
     splitK = entry.getArgument(at + 3);
-    splitTile.workspace = entry.getArgument(at);
-    splitTile.counters = entry.getArgument(at + 1);
-    splitTile.splits = splits;
+    counters = entry.getArgument(at + 1);
     Type i32 = b.getI32Type();
     Value z32 = arith::IndexCastUIOp::create(b, loc, i32, z);
     Value splits32 = arith::IndexCastUIOp::create(b, loc, i32, splits);
@@ -284,23 +297,37 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     batch = arith::IndexCastUIOp::create(
         b, loc, index, arith::DivUIOp::create(b, loc, z32, splits32));
     workspace = matrixAt(b, loc, entry.getArgument(at), z);
-    splitTile.batch = batch;
   }
-  if (spec.batched) {
-    if (!splitsK)
-      batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
-    a = matrixAt(b, loc, a, batch);
-    bMat = matrixAt(b, loc, bMat, batch);
-    c = matrixAt(b, loc, c, batch);
-    for (Value &operand : fusedOperands)
-      if (auto type = dyn_cast<MemRefType>(operand.getType());
+  // A stream-K kernel's workspace holds two slots of partial sums per
+  // block; its tiles, and so their matrices, change from segment to segment.
+  if (streamsK) {
+    unsigned at = spec.firstSplitKOperand();
+    workspace = entry.getArgument(at);
+    counters = entry.getArgument(at + 1);
+  }
+  Value allA = a, allB = bMat, allC = c;
+  SmallVector<Value> allFused = fusedOperands;
+  auto takeMatrices = [&](Value index) {
+    a = matrixAt(b, loc, allA, index);
+    bMat = matrixAt(b, loc, allB, index);
+    c = matrixAt(b, loc, allC, index);
+    for (auto [operand, all] : llvm::zip(fusedOperands, allFused))
+      if (auto type = dyn_cast<MemRefType>(all.getType());
           type && type.getRank() == 3)
-        operand = matrixAt(b, loc, operand, batch);
+        operand = matrixAt(b, loc, all, index);
+  };
+  Value row0, col0;
+  if (!streamsK) {
+    if (spec.batched) {
+      if (!splitsK)
+        batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+      takeMatrices(batch);
+    }
+    row0 = im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),
+                  im.c(cfg.tileM));
+    col0 = im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y),
+                  im.c(cfg.tileN));
   }
-  Value row0 = im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),
-                      im.c(cfg.tileM));
-  Value col0 = im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y),
-                      im.c(cfg.tileN));
   // The GEMM view: M x N of C, K of A. A convolution's region has `rows`
   // GEMM rows from `rowOrigin` (its image is passed whole), its output
   // window's F dimension as N, and its filter matrix's K.
@@ -328,25 +355,30 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
       scf::YieldOp::create(tb, l);
     });
   } else {
-    m = memref::DimOp::create(b, loc, c, 0);
-    n = memref::DimOp::create(b, loc, c, 1);
-    k = memref::DimOp::create(b, loc, a, spec.transposeA ? 0 : 1);
+    // (Of the operands as given: a stream-K kernel takes its matrices'
+    // views per tile.)
+    int64_t first = streamsK && spec.batched ? 1 : 0;
+    m = memref::DimOp::create(b, loc, c, first);
+    n = memref::DimOp::create(b, loc, c, first + 1);
+    k = memref::DimOp::create(b, loc, a, first + (spec.transposeA ? 0 : 1));
   }
   // The K range the block multiplies: all of K, or its split's
   // [split * splitK, min(K, split * splitK + splitK)), splitK a multiple of
-  // the K tile. K steps are numbered from kBegin.
+  // the K tile, or a stream-K segment's (set per segment). K steps are
+  // numbered from kBegin.
+  bool kRange = splitsK || streamsK;
   Value kBegin, kEnd = k;
   if (splitsK) {
     kBegin = im.mul(split, splitK);
     kEnd = im.min(k, im.add(kBegin, splitK));
   }
-  auto rangeBegin = [&](IndexMath &xm) { return splitsK ? kBegin : xm.c(0); };
+  auto rangeBegin = [&](IndexMath &xm) { return kRange ? kBegin : xm.c(0); };
   // K offset `offset` from the range's start, and K step at `k0`'s offset.
   auto kAt = [&](IndexMath &xm, Value offset) {
-    return splitsK ? xm.add(kBegin, offset) : offset;
+    return kRange ? xm.add(kBegin, offset) : offset;
   };
   auto fromBegin = [&](IndexMath &xm, Value k0) {
-    return splitsK ? xm.sub(k0, kBegin) : k0;
+    return kRange ? xm.sub(k0, kBegin) : k0;
   };
 
   // Workgroup memory: the A tile, then the B tile at the layout's alignment.
@@ -512,6 +544,91 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     return current;
   };
 
+  // A TMA kernel's stage barriers, initialized once: before its K loop, or
+  // a stream-K kernel's before its first segment.
+  Value tmaBarriers, leader;
+  auto initTmaBarriers = [&] {
+    tmaBarriers =
+        im.add(smemBase, im.add(tilesBase, im.c(stages * stageBytes)));
+    leader = im.eq(thread.tid, im.c(0));
+    TmaStaging(spec, mapA, mapB, batch, row0, col0)
+        .initBarriers(b, loc, leader, tmaBarriers, stages,
+                      cfg.threads / spec.warpSize);
+    gpu::BarrierOp::create(b, loc);
+  };
+
+  // Stream-K: the U units of work are the tiles' K steps, numbered tile
+  // after tile (matrix, then tile row, then tile column, as the counters),
+  // a tile's in K order (K = 0 still has one, an empty one, per tile: C =
+  // epilogue(C)). Block g of the G in the grid takes [g U / G, (g + 1) U /
+  // G) and walks it in segments of one tile each:
+  //
+  //   for (u = begin; u < end; u += segment's units):
+  //     tile = u / steps; K steps [u % steps, min(steps, that + end - u))
+  //     accumulators = the tile's product over them  (the usual mainloop)
+  //     whole tile: C = epilogue(C + acc)
+  //     otherwise:  slot = acc; the fixup (the tile's last block writes C)
+  //     barrier
+  //
+  // A TMA pipeline numbers its steps across segments (`stepBase`), so its
+  // mbarriers' phases carry on from one segment to the next.
+  Value kSteps, units, workers, worker, segmentsBegin, segmentsEnd;
+  Value segmentStart, stepBase, tile, kFirst, kLast;
+  scf::WhileOp streamLoop;
+  // The block whose range holds unit `u`, and the first unit of block `g`.
+  auto blockOfUnit = [&](IndexMath &xm, Value u) {
+    return xm.div(xm.sub(xm.mul(xm.add(u, xm.c(1)), workers), xm.c(1)), units);
+  };
+  auto unitsBeginOf = [&](IndexMath &xm, Value g) {
+    return xm.div(xm.mul(g, units), workers);
+  };
+  if (streamsK) {
+    if (pipeline == Pipeline::Tma)
+      initTmaBarriers();
+    Type index = b.getIndexType();
+    Value tilesN = im.ceilDiv(n, im.c(cfg.tileN));
+    Value tilesPerMatrix = im.mul(im.ceilDiv(m, im.c(cfg.tileM)), tilesN);
+    Value matrices =
+        spec.batched ? Value(memref::DimOp::create(b, loc, allC, 0)) : im.c(1);
+    Value kTiles = im.ceilDiv(k, im.c(cfg.tileK));
+    kSteps = arith::MaxUIOp::create(b, loc, kTiles, im.c(1));
+    units = im.mul(im.mul(matrices, tilesPerMatrix), kSteps);
+    workers = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+    worker = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+    segmentsBegin = unitsBeginOf(im, worker);
+    segmentsEnd = unitsBeginOf(im, im.add(worker, im.c(1)));
+    streamLoop = scf::WhileOp::create(
+        b, loc, TypeRange{index, index}, ValueRange{segmentsBegin, im.c(0)},
+        [&](OpBuilder &cb, Location l, ValueRange args) {
+          IndexMath cm{cb, l};
+          scf::ConditionOp::create(cb, l, cm.lt(args[0], segmentsEnd), args);
+        },
+        [&](OpBuilder &, Location, ValueRange) {});
+    Block *body = streamLoop.getAfterBody();
+    b.setInsertionPointToStart(body);
+    segmentStart = body->getArgument(0);
+    stepBase = body->getArgument(1);
+    tile = im.div(segmentStart, kSteps);
+    kFirst = im.sub(segmentStart, im.mul(tile, kSteps));
+    kLast = im.min(kSteps, im.add(kFirst, im.sub(segmentsEnd, segmentStart)));
+    Value matrix = im.div(tile, tilesPerMatrix);
+    Value inMatrix = im.sub(tile, im.mul(matrix, tilesPerMatrix));
+    Value tileRow = im.div(inMatrix, tilesN);
+    Value tileCol = im.sub(inMatrix, im.mul(tileRow, tilesN));
+    row0 = im.mul(tileRow, im.c(cfg.tileM));
+    col0 = im.mul(tileCol, im.c(cfg.tileN));
+    if (spec.batched) {
+      batch = matrix;
+      takeMatrices(batch);
+    }
+    kBegin = im.mul(kFirst, im.c(cfg.tileK));
+    kEnd = im.min(k, im.mul(kLast, im.c(cfg.tileK)));
+  }
+  // A K step's number in the TMA pipeline's sequence.
+  auto pipelineStep = [&](IndexMath &xm, Value step) {
+    return streamsK ? xm.add(stepBase, step) : step;
+  };
+
   SmallVector<Value> init = engine.initAccumulators(b, loc);
   scf::ForOp kLoop;
   if (pipeline == Pipeline::Tma) {
@@ -530,17 +647,18 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     //       thread 0 waits for its phase (r / S) % 2, then issues K step
     //       r + S into buffer r % S
     //   wait for the last multiplication
+    //
+    // (K steps numbered by pipelineStep: a stream-K segment's continue the
+    // previous segment's, and its prologue waits for the buffers' `empty`
+    // phases as the loop does.)
     TmaStaging tma(spec, mapA, mapB, batch, row0, col0);
-    Value barriers =
-        im.add(smemBase, im.add(tilesBase, im.c(stages * stageBytes)));
     // The phase in which a stage's barriers complete for K step `step`.
     auto phaseOf = [&](IndexMath &pm, Value step) {
       return pm.rem(pm.div(step, pm.c(stages)), pm.c(2));
     };
-    Value leader = im.eq(thread.tid, im.c(0));
-    tma.initBarriers(b, loc, leader, barriers, stages,
-                     cfg.threads / spec.warpSize);
-    gpu::BarrierOp::create(b, loc);
+    if (!streamsK)
+      initTmaBarriers();
+    Value barriers = tmaBarriers;
     // Thread 0 issues the K step at `k0` into buffer `stage` when it is
     // inside K, first running `beforeIssue` (a wait for the buffer).
     auto issueStep = [&](OpBuilder &sb, Value k0, Value stage,
@@ -558,8 +676,25 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
         scf::YieldOp::create(tb, loc);
       });
     };
-    for (int64_t s = 0; s < stages; ++s)
-      issueStep(b, kAt(im, im.c(s * cfg.tileK)), im.c(s), nullptr);
+    for (int64_t s = 0; s < stages; ++s) {
+      if (!streamsK) {
+        issueStep(b, kAt(im, im.c(s * cfg.tileK)), im.c(s), nullptr);
+        continue;
+      }
+      // Buffer `stage` last held step `step` - S, of an earlier segment.
+      Value step = pipelineStep(im, im.c(s));
+      Value stage = im.rem(step, im.c(stages));
+      issueStep(b, kAt(im, im.c(s * cfg.tileK)), stage, [&](OpBuilder &wb) {
+        IndexMath wm{wb, loc};
+        scf::IfOp::create(
+            wb, loc, wm.le(wm.c(stages), step), [&](OpBuilder &tb, Location) {
+              IndexMath tm{tb, loc};
+              Value empty = TmaStaging::emptyBarrier(tb, loc, barriers, stage);
+              tma.wait(tb, loc, empty, phaseOf(tm, tm.sub(step, tm.c(stages))));
+              scf::YieldOp::create(tb, loc);
+            });
+      });
+    }
     // A step left in flight holds its buffer while the next one fills
     // another: a single buffer completes each step before it is refilled.
     engine.leaveStepInFlight(stages > 1);
@@ -569,8 +704,9 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
         [&](OpBuilder &lb, Location l, Value k0, ValueRange accs) {
           IndexMath lm{lb, l};
           Value step = lm.div(fromBegin(lm, k0), lm.c(cfg.tileK));
-          Value current = lm.rem(step, lm.c(stages));
-          Value phase = phaseOf(lm, step);
+          Value sequenced = pipelineStep(lm, step);
+          Value current = lm.rem(sequenced, lm.c(stages));
+          Value phase = phaseOf(lm, sequenced);
           Value full = TmaStaging::fullBarrier(lb, l, barriers, current);
           tma.wait(lb, l, full, phase);
           auto [aTile, bTile] = tilesAt(lb, lm.mul(current, lm.c(stageBytes)));
@@ -581,7 +717,8 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
           scf::IfOp::create(lb, l, hasReleased, [&](OpBuilder &rb, Location) {
             IndexMath rm{rb, l};
             Value released = rm.sub(step, rm.c(inFlight));
-            Value buffer = rm.rem(released, rm.c(stages));
+            Value releasedInSequence = pipelineStep(rm, released);
+            Value buffer = rm.rem(releasedInSequence, rm.c(stages));
             Value empty = TmaStaging::emptyBarrier(rb, l, barriers, buffer);
             scf::IfOp::create(rb, l, rm.eq(thread.laneId, rm.c(0)),
                               [&](OpBuilder &ab, Location) {
@@ -592,13 +729,32 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
             issueStep(rb, kAt(rm, rm.mul(next, rm.c(cfg.tileK))), buffer,
                       [&](OpBuilder &wb) {
                         IndexMath wm{wb, l};
-                        tma.wait(wb, l, empty, phaseOf(wm, released));
+                        tma.wait(wb, l, empty, phaseOf(wm, releasedInSequence));
                       });
             scf::YieldOp::create(rb, l);
           });
           scf::YieldOp::create(lb, l, updated);
         });
     engine.completeAccumulates(b, loc);
+    // The loop hands back every step but one left in flight: a stream-K
+    // segment hands back its last too, so that every step's buffer is
+    // released once (the next segment's prologue waits for it).
+    if (streamsK && inFlight) {
+      Value last =
+          im.sub(im.ceilDiv(im.sub(kEnd, kBegin), im.c(cfg.tileK)), im.c(1));
+      scf::IfOp::create(
+          b, loc, im.le(im.c(0), last), [&](OpBuilder &rb, Location l) {
+            IndexMath rm{rb, l};
+            Value buffer = rm.rem(pipelineStep(rm, last), rm.c(stages));
+            Value empty = TmaStaging::emptyBarrier(rb, l, barriers, buffer);
+            scf::IfOp::create(rb, l, rm.eq(thread.laneId, rm.c(0)),
+                              [&](OpBuilder &ab, Location) {
+                                tma.release(ab, l, empty);
+                                scf::YieldOp::create(ab, l);
+                              });
+            scf::YieldOp::create(rb, l);
+          });
+    }
   } else if (pipeline == Pipeline::None) {
     auto [aTile, bTile] = tilesAt(b, im.c(0));
     kLoop = scf::ForOp::create(
@@ -678,13 +834,16 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
         });
   }
 
+  // The K steps a stream-K segment ran (the TMA pipeline's next number).
+  Value stepsRun;
+  if (streamsK)
+    stepsRun = im.ceilDiv(im.sub(kEnd, kBegin), im.c(cfg.tileK));
+
   // C = epilogue(C + acc) inside the matrix, or a split-K kernel's partial
   // sums into its workspace matrix (and then the fixup).
   const ConvGeometry *convOutput = spec.isConv() ? &conv : nullptr;
   EpilogueWriter writer(spec, splitsK ? workspace : c, bias, fusedOperands,
                         convOutput, rowOrigin, /*partialSums=*/splitsK);
-  Type cElem = writer.elementType();
-  Value target = writer.destination();
   // Elements are written one by one, each where it lies inside C; except
   // in a block whose tile lies wholly inside C, when the host found C's
   // window aligned for runs of `width` elements: there every run of
@@ -695,73 +854,178 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
                         [&](Value acc, Value r, Value col) {
                           elements.push_back({acc, r, col});
                         });
-  auto elementByElement = [&](OpBuilder &eb) {
+  // The tile from (tileRow0, tileCol0) through `out`, element by element
+  // inside the rows x cols view.
+  auto elementByElement = [&](OpBuilder &eb, const EpilogueWriter &out,
+                              Value tileRow0, Value tileCol0, Value rows,
+                              Value cols) {
     IndexMath em{eb, loc};
     for (const std::array<Value, 3> &element : elements) {
-      Value gr = em.add(row0, element[1]);
-      Value gc = em.add(col0, element[2]);
-      writer.store(eb, loc, element[0], gr, gc, m, n);
+      Value gr = em.add(tileRow0, element[1]);
+      Value gc = em.add(tileCol0, element[2]);
+      out.store(eb, loc, element[0], gr, gc, rows, cols);
     }
   };
   int64_t width = cStoreWidth(spec, engine);
-  if (width == 1) {
-    elementByElement(b);
-  } else {
+  // The tile in runs of `width` columns, all inside the destination.
+  auto inRuns = [&](OpBuilder &tb, Location l, const EpilogueWriter &out,
+                    Value tileRow0, Value tileCol0) {
+    IndexMath tm{tb, l};
+    Type elem = out.elementType();
+    auto vectorType = VectorType::get({width}, elem);
+    auto alignment = llvm::MaybeAlign(width * elem.getIntOrFloatBitWidth() / 8);
+    Value target = out.destination();
+    for (size_t first = 0; first + width <= elements.size(); first += width) {
+      Value gr = tm.add(tileRow0, elements[first][1]);
+      Value gc = tm.add(tileCol0, elements[first][2]);
+      SmallVector<Value> idx = out.index(tb, l, gr, gc);
+      Value olds;
+      if (out.readsOld())
+        olds = vector::LoadOp::create(tb, l, vectorType, target, idx,
+                                      /*nontemporal=*/false, alignment);
+      SmallVector<Value> results;
+      for (int64_t i = 0; i < width; ++i) {
+        Value old;
+        if (olds)
+          old = vector::ExtractOp::create(tb, l, olds, i);
+        Value column = tm.add(gc, tm.c(i));
+        results.push_back(
+            out.element(tb, l, old, elements[first + i][0], gr, column));
+      }
+      Value packed = vector::FromElementsOp::create(tb, l, vectorType, results);
+      vector::StoreOp::create(tb, l, packed, target, idx,
+                              /*nontemporal=*/false, alignment);
+    }
+  };
+  // The block's tile through `out` (C, or split-K's workspace matrix).
+  auto writeTile = [&](OpBuilder &wb, const EpilogueWriter &out) {
+    if (width == 1) {
+      elementByElement(wb, out, row0, col0, m, n);
+      return;
+    }
+    IndexMath wm{wb, loc};
     Value vectorC = flagSet(kVectorC);
-    Value tileEndN = im.add(col0, im.c(cfg.tileN));
-    Value tileEndM = im.add(row0, im.c(cfg.tileM));
-    Value columnsIn = im.le(tileEndN, n);
-    Value rowsIn = im.le(tileEndM, m);
-    Value inside = arith::AndIOp::create(b, loc, rowsIn, columnsIn);
-    Value interior = arith::AndIOp::create(b, loc, vectorC, inside);
-    auto vectorType = VectorType::get({width}, cElem);
-    auto alignment =
-        llvm::MaybeAlign(width * cElem.getIntOrFloatBitWidth() / 8);
+    Value tileEndN = wm.add(col0, wm.c(cfg.tileN));
+    Value tileEndM = wm.add(row0, wm.c(cfg.tileM));
+    Value columnsIn = wm.le(tileEndN, n);
+    Value rowsIn = wm.le(tileEndM, m);
+    Value inside = arith::AndIOp::create(wb, loc, rowsIn, columnsIn);
+    Value interior = arith::AndIOp::create(wb, loc, vectorC, inside);
     scf::IfOp::create(
-        b, loc, interior,
+        wb, loc, interior,
         [&](OpBuilder &tb, Location l) {
-          IndexMath tm{tb, l};
-          for (size_t first = 0; first + width <= elements.size();
-               first += width) {
-            Value gr = tm.add(row0, elements[first][1]);
-            Value gc = tm.add(col0, elements[first][2]);
-            SmallVector<Value> idx = writer.index(tb, l, gr, gc);
-            Value olds;
-            if (writer.readsOld())
-              olds = vector::LoadOp::create(tb, l, vectorType, target, idx,
-                                            /*nontemporal=*/false, alignment);
-            SmallVector<Value> results;
-            for (int64_t i = 0; i < width; ++i) {
-              Value old;
-              if (olds)
-                old = vector::ExtractOp::create(tb, l, olds, i);
-              Value column = tm.add(gc, tm.c(i));
-              results.push_back(writer.element(
-                  tb, l, old, elements[first + i][0], gr, column));
-            }
-            Value packed =
-                vector::FromElementsOp::create(tb, l, vectorType, results);
-            vector::StoreOp::create(tb, l, packed, target, idx,
-                                    /*nontemporal=*/false, alignment);
-          }
+          inRuns(tb, l, out, row0, col0);
           scf::YieldOp::create(tb, l);
         },
         [&](OpBuilder &eb, Location l) {
-          elementByElement(eb);
+          elementByElement(eb, out, row0, col0, m, n);
           scf::YieldOp::create(eb, l);
         });
-  }
+  };
   int64_t barriers = pipeline == Pipeline::Tma ? barrierBytes : 0;
   int64_t workgroupBytes = layout.kernelBytes(stages, barriers);
-  if (splitsK) {
-    splitTile.row0 = row0, splitTile.col0 = col0;
-    splitTile.m = m, splitTile.n = n;
-    splitTile.workgroup = smem;
-    splitTile.flagOffset = quilt::splitKFlagOffset(workgroupBytes);
+  TileFixup fixup;
+  fixup.counters = counters;
+  fixup.row0 = row0, fixup.col0 = col0;
+  fixup.m = m, fixup.n = n;
+  fixup.workgroup = smem;
+  fixup.flagOffset = quilt::splitKFlagOffset(workgroupBytes);
+  if (spec.sharesTiles())
     workgroupBytes = quilt::withSplitKFlag(workgroupBytes);
-    EpilogueWriter cWriter(spec, c, bias, fusedOperands, convOutput, rowOrigin);
-    emitSplitKFixup(b, loc, spec, thread, cfg.threads, splitTile, cWriter);
+  if (!streamsK) {
+    writeTile(b, writer);
+    if (splitsK) {
+      // The tile's counter: tiles of a matrix in grid order, matrix after
+      // matrix; the splits are its contributors, partial sums in their
+      // workspace matrices (matrix x splits + split).
+      Value tilesX = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+      Value tilesY = gpu::GridDimOp::create(b, loc, gpu::Dimension::y);
+      Value blockX = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+      Value blockY = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+      fixup.counterIndex =
+          im.add(im.mul(im.add(im.mul(batch, tilesX), blockX), tilesY), blockY);
+      fixup.contributors = splits;
+      Value partials = entry.getArgument(spec.firstSplitKOperand());
+      Value firstMatrix = im.mul(batch, splits);
+      fixup.loadPartial = [&](OpBuilder &lb, Location ll, Value s, Value gr,
+                              Value gc) -> Value {
+        IndexMath lm{lb, ll};
+        return memref::LoadOp::create(
+            lb, ll, partials, ValueRange{lm.add(firstMatrix, s), gr, gc});
+      };
+      EpilogueWriter cWriter(spec, c, bias, fusedOperands, convOutput,
+                             rowOrigin);
+      emitTileFixup(b, loc, spec, thread, cfg.threads, fixup, cWriter);
+    }
+    gpu::ReturnOp::create(b, loc);
+    return workgroupBytes;
   }
+
+  // A stream-K segment: a tile covered whole is written like any block's;
+  // a shared one's partial sums go to the block's slot (0 for the segment
+  // it starts with, 1 for the one it ends with), and its last block to
+  // arrive sums the contributors' slots in K order.
+  Value wholeTile = arith::AndIOp::create(b, loc, im.eq(kFirst, im.c(0)),
+                                          im.eq(kLast, kSteps));
+  scf::IfOp::create(
+      b, loc, wholeTile,
+      [&](OpBuilder &tb, Location l) {
+        writeTile(tb, writer);
+        scf::YieldOp::create(tb, l);
+      },
+      [&](OpBuilder &pb, Location l) {
+        IndexMath pm{pb, l};
+        Value slotOfSegment = arith::SelectOp::create(
+            pb, l, pm.eq(segmentStart, segmentsBegin), pm.c(0), pm.c(1));
+        Value slot = pm.add(pm.mul(worker, pm.c(2)), slotOfSegment);
+        Value slotMatrix = matrixAt(pb, l, workspace, slot);
+        EpilogueWriter slotWriter(spec, slotMatrix, bias, fusedOperands,
+                                  convOutput, rowOrigin, /*partialSums=*/true);
+        // A slot is TM x TN: every element lies inside it.
+        Value zero = pm.c(0);
+        if (width == 1)
+          elementByElement(pb, slotWriter, zero, zero, pm.c(cfg.tileM),
+                           pm.c(cfg.tileN));
+        else
+          inRuns(pb, l, slotWriter, zero, zero);
+        // The tile's contributors: the blocks of its first and last units
+        // and those between. The first one's part is in slot 1 when its
+        // range started in an earlier tile.
+        Value tileUnits = pm.mul(tile, kSteps);
+        Value lastUnit = pm.sub(pm.add(tileUnits, kSteps), pm.c(1));
+        Value firstBlock = blockOfUnit(pm, tileUnits);
+        Value lastBlock = blockOfUnit(pm, lastUnit);
+        Value firstStartsBefore =
+            pm.lt(unitsBeginOf(pm, firstBlock), tileUnits);
+        fixup.counterIndex = tile;
+        fixup.contributors = pm.add(pm.sub(lastBlock, firstBlock), pm.c(1));
+        fixup.loadPartial = [&](OpBuilder &lb, Location ll, Value i, Value gr,
+                                Value gc) -> Value {
+          IndexMath lm{lb, ll};
+          Value first = lm.eq(i, lm.c(0));
+          Value inSlot1 =
+              arith::AndIOp::create(lb, ll, first, firstStartsBefore);
+          Value slotOfPart =
+              arith::SelectOp::create(lb, ll, inSlot1, lm.c(1), lm.c(0));
+          Value block = lm.add(firstBlock, i);
+          Value part = lm.add(lm.mul(block, lm.c(2)), slotOfPart);
+          Value r = lm.sub(gr, row0);
+          Value col = lm.sub(gc, col0);
+          return memref::LoadOp::create(lb, ll, workspace,
+                                        ValueRange{part, r, col});
+        };
+        EpilogueWriter cWriter(spec, c, bias, fusedOperands, convOutput,
+                               rowOrigin);
+        emitTileFixup(pb, l, spec, thread, cfg.threads, fixup, cWriter);
+        scf::YieldOp::create(pb, l);
+      });
+  // The next segment's staging reuses the tiles and the fixup's word.
+  gpu::BarrierOp::create(b, loc);
+  Value segmentUnits = im.sub(kLast, kFirst);
+  scf::YieldOp::create(b, loc,
+                       ValueRange{im.add(segmentStart, segmentUnits),
+                                  im.add(stepBase, stepsRun)});
+  b.setInsertionPointAfter(streamLoop);
   gpu::ReturnOp::create(b, loc);
   return workgroupBytes;
 }

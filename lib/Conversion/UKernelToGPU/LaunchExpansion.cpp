@@ -56,6 +56,16 @@
 //       args(..., workspace, counters, S,
 //            splitK = ceil(ceil(K/TK) / S) * TK, flags)
 //
+// A stream-K candidate (stream_k = G) launches min(G, units) blocks, units
+// = b * tilesM * tilesN * max(1, ceil(K/TK)), with two slots of partial
+// sums per block:
+//
+//   buffer = quilt_gpu_workspace(blocks * 2 * TM * TN * 4)
+//   counters = quilt_gpu_arrival_counters(b * tilesM * tilesN)
+//   if buffer and counters:
+//     launch candidate_i_streamk blocks (blocks, 1, 1)
+//       args(..., workspace, counters, flags)
+//
 //===----------------------------------------------------------------------===//
 
 #include "GpuKernel.h"
@@ -328,7 +338,7 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
         std::tie(mapBufferA, mapBufferB) = tensorMapBuffers(b, op);
       }
     }
-    if (spec.splitsK() && !workspaceFunction) {
+    if (spec.sharesTiles() && !workspaceFunction) {
       auto module = op->getParentOfType<ModuleOp>();
       workspaceFunction = getOrDeclareRuntimeFunction(
           module, loc, kWorkspaceFunction,
@@ -460,24 +470,48 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
         // A split-K candidate's blocks write their partial sums into a
         // workspace of (matrices x splits) matrices of the region's shape,
         // each split a whole number of K tiles, and count their arrivals
-        // per tile; the last block of a tile writes C (SplitKFixup.cpp).
+        // per tile; the last block of a tile writes C (SplitKFixup.cpp). A
+        // stream-K candidate's blocks do the same for the tiles they share.
         // The runtime keeps the calling thread's workspace and counters
         // across calls; without them (the runtime failed and said why)
         // nothing is launched.
         Value tilesM = cm.ceilDiv(rows, cm.c(cfg.tileM));
         Value tilesN = cm.ceilDiv(cols, cm.c(cfg.tileN));
         Value matrices = batch;
+        gpu::KernelDim3 grid{tilesM, tilesN, matrices};
         SmallVector<Value> splitKOperands;
         OpBuilder::InsertionGuard launchesGuard(tb);
-        if (spec.splitsK()) {
-          Value splits = cm.c(cfg.splitK);
-          Value tileK = cm.c(cfg.tileK);
-          Value splitK =
-              cm.mul(cm.ceilDiv(cm.ceilDiv(k, tileK), splits), tileK);
-          matrices = cm.mul(batch, splits);
+        if (spec.sharesTiles()) {
+          // The workspace: (matrices x splits) matrices of the region's
+          // shape, or a stream-K grid's two TM x TN slots per block.
           Type computeType = spec.computeType();
-          Value bytes = cm.mul(cm.mul(matrices, cm.mul(rows, cols)),
-                               cm.c(computeType.getIntOrFloatBitWidth() / 8));
+          Value tiles = cm.mul(cm.mul(batch, tilesM), tilesN);
+          Value workspaceShape[3];
+          if (spec.splitsK()) {
+            Value splits = cm.c(cfg.splitK);
+            Value tileK = cm.c(cfg.tileK);
+            Value splitK =
+                cm.mul(cm.ceilDiv(cm.ceilDiv(k, tileK), splits), tileK);
+            matrices = cm.mul(batch, splits);
+            grid.z = matrices;
+            workspaceShape[0] = matrices;
+            workspaceShape[1] = rows;
+            workspaceShape[2] = cols;
+            splitKOperands = {splits, splitK};
+          } else {
+            Value kTiles = cm.ceilDiv(k, cm.c(cfg.tileK));
+            Value kSteps = arith::MaxUIOp::create(tb, l, kTiles, cm.c(1));
+            Value units = cm.mul(tiles, kSteps);
+            Value blocks = cm.min(cm.c(cfg.streamK), units);
+            grid = {blocks, cm.c(1), cm.c(1)};
+            workspaceShape[0] = cm.mul(blocks, cm.c(2));
+            workspaceShape[1] = cm.c(cfg.tileM);
+            workspaceShape[2] = cm.c(cfg.tileN);
+          }
+          Value elements = cm.mul(workspaceShape[0],
+                                  cm.mul(workspaceShape[1], workspaceShape[2]));
+          Value bytes =
+              cm.mul(elements, cm.c(computeType.getIntOrFloatBitWidth() / 8));
           Value bytes64 =
               arith::IndexCastOp::create(tb, l, tb.getI64Type(), bytes);
           Value buffer = func::CallOp::create(tb, l, workspaceFunction,
@@ -485,9 +519,8 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
                              .getResult(0);
           auto type = MemRefType::get(
               SmallVector<int64_t>(3, ShapedType::kDynamic), computeType);
-          Value workspace = memref::ViewOp::create(
-              tb, l, type, buffer, cm.c(0), ValueRange{matrices, rows, cols});
-          Value tiles = cm.mul(cm.mul(batch, tilesM), tilesN);
+          Value workspace = memref::ViewOp::create(tb, l, type, buffer, cm.c(0),
+                                                   workspaceShape);
           Value tiles64 =
               arith::IndexCastOp::create(tb, l, tb.getI64Type(), tiles);
           Value counters =
@@ -508,15 +541,16 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
           gpu::GPUFuncOp splitKernel = kernel.func;
           Type argType =
               splitKernel.getArgumentTypes()[spec.firstSplitKOperand()];
-          splitKOperands = {memref::CastOp::create(tb, l, argType, workspace),
-                            counters, splits, splitK};
+          splitKOperands.insert(
+              splitKOperands.begin(),
+              {memref::CastOp::create(tb, l, argType, workspace), counters});
         }
-        // C (or the workspace) written in runs of the kernel's width.
+        // C (or a split-K kernel's workspace) written in runs of the
+        // kernel's width.
         Value written = spec.splitsK() ? splitKOperands[0] : args[2];
         if (kernel.cVectorWidth > 1)
           setFlagIf(vectorAligned(tb, l, written, kernel.cVectorWidth),
                     kVectorC);
-        gpu::KernelDim3 grid{tilesM, tilesN, matrices};
         gpu::KernelDim3 block{cm.c(cfg.threads), cm.c(1), cm.c(1)};
         auto launch = [&](OpBuilder &lb, const GpuKernel &launched,
                           ValueRange maps) {

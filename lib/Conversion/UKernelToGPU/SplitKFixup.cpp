@@ -1,29 +1,32 @@
-//===- SplitKFixup.cpp - The last block of a split tile finishes it -------===//
+//===- SplitKFixup.cpp - The last block of a shared tile finishes it ------===//
 //
 // Part of the Quilt project. A split-K candidate launches its kernel over
 // (matrices x splits) in grid z: each block multiplies its split's range of
-// K and stores the tile's partial sums into a workspace matrix of its own.
-// Then it counts its arrival on the tile's counter, and the block that
-// arrives last finishes the tile, in the same launch (the "serial fixup"
-// of CUTLASS's split-K and stream-K kernels, without their wait):
+// K and stores the tile's partial sums into a workspace matrix of its own;
+// a stream-K block stores its part of a tile it shares with other blocks
+// into one of its two workspace slots (KernelBuilder.cpp). Then it counts
+// its arrival on the tile's counter, and the block that arrives last
+// finishes the tile, in the same launch (the "serial fixup" of CUTLASS's
+// split-K and stream-K kernels, without their wait):
 //
-//   every thread: store the tile's partial sums to workspace matrix z
+//   every thread: store the tile's partial sums (the caller)
 //   barrier
 //   thread 0: release fence; old = relaxed atomic add(counter[tile], 1)
-//             last = old == S - 1; if last: acquire fence, counter[tile] = 0
+//             last = old == contributors - 1
+//             if last: acquire fence, counter[tile] = 0
 //             publish `last` in workgroup memory
 //   barrier
 //   if last: each element of the tile inside C, a thread each in turn:
-//     sum = ((0 + P[split 0]) + P[split 1]) + ... + P[split S - 1]
+//     sum = ((0 + P[0]) + P[1]) + ... + P[contributors - 1]
 //     C   = epilogue(C + sum)
 //
-// The splits are summed in their order, whichever block arrives last, so
-// the same inputs give the same bits. The fences are the device scope's
-// (the blocks may run on any compute unit); the barrier before thread 0's
-// release fence makes every thread's stores part of what it releases
-// (cumulativity), and the barrier after the acquire orders the block's
-// reads after it. Thread 0 publishes `last` in a word of workgroup memory
-// after the kernel's tiles and mbarriers (quilt::splitKFlagOffset, which
+// The contributors (splits, or stream-K blocks) are summed in K order,
+// whichever block arrives last, so the same inputs give the same bits. The
+// fences are the device scope's (the blocks may run on any compute unit); the
+// barrier before thread 0's release fence makes every thread's stores part of
+// what it releases (cumulativity), and the barrier after the acquire orders the
+// block's reads after it. Thread 0 publishes `last` in a word of workgroup
+// memory after the kernel's tiles and mbarriers (quilt::splitKFlagOffset, which
 // the cost model's shared-memory estimate counts too). Resetting the counter
 // leaves the runtime's buffer zero for the next launch
 // (quilt_gpu_arrival_counters).
@@ -48,12 +51,11 @@ static StringRef deviceScope(Vendor vendor) {
   return vendor == Vendor::amd ? "agent" : "device";
 }
 
-void mlir::ukernel::gpucg::emitSplitKFixup(OpBuilder &b, Location loc,
-                                           const GpuKernelSpec &spec,
-                                           const ThreadContext &thread,
-                                           int64_t threads,
-                                           const SplitKTile &tile,
-                                           const EpilogueWriter &cWriter) {
+void mlir::ukernel::gpucg::emitTileFixup(OpBuilder &b, Location loc,
+                                         const GpuKernelSpec &spec,
+                                         const ThreadContext &thread,
+                                         int64_t threads, const TileFixup &tile,
+                                         const EpilogueWriter &cWriter) {
   const quilt::KernelConfig &cfg = spec.config;
   IndexMath im{b, loc};
   StringRef scope = deviceScope(spec.vendor);
@@ -64,15 +66,7 @@ void mlir::ukernel::gpucg::emitSplitKFixup(OpBuilder &b, Location loc,
   Value flag = memref::ViewOp::create(b, loc, flagType, tile.workgroup,
                                       im.c(tile.flagOffset), ValueRange{});
 
-  // The tile's counter: tiles of a matrix in grid order, matrix after
-  // matrix.
-  Value tilesX = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-  Value tilesY = gpu::GridDimOp::create(b, loc, gpu::Dimension::y);
-  Value blockX = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value blockY = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  Value counterIndex = im.add(
-      im.mul(im.add(im.mul(tile.batch, tilesX), blockX), tilesY), blockY);
-
+  Value counterIndex = tile.counterIndex;
   gpu::BarrierOp::create(b, loc);
   scf::IfOp::create(
       b, loc, im.eq(thread.tid, im.c(0)), [&](OpBuilder &tb, Location l) {
@@ -93,10 +87,11 @@ void mlir::ukernel::gpucg::emitSplitKFixup(OpBuilder &b, Location loc,
         Value old = LLVM::AtomicRMWOp::create(
             tb, l, LLVM::AtomicBinOp::add, counter, one,
             LLVM::AtomicOrdering::monotonic, scope);
-        Value splits32 = arith::IndexCastUIOp::create(tb, l, i32, tile.splits);
+        Value contributors32 =
+            arith::IndexCastUIOp::create(tb, l, i32, tile.contributors);
         Value lastArrival = arith::CmpIOp::create(
             tb, l, arith::CmpIPredicate::eq,
-            arith::AddIOp::create(tb, l, old, one), splits32);
+            arith::AddIOp::create(tb, l, old, one), contributors32);
         scf::IfOp::create(tb, l, lastArrival, [&](OpBuilder &lb, Location ll) {
           LLVM::FenceOp::create(lb, ll, LLVM::AtomicOrdering::acquire, scope);
           Value zero = arith::ConstantIntOp::create(lb, ll, 0, 32);
@@ -119,7 +114,6 @@ void mlir::ukernel::gpucg::emitSplitKFixup(OpBuilder &b, Location loc,
     // Consecutive threads take consecutive columns of a row. (Operands are
     // built one statement at a time: the order in which a call's arguments
     // are evaluated, and so the order of the ops, is the compiler's.)
-    Value firstMatrix = tm.mul(tile.batch, tile.splits);
     Type computeType = spec.computeType();
     Value elements = tm.c(cfg.tileM * cfg.tileN);
     Value step = tm.c(threads);
@@ -137,12 +131,9 @@ void mlir::ukernel::gpucg::emitSplitKFixup(OpBuilder &b, Location loc,
             Value zero = arith::ConstantOp::create(
                 ib, il, ib.getFloatAttr(computeType, 0.0));
             auto sum = scf::ForOp::create(
-                ib, il, sm.c(0), tile.splits, sm.c(1), ValueRange{zero},
+                ib, il, sm.c(0), tile.contributors, sm.c(1), ValueRange{zero},
                 [&](OpBuilder &lb, Location ll, Value s, ValueRange partial) {
-                  IndexMath lm{lb, ll};
-                  Value part = memref::LoadOp::create(
-                      lb, ll, tile.workspace,
-                      ValueRange{lm.add(firstMatrix, s), gr, gc});
+                  Value part = tile.loadPartial(lb, ll, s, gr, gc);
                   scf::YieldOp::create(lb, ll,
                                        ValueRange{arith::AddFOp::create(
                                            lb, ll, partial[0], part)});

@@ -23,6 +23,8 @@ func.func @bmm(%a: memref<?x?x?xf32>, %b: memref<?x?x?xf32>, %c: memref<?x?x?xf3
 // CHECK:           %[[BATCH:.*]] = arith.minsi %[[CHUNK]], %{{.*}} : index
 // CHECK:         %[[TILESM:.*]] = arith.ceildivsi %[[ROWS:.*]], %c64{{.*}} : index
 // CHECK:         %[[TILESN:.*]] = arith.ceildivsi %[[COLS:.*]], %c64{{.*}} : index
+// CHECK-NEXT:    %[[PERTILE:.*]] = arith.muli %[[BATCH]], %[[TILESM]] : index
+// CHECK-NEXT:    %[[TILES:.*]] = arith.muli %[[PERTILE]], %[[TILESN]] : index
 // CHECK:         %[[KSTEPS:.*]] = arith.ceildivsi %{{.*}}, %[[TK:c8.*]] : index
 // CHECK-NEXT:    %[[SPLITSTEPS:.*]] = arith.ceildivsi %[[KSTEPS]], %[[SPLITS:c4.*]] : index
 // CHECK-NEXT:    %[[SPLITK:.*]] = arith.muli %[[SPLITSTEPS]], %[[TK]] : index
@@ -32,8 +34,6 @@ func.func @bmm(%a: memref<?x?x?xf32>, %b: memref<?x?x?xf32>, %c: memref<?x?x?xf3
 // CHECK-NEXT:    %[[BUFFER:.*]] = func.call @quilt_gpu_workspace(%[[BYTES64]]) : (i64) -> memref<?xi8>
 // CHECK-NEXT:    %[[AT:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[WS:.*]] = memref.view %[[BUFFER]][%[[AT]]][%[[MATRICES]], %[[ROWS]], %[[COLS]]] : memref<?xi8> to memref<?x?x?xf32>
-// CHECK-NEXT:    %[[PERTILE:.*]] = arith.muli %[[BATCH]], %[[TILESM]] : index
-// CHECK-NEXT:    %[[TILES:.*]] = arith.muli %[[PERTILE]], %[[TILESN]] : index
 // CHECK-NEXT:    %[[TILES64:.*]] = arith.index_cast %[[TILES]] : index to i64
 // CHECK-NEXT:    %[[COUNTERS:.*]] = func.call @quilt_gpu_arrival_counters(%[[TILES64]]) : (i64) -> memref<?xi32>
 // CHECK-NEXT:    %[[WSADDRESS:.*]] = memref.extract_aligned_pointer_as_index %[[BUFFER]]
@@ -80,8 +80,7 @@ func.func @bmm(%a: memref<?x?x?xf32>, %b: memref<?x?x?xf32>, %c: memref<?x?x?xf3
 // tile's counter (tiles in grid order, matrix after matrix); a barrier,
 // then thread 0's release fence, relaxed device-scope arrival on the
 // counter's global address, and (last) acquire fence and reset.
-// CHECK:         %[[FLAG:.*]] = memref.view %{{.*}}[%c8192{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1xi32, #gpu.address_space<workgroup>>
-// CHECK-NEXT:    %[[GX:.*]] = gpu.grid_dim  x
+// CHECK:         %[[GX:.*]] = gpu.grid_dim  x
 // CHECK-NEXT:    %[[GY:.*]] = gpu.grid_dim  y
 // CHECK-NEXT:    %[[BX:.*]] = gpu.block_id  x
 // CHECK-NEXT:    %[[BY:.*]] = gpu.block_id  y
@@ -89,6 +88,8 @@ func.func @bmm(%a: memref<?x?x?xf32>, %b: memref<?x?x?xf32>, %c: memref<?x?x?xf3
 // CHECK-NEXT:    %[[T1:.*]] = arith.addi %[[T0]], %[[BX]] : index
 // CHECK-NEXT:    %[[T2:.*]] = arith.muli %[[T1]], %[[GY]] : index
 // CHECK-NEXT:    %[[TILE:.*]] = arith.addi %[[T2]], %[[BY]] : index
+// CHECK-NEXT:    %[[FIRST:.*]] = arith.muli %[[MATRIX]], %[[KSPLITS]] : index
+// CHECK:         %[[FLAG:.*]] = memref.view %{{.*}}[%c8192{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1xi32, #gpu.address_space<workgroup>>
 // CHECK-NEXT:    gpu.barrier
 // CHECK:         scf.if
 // CHECK-NEXT:      llvm.fence syncscope("device") release
@@ -118,7 +119,6 @@ func.func @bmm(%a: memref<?x?x?xf32>, %b: memref<?x?x?xf32>, %c: memref<?x?x?xf3
 // The last block: the tile's elements a thread each in turn, the splits of
 // its matrix summed in order from 0, then C = relu(C + sum + bias).
 // CHECK-NEXT:    scf.if %[[ISLAST]] {
-// CHECK-NEXT:      %[[FIRST:.*]] = arith.muli %[[MATRIX]], %[[KSPLITS]] : index
 // CHECK-NEXT:      %[[ELEMENTS:.*]] = arith.constant 4096 : index
 // CHECK-NEXT:      %[[STEP:.*]] = arith.constant 64 : index
 // CHECK-NEXT:      scf.for %{{.*}} = %[[TID]] to %[[ELEMENTS]] step %[[STEP]] {

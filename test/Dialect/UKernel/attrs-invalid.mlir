@@ -189,6 +189,24 @@ func.func private @f() attributes {c = #ukernel.config<tile = 64x64x8, threads =
 
 // -----
 
+// A stream-K block count below zero.
+// expected-error @below {{stream-K must be 0 (off) or the number of blocks that share the tiles (got -1)}}
+func.func private @f() attributes {c = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask, stream_k = -1>}
+
+// -----
+
+// Split-K and stream-K together.
+// expected-error @below {{a configuration splits K (split-K 2) or streams it (stream-K 132), not both}}
+func.func private @f() attributes {c = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask, split_k = 2, stream_k = 132>}
+
+// -----
+
+// A misspelled tile-sharing key.
+// expected-error @below {{expected 'split_k' or 'stream_k', got 'streamk'}}
+func.func private @f() attributes {c = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask, streamk = 132>}
+
+// -----
+
 // Zero threads.
 // expected-error @below {{threads must be positive (got 0)}}
 func.func private @f() attributes {c = #ukernel.config<tile = 64x64x8, threads = 0, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask>}

@@ -182,3 +182,16 @@ func.func @fused_no_operands(%x: memref<?x?xf32>, %w: memref<?x?xf32>, %y: memre
     } candidates [#simt]
   return
 }
+
+// -----
+
+// A stream-K candidate keeps its block count; split-K is left out.
+#streamed = #ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask, stream_k = 132>
+
+// CHECK-LABEL: func.func @stream_k
+// CHECK: candidates [#ukernel.config<tile = 64x64x8, threads = 256, warps = 2x4, thread_tile = 4x4, vector_width = 4, stages = 2, instruction = simt_fma, boundary = mask, stream_k = 132>]
+func.func @stream_k(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %r = ukernel.dispatch matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>)
+         candidates [#streamed] -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}

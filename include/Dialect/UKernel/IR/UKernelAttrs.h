@@ -36,6 +36,11 @@ FailureOr<llvm::APFloat> parseF64(AsmParser &parser);
 void printF64(AsmPrinter &printer, const llvm::APFloat &value);
 FailureOr<SmallVector<InstructionPeak>> parsePeakTable(AsmParser &parser);
 void printPeakTable(AsmPrinter &printer, ArrayRef<InstructionPeak> peaks);
+/// A config's optional `, split_k = S` and `, stream_k = G`, in either
+/// order, each printed only when not its default (1, 0).
+ParseResult parseTileSharing(AsmParser &parser, int64_t &splitK,
+                             int64_t &streamK);
+void printTileSharing(AsmPrinter &printer, int64_t splitK, int64_t streamK);
 
 } // namespace mlir::ukernel
 

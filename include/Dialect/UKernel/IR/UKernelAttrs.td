@@ -68,7 +68,10 @@ def UKernel_ConfigAttr : UKernel_Attr<"Config", "config"> {
     `thread_tile` (M x N) of accumulators, `vector_width`-element global
     accesses, a software pipeline of `stages` K-steps, built from
     `instruction`, handling partial tiles by `boundary`. `split_k` splits the
-    K loop across blocks (default 1).
+    K loop across blocks (default 1); `stream_k` (GPU only, default 0: off)
+    runs that many persistent blocks, each taking an equal contiguous range
+    of all the tiles' K steps, so that tiles left over by whole waves are
+    shared by every block.
 
     ```mlir
     #ukernel.config<tile = 128x128x32, threads = 256, warps = 2x4,
@@ -91,13 +94,15 @@ def UKernel_ConfigAttr : UKernel_Attr<"Config", "config"> {
     "int64_t":$stages,
     EnumParameter<UKernel_InstructionKind>:$instruction,
     EnumParameter<UKernel_BoundaryPolicy>:$boundary,
-    DefaultValuedParameter<"int64_t", "1">:$split_k
+    DefaultValuedParameter<"int64_t", "1">:$split_k,
+    DefaultValuedParameter<"int64_t", "0">:$stream_k
   );
   let assemblyFormat = [{
     `<` `tile` `=` $tile `,` `threads` `=` $threads `,` `warps` `=` $warps `,`
     `thread_tile` `=` $thread_tile `,` `vector_width` `=` $vector_width `,`
     `stages` `=` $stages `,` `instruction` `=` $instruction `,`
-    `boundary` `=` $boundary (`,` `split_k` `=` $split_k^)? `>`
+    `boundary` `=` $boundary `` custom<TileSharing>($split_k, $stream_k) ``
+    `>`
   }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -90,6 +90,7 @@ quilt::KernelConfig mlir::ukernel::toKernelConfig(ConfigAttr config) {
   cfg.vectorWidth = config.getVectorWidth();
   cfg.stages = config.getStages();
   cfg.splitK = config.getSplitK();
+  cfg.streamK = config.getStreamK();
   cfg.inst = toCostModel(config.getInstruction());
   cfg.boundary = toCostModel(config.getBoundary());
   return cfg;
@@ -101,7 +102,7 @@ ConfigAttr mlir::ukernel::getConfigAttr(MLIRContext *context,
                          cfg.threads, {cfg.warpsM, cfg.warpsN},
                          {cfg.threadTileM, cfg.threadTileN}, cfg.vectorWidth,
                          cfg.stages, fromCostModel(cfg.inst),
-                         fromCostModel(cfg.boundary), cfg.splitK);
+                         fromCostModel(cfg.boundary), cfg.splitK, cfg.streamK);
 }
 
 std::vector<quilt::TunedRegion> mlir::ukernel::toTunedRegions(ArrayAttr tuned) {

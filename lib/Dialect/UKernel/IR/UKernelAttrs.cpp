@@ -50,6 +50,34 @@ void mlir::ukernel::printShape(AsmPrinter &printer, ArrayRef<int64_t> shape) {
   llvm::interleave(shape, printer.getStream(), "x");
 }
 
+ParseResult mlir::ukernel::parseTileSharing(AsmParser &parser, int64_t &splitK,
+                                            int64_t &streamK) {
+  splitK = 1, streamK = 0;
+  while (succeeded(parser.parseOptionalComma())) {
+    SMLoc at = parser.getCurrentLocation();
+    StringRef key;
+    if (parser.parseKeyword(&key))
+      return failure();
+    int64_t *field = key == "split_k"    ? &splitK
+                     : key == "stream_k" ? &streamK
+                                         : nullptr;
+    if (!field)
+      return parser.emitError(at, "expected 'split_k' or 'stream_k', got '")
+             << key << "'";
+    if (parser.parseEqual() || parser.parseInteger(*field))
+      return failure();
+  }
+  return success();
+}
+
+void mlir::ukernel::printTileSharing(AsmPrinter &printer, int64_t splitK,
+                                     int64_t streamK) {
+  if (splitK != 1)
+    printer << ", split_k = " << splitK;
+  if (streamK != 0)
+    printer << ", stream_k = " << streamK;
+}
+
 FailureOr<APFloat> mlir::ukernel::parseF64(AsmParser &parser) {
   double value;
   if (parser.parseFloat(value))
@@ -134,13 +162,11 @@ LogicalResult TunedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // ConfigAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 ArrayRef<int64_t> tile, int64_t threads,
-                                 ArrayRef<int64_t> warps,
-                                 ArrayRef<int64_t> threadTile,
-                                 int64_t vectorWidth, int64_t stages,
-                                 InstructionKind instruction,
-                                 BoundaryPolicy boundary, int64_t splitK) {
+LogicalResult ConfigAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> tile,
+    int64_t threads, ArrayRef<int64_t> warps, ArrayRef<int64_t> threadTile,
+    int64_t vectorWidth, int64_t stages, InstructionKind instruction,
+    BoundaryPolicy boundary, int64_t splitK, int64_t streamK) {
   // Arity is the dialect's business (the library's struct has fixed fields);
   // everything else is the library's, so the verifier, the candidate
   // generator and the cost model agree on what a valid configuration is.
@@ -163,6 +189,7 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   cfg.vectorWidth = vectorWidth;
   cfg.stages = stages;
   cfg.splitK = splitK;
+  cfg.streamK = streamK;
   cfg.inst = toCostModel(instruction);
   cfg.boundary = toCostModel(boundary);
   // A CPU kernel's N-direction instruction width is its vector width.

@@ -36,8 +36,11 @@ def estimated_resources(quiltc, target, name):
         return None
     inst, *knobs, ab, details = match.groups()
     # A split-K kernel (`_sk`) compiles the split-K candidates of its
-    # configuration, whose workgroup memory holds the fixup's word too.
+    # configuration, a stream-K kernel (`_streamk`) the stream-K ones: their
+    # workgroup memory holds the fixup's word too, and their registers the
+    # fixup's (and the persistent loop's) state.
     splits = re.search(r"_sk(_|$)", details or "") is not None
+    streams = re.search(r"_streamk(_|$)", details or "") is not None
     workload = next(text for marker, text in WORKLOADS
                     if marker in (details or "")) % ab
     if workload not in _estimates_by_workload:
@@ -53,6 +56,7 @@ def estimated_resources(quiltc, target, name):
             tuple(str(c["config"][key]) for key in
                   ("inst", "tile_m", "tile_n", "tile_k", "threads", "warps_m",
                    "warps_n", "thread_tile_m", "thread_tile_n", "vector_width"))
-            + (c["config"]["split_k"] > 1,):
+            + (c["config"]["split_k"] > 1, c["config"]["stream_k"] > 0):
             c["resources"] for c in report["candidates"]}
-    return _estimates_by_workload[workload].get((inst, *knobs, splits))
+    return _estimates_by_workload[workload].get((inst, *knobs, splits,
+                                                 streams))
