@@ -64,6 +64,8 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+
 using namespace mlir;
 using namespace mlir::ukernel;
 using namespace mlir::ukernel::gpucg;
@@ -429,9 +431,9 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
         spec.isConv() && !spec.contiguousA ? 1 : std::min<int64_t>(stages, 2);
   // A TMA kernel's stages each have two mbarriers after the tiles.
   int64_t barrierBytes = spec.tmaLoads ? TmaStaging::kStageBarrierBytes : 0;
-  // (A split-K kernel's fixup word comes after the stages: at most 7
-  // bytes with its alignment, quilt::withSplitKFlag.)
-  int64_t fixupBytes = spec.splitsK() ? quilt::withSplitKFlag(0) + 3 : 0;
+  // (A split-K or stream-K kernel's fixup word comes after the stages: at
+  // most 7 bytes with its alignment, quilt::withSplitKFlag.)
+  int64_t fixupBytes = spec.sharesTiles() ? quilt::withSplitKFlag(0) + 3 : 0;
   if (spec.maxWorkgroupBytes > 0)
     stages =
         std::max<int64_t>(1, std::min(stages, (spec.maxWorkgroupBytes -
@@ -624,6 +626,11 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     kBegin = im.mul(kFirst, im.c(cfg.tileK));
     kEnd = im.min(k, im.mul(kLast, im.c(cfg.tileK)));
   }
+  // The K steps a stream-K segment runs (the TMA pipeline's next number
+  // starts past them).
+  Value stepsRun;
+  if (streamsK)
+    stepsRun = im.ceilDiv(im.sub(kEnd, kBegin), im.c(cfg.tileK));
   // A K step's number in the TMA pipeline's sequence.
   auto pipelineStep = [&](IndexMath &xm, Value step) {
     return streamsK ? xm.add(stepBase, step) : step;
@@ -740,8 +747,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     // segment hands back its last too, so that every step's buffer is
     // released once (the next segment's prologue waits for it).
     if (streamsK && inFlight) {
-      Value last =
-          im.sub(im.ceilDiv(im.sub(kEnd, kBegin), im.c(cfg.tileK)), im.c(1));
+      Value last = im.sub(stepsRun, im.c(1));
       scf::IfOp::create(
           b, loc, im.le(im.c(0), last), [&](OpBuilder &rb, Location l) {
             IndexMath rm{rb, l};
@@ -834,16 +840,15 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
         });
   }
 
-  // The K steps a stream-K segment ran (the TMA pipeline's next number).
-  Value stepsRun;
-  if (streamsK)
-    stepsRun = im.ceilDiv(im.sub(kEnd, kBegin), im.c(cfg.tileK));
-
   // C = epilogue(C + acc) inside the matrix, or a split-K kernel's partial
   // sums into its workspace matrix (and then the fixup).
   const ConvGeometry *convOutput = spec.isConv() ? &conv : nullptr;
-  EpilogueWriter writer(spec, splitsK ? workspace : c, bias, fusedOperands,
-                        convOutput, rowOrigin, /*partialSums=*/splitsK);
+  EpilogueWriter cWriter(spec, c, bias, fusedOperands, convOutput, rowOrigin);
+  std::optional<EpilogueWriter> partialsWriter;
+  if (splitsK)
+    partialsWriter.emplace(spec, workspace, bias, fusedOperands, convOutput,
+                           rowOrigin, /*partialSums=*/true);
+  const EpilogueWriter &writer = splitsK ? *partialsWriter : cWriter;
   // Elements are written one by one, each where it lies inside C; except
   // in a block whose tile lies wholly inside C, when the host found C's
   // window aligned for runs of `width` elements: there every run of
@@ -953,8 +958,6 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
         return memref::LoadOp::create(
             lb, ll, partials, ValueRange{lm.add(firstMatrix, s), gr, gc});
       };
-      EpilogueWriter cWriter(spec, c, bias, fusedOperands, convOutput,
-                             rowOrigin);
       emitTileFixup(b, loc, spec, thread, cfg.threads, fixup, cWriter);
     }
     gpu::ReturnOp::create(b, loc);
@@ -1014,8 +1017,6 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
           return memref::LoadOp::create(lb, ll, workspace,
                                         ValueRange{part, r, col});
         };
-        EpilogueWriter cWriter(spec, c, bias, fusedOperands, convOutput,
-                               rowOrigin);
         emitTileFixup(pb, l, spec, thread, cfg.threads, fixup, cWriter);
         scf::YieldOp::create(pb, l);
       });
