@@ -225,6 +225,12 @@ func.func private @f() attributes {c = #ukernel.config<tile = 64x64x8, threads =
 
 // -----
 
+// CPU kernel with stream-K.
+// expected-error @below {{stream-K schedules GPU blocks: a CPU micro-kernel's stream-K must be 0 (got 2)}}
+func.func private @f() attributes {c = #ukernel.config<tile = 64x64x8, threads = 1, warps = 1x1, thread_tile = 4x8, vector_width = 8, stages = 2, instruction = cpu_fma, boundary = mask, stream_k = 2>}
+
+// -----
+
 // Calibration efficiencies are fractions.
 // expected-error @below {{compute_efficiency must be in (0, 1], got 1.5}}
 func.func private @f() attributes {c = #ukernel.calibration<compute_efficiency = 1.5, memory_efficiency = 0.8, launch_overhead_us = 4.0, tile_overhead_us = 0.5>}
