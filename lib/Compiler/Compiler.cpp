@@ -22,6 +22,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -33,6 +34,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 
@@ -219,6 +221,17 @@ bool linkShared(const std::string &object, const CompileOptions &options,
                                    "-lm"};
   if (!gpuRuntime.empty())
     args.insert(args.begin() + 6, "-l" + gpuRuntime);
+  // LLVM lowers some conversions to calls into its builtins library
+  // (bf16 stores on x86 without AVX-512 BF16 call __truncsfbf2), which
+  // Debian 12's libgcc lacks: link this LLVM's compiler-rt builtins where
+  // they are installed (libclang-rt-22-dev). A static archive: only what
+  // the object calls is taken.
+  std::string builtins =
+      std::string(QUILT_LLVM_LIBRARY_DIR) + "/clang/" +
+      std::to_string(LLVM_VERSION_MAJOR) + "/lib/linux/libclang_rt.builtins-" +
+      llvm::Triple(llvm::sys::getProcessTriple()).getArchName().str() + ".a";
+  if (llvm::sys::fs::exists(builtins))
+    args.push_back(builtins);
   // Multi-threaded kernels call LLVM's OpenMP runtime.
   if (!target.isGpu() && options.threads != 1) {
     std::string ompDir = QUILT_LLVM_LIBRARY_DIR;

@@ -120,7 +120,7 @@ threads = 1
 m = 100..140
 n = 700..800
 k = 700..800
-config = 64x256x128 t1 w1x1 tt4x32 v8 s1 cpu_fma
+config = 64x256x128 t1 w1x1 tt4x16 v8 s1 cpu_fma
 """
 
 
@@ -129,7 +129,7 @@ def test_tuning_db_adds_its_winner_where_it_was_tuned(tmp_path):
     db = tmp_path / "tuned.db"
     db.write_text(TUNING_DB)
     text = quilt.compile(MATMUL_TENSOR, emit="mlir", tuning_db=str(db))
-    assert "candidate 64x256x128 t1 w1x1 tt4x32 v8 s1 cpu_fma" in text
+    assert "candidate 64x256x128 t1 w1x1 tt4x16 v8 s1 cpu_fma" in text
     assert f"b=1 m=100..140 n=700..800 k=700..800 from {db}:5" in text
     # The library runs it for a shape in the region, and computes right.
     path = quilt.compile(MATMUL_TENSOR, emit="shared", tuning_db=str(db))
