@@ -273,6 +273,10 @@ VOP_F32(mac_f32, F(1) * F(2) + asF32(read32(w, in.ops[0], l)))
 // src0, K, vsrc1 (D = src0 * K + vsrc1), fmaak as src0, vsrc1, K.
 VOP_F32(fmamk_f32, std::fma(F(1), F(2), F(3)))
 VOP_F32(fmaak_f32, std::fma(F(1), F(2), F(3)))
+// Their unfused (GCN) forms, in the same printed order; LLVM's 32-bit
+// integer division expansion uses madmk on gfx90a.
+VOP_F32(madmk_f32, F(1) * F(2) + F(3))
+VOP_F32(madak_f32, F(1) * F(2) + F(3))
 VOP_F32(max_f32, std::fmax(F(1), F(2)))
 VOP_F32(min_f32, std::fmin(F(1), F(2)))
 VOP_F32(max3_f32, std::fmax(std::fmax(F(1), F(2)), F(3)))
@@ -777,6 +781,7 @@ void registerVectorOps(HandlerTable &t) {
   add("v_mul_f32", mul_f32), add("v_fma_f32", fma_f32), add("v_fmac_f32", fmac_f32);
   add("v_mad_f32", mad_f32), add("v_mac_f32", mac_f32);
   add("v_fmamk_f32", fmamk_f32), add("v_fmaak_f32", fmaak_f32);
+  add("v_madmk_f32", madmk_f32), add("v_madak_f32", madak_f32);
   add("v_max_f32", max_f32), add("v_min_f32", min_f32);
   add("v_max3_f32", max3_f32), add("v_min3_f32", min3_f32), add("v_med3_f32", med3_f32);
   add("v_exp_f32", exp_f32), add("v_log_f32", log_f32), add("v_rcp_f32", rcp_f32);

@@ -238,6 +238,29 @@ double evaluateCandidate(const PreparedTable &table, int index,
 double evaluatePadded(const PreparedTable &table, int index,
                       const GemmShape &shape);
 
+/// Copy kernels on the device that move `bytes` (read plus written) in
+/// `launches` launches: the launches' fixed cost and the bytes at the
+/// achievable DRAM bandwidth.
+double deviceCopyUs(const PreparedTable &table, double bytes, int launches);
+
+/// What a GPU dispatch of a matmul or batch matmul spends on the aligned
+/// copies of operands whose rows do not start on 16-byte boundaries
+/// (lib/Conversion/UKernelToGPU/OperandRepack.cpp): A (b x m x k, pitch k)
+/// where k elements are not a multiple of 16 bytes, B (b x k x n, pitch n)
+/// where n is not, each read once and written with its rows padded, one
+/// launch each. The kernels then read the copies with their aligned path.
+/// A workload names no layout: operands are priced as stored row-major.
+/// The same for every candidate that stages in vector runs (and so not a
+/// term of any one); nothing on CPUs, for convolutions, on empty shapes or
+/// when no candidate stages in runs (`stagesInRuns`).
+struct OperandCopies {
+  bool copiesA = false, copiesB = false;
+  double bytes = 0; ///< read plus written
+  double us = 0;
+};
+OperandCopies unalignedOperandCopies(const PreparedTable &table, OpKind op,
+                                     const GemmShape &shape, bool stagesInRuns);
+
 } // namespace quilt
 
 #endif // QUILT_COSTMODEL_COSTMODEL_H

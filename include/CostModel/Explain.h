@@ -60,6 +60,10 @@ struct ExplainReport {
   Selection selection;
   /// One line: why the chosen kernel (or patch) beats the runner-up.
   std::string why;
+  /// A GPU dispatch's aligned copies of A and B before its kernels, the
+  /// same whichever runs (unalignedOperandCopies): not in any candidate's
+  /// prediction nor in the selection's.
+  OperandCopies copies;
   /// With a residual model: per candidate, the corrected prediction, and
   /// the candidate with the lowest (-1 without a model).
   std::vector<double> learnedUs;

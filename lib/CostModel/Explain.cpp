@@ -237,6 +237,11 @@ bool explainCandidates(const Workload &workload, const TargetDesc &target,
         r.learnedPick = i;
     }
   }
+  bool stagesInRuns =
+      std::any_of(r.candidates.begin(), r.candidates.end(),
+                  [](const KernelConfig &c) { return c.vectorWidth > 1; });
+  r.copies =
+      unalignedOperandCopies(table, workload.op, workload.gemm, stagesInRuns);
   r.why = whyLine(r);
   report = std::move(r);
   return true;
@@ -315,6 +320,17 @@ std::string renderExplainText(const ExplainReport &r, int top) {
                 : std::string()) +
            ", " + fixed(sel.predictedUs, 2) + " us\n";
   out += "why:    " + r.why + "\n";
+  if (r.copies.us > 0) {
+    const char *which = r.copies.copiesA && r.copies.copiesB ? "A and B"
+                        : r.copies.copiesA                   ? "A"
+                                                             : "B";
+    out += "copies: " + std::string(which) +
+           " rows are not multiples of 16 bytes: copied to aligned rows "
+           "first, " +
+           fixed(r.copies.bytes * 1e-6, 2) + " MB moved, " +
+           fixed(r.copies.us, 2) + " us (" +
+           fixed(sel.predictedUs + r.copies.us, 2) + " us in all)\n";
+  }
   if (learned) {
     int pick = r.learnedPick;
     out += "learned: #" + std::to_string(pick) + " " +
@@ -405,6 +421,13 @@ void writeExplainJson(JsonWriter &json, const ExplainReport &r, int top) {
   }
   json.field("predicted_us", sel.predictedUs);
   json.field("best_single_us", sel.bestSingleUs);
+  json.endObject();
+  json.key("operand_copies");
+  json.beginObject();
+  json.field("a", r.copies.copiesA);
+  json.field("b", r.copies.copiesB);
+  json.field("mb", r.copies.bytes * 1e-6);
+  json.field("us", r.copies.us);
   json.endObject();
   json.field("why", r.why);
   if (r.learnedPick >= 0) {

@@ -463,8 +463,7 @@ double withPadCopies(const PreparedTable &t, const GemmShape &shape,
   double m = double(shape.m), n = double(shape.n), k = double(shape.k);
   double pm = double(padded.m), pn = double(padded.n), pk = double(padded.k);
   double bytes = b * eb * (m * k + k * n + pm * pk + pk * pn + pm * pn + m * n);
-  return kernel + 2.0 * t.launchUs +
-         bytes * t.invMemoryEfficiency / t.dramBytesPerUs;
+  return kernel + deviceCopyUs(t, bytes, /*launches=*/2);
 }
 
 /// The tuned region holding `shape` whose centre is nearest, or -1. The
@@ -522,6 +521,41 @@ bool parseSelectionPolicy(std::string_view s, SelectionPolicy &policy,
     return true;
   }
   return false;
+}
+
+double deviceCopyUs(const PreparedTable &t, double bytes, int launches) {
+  return double(launches) * t.launchUs +
+         bytes * t.invMemoryEfficiency / t.dramBytesPerUs;
+}
+
+OperandCopies unalignedOperandCopies(const PreparedTable &t, OpKind op,
+                                     const GemmShape &shape,
+                                     bool stagesInRuns) {
+  OperandCopies copies;
+  bool matrices = op == OpKind::Matmul || op == OpKind::BatchMatmul;
+  if (t.cpu || !matrices || !stagesInRuns || shape.b <= 0 || shape.m <= 0 ||
+      shape.n <= 0 || shape.k <= 0)
+    return copies;
+  // Rows padded to whole 16-byte runs (OperandRepack.cpp, kRowAlignment).
+  constexpr int64_t kRowBytes = 16;
+  int64_t eb = int64_t(t.elemBytes);
+  auto padded = [&](int64_t pitch) {
+    return ceilDivInt(pitch * eb, kRowBytes) * kRowBytes / eb;
+  };
+  double b = double(shape.b), e = t.elemBytes;
+  int launches = 0;
+  copies.copiesA = shape.k * eb % kRowBytes != 0;
+  copies.copiesB = shape.n * eb % kRowBytes != 0;
+  if (copies.copiesA) {
+    copies.bytes += b * double(shape.m) * e * double(shape.k + padded(shape.k));
+    ++launches;
+  }
+  if (copies.copiesB) {
+    copies.bytes += b * double(shape.k) * e * double(shape.n + padded(shape.n));
+    ++launches;
+  }
+  copies.us = launches ? deviceCopyUs(t, copies.bytes, launches) : 0.0;
+  return copies;
 }
 
 double evaluatePadded(const PreparedTable &t, int index,

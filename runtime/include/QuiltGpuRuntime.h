@@ -168,6 +168,19 @@ typedef struct {
 void _mlir_ciface_quilt_gpu_workspace(quilt_gpu_byte_memref *result,
                                       int64_t bytes);
 
+/* Device memory of at least `bytes` for the aligned copies of operands
+   whose rows do not start on 16-byte boundaries (Quilt's generated code
+   copies such an A or B there before its kernels read it): a second
+   per-thread buffer, apart from quilt_gpu_workspace's as one call uses
+   both, with the same lifetime and growth. Null for 0 bytes (without an
+   error) or on failure. */
+void *quilt_gpu_operand_copies(uint64_t bytes);
+
+/* quilt_gpu_operand_copies through MLIR's C interface, as
+   _mlir_ciface_quilt_gpu_workspace. */
+void _mlir_ciface_quilt_gpu_operand_copies(quilt_gpu_byte_memref *result,
+                                           int64_t bytes);
+
 /* `count` 32-bit counters, all zero, that the calling thread's kernels may
    count in (the arrival counters of Quilt's split-K kernels: each block
    of a tile adds one when its partial sums are stored, and the last to

@@ -117,6 +117,22 @@ TEST(VectorAlu, FmamkAndFmaakMultiplyTheirFirstTwoPrintedOperands) {
   EXPECT_EQ(asF32(t.v(5, 0)), 6.5f);
   t.run("v_fmaak_f32 v7, v4, v6, 0x40000000"); // 3 * 0.5 + 2
   EXPECT_EQ(asF32(t.v(7, 0)), 3.5f);
+  // Their unfused forms (gfx90a, V_MADMK_F32_vi / V_MADAK_F32_vi), the
+  // same operands: the product is rounded before the add.
+  t.run("v_madmk_f32 v8, v4, 0x40000000, v6"); // 3 * 2 + 0.5
+  EXPECT_EQ(asF32(t.v(8, 0)), 6.5f);
+  t.run("v_madak_f32 v9, v4, v6, 0x40000000"); // 3 * 0.5 + 2
+  EXPECT_EQ(asF32(t.v(9, 0)), 3.5f);
+  // 1 + 2^-23 squared is 1 + 2^-22 + 2^-46: fused, minus 1 - 2^-22 leaves
+  // 2^-46; rounded first, the product is 1 + 2^-22 and nothing is left.
+  t.v(10, 0) = bitsF32(1.0f + 0x1p-23f),
+          t.v(11, 0) = bitsF32(-(1.0f + 0x1p-22f));
+  t.run("v_madak_f32 v12, v10, v10, 0x0"); // product only
+  EXPECT_EQ(asF32(t.v(12, 0)), 1.0f + 0x1p-22f);
+  t.run("v_mad_f32 v13, v10, v10, v11");
+  EXPECT_EQ(asF32(t.v(13, 0)), 0.0f);
+  t.run("v_fma_f32 v14, v10, v10, v11");
+  EXPECT_EQ(asF32(t.v(14, 0)), 0x1p-46f);
 }
 
 // LLVM 22's fdiv expansions for gfx942 (llc -mcpu=gfx942 on `fdiv double

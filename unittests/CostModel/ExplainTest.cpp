@@ -64,6 +64,48 @@ TEST(Explain, JsonHasTheDocumentedKeys) {
     EXPECT_NE(json.find(key), std::string::npos) << key;
 }
 
+TEST(Explain, UnalignedRowsAreCopiedFirst) {
+  // MikPoly's M=8457 N=2560 K=35 in f16: A's 70-byte rows are copied to
+  // 80-byte ones (8457 x (35 + 40) x 2 bytes read and written), one launch;
+  // B's 5120-byte rows are aligned.
+  ExplainReport r = explain("h100", "matmul f16 M=8457 N=2560 K=35");
+  EXPECT_TRUE(r.copies.copiesA);
+  EXPECT_FALSE(r.copies.copiesB);
+  EXPECT_DOUBLE_EQ(r.copies.bytes, 8457.0 * (35 + 40) * 2);
+  const Calibration &cal = r.target.calibration;
+  double bandwidthBytesPerUs = r.target.memBandwidthGBs * 1e3;
+  EXPECT_NEAR(r.copies.us,
+              cal.launchOverheadUs +
+                  r.copies.bytes / cal.memoryEfficiency / bandwidthBytesPerUs,
+              1e-9);
+  std::string text = renderExplainText(r, 1);
+  EXPECT_NE(text.find("copies: A rows are not multiples of 16 bytes"),
+            std::string::npos)
+      << text;
+  std::string json;
+  JsonWriter writer(json);
+  writeExplainJson(writer, r);
+  EXPECT_NE(json.find("\"operand_copies\": {\n    \"a\": true,\n    \"b\": "
+                      "false,\n    \"mb\": 1.26855,"),
+            std::string::npos)
+      << json;
+
+  // Both (odd K and odd N): two launches.
+  ExplainReport both = explain("a100", "batch_matmul f16 B=3 M=43 N=43 K=43");
+  EXPECT_TRUE(both.copies.copiesA && both.copies.copiesB);
+  EXPECT_DOUBLE_EQ(both.copies.bytes, 2 * 3.0 * 43 * (43 + 48) * 2);
+  // Aligned rows, CPUs and convolutions copy nothing.
+  for (ExplainReport none :
+       {explain("h100", "matmul f16 M=8457 N=2560 K=64"),
+        explain("host", "matmul f32 M=7 N=13 K=17"),
+        explain("h100", "conv2d_nhwc f16 N=1 H=9 W=9 C=3 F=5 R=3 S=3")}) {
+    EXPECT_FALSE(none.copies.copiesA || none.copies.copiesB)
+        << none.workload.str();
+    EXPECT_EQ(none.copies.us, 0.0);
+    EXPECT_EQ(renderExplainText(none).find("copies:"), std::string::npos);
+  }
+}
+
 TEST(Explain, ZeroDimsAreExplained) {
   ExplainReport r = explain("host", "matmul f32 M=0 N=16 K=16");
   EXPECT_EQ(r.selection.candidate, 0);

@@ -149,6 +149,12 @@ TEST_F(NoDriver, EveryCallThatNeedsTheDeviceFailsCleanly) {
   EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_NO_DRIVER);
   EXPECT_EQ(workspace.aligned, nullptr);
   EXPECT_EQ(workspace.size, 0);
+  EXPECT_EQ(quilt_gpu_operand_copies(1024), nullptr);
+  EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_NO_DRIVER);
+  quilt_gpu_byte_memref copies;
+  _mlir_ciface_quilt_gpu_operand_copies(&copies, 1024);
+  EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_NO_DRIVER);
+  EXPECT_EQ(copies.aligned, nullptr);
   EXPECT_EQ(quilt_gpu_arrival_counters(16), nullptr);
   EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_NO_DRIVER);
   quilt_gpu_i32_memref counters;

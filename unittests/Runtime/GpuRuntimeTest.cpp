@@ -416,6 +416,39 @@ TEST_F(Device, WorkspaceIsPerThreadAndGrows) {
   EXPECT_EQ(quilt_gpu_status(), 0) << quilt_gpu_first_error();
 }
 
+TEST_F(Device, OperandCopiesAreABufferApartFromTheWorkspace) {
+  // A call copies an unaligned operand, then asks for the workspace of a
+  // split-K or stream-K kernel: growing one must not free the other.
+  EXPECT_EQ(quilt_gpu_operand_copies(0), nullptr);
+  EXPECT_CALL_OK();
+  void *copies = quilt_gpu_operand_copies(4096);
+  ASSERT_NE(copies, nullptr) << quilt_gpu_last_error();
+  EXPECT_EQ(quilt_gpu_operand_copies(100), copies);
+  mgpuMemset32(copies, 5, 1024, nullptr);
+  void *workspace = quilt_gpu_workspace(1 << 22);
+  ASSERT_NE(workspace, nullptr) << quilt_gpu_last_error();
+  EXPECT_NE(workspace, copies);
+  std::vector<uint32_t> host(1024);
+  mgpuMemcpy(host.data(), copies, 4096, nullptr);
+  mgpuStreamSynchronize(nullptr);
+  EXPECT_CALL_OK();
+  EXPECT_EQ(host.front(), 5u);
+  EXPECT_EQ(host.back(), 5u);
+  EXPECT_EQ(quilt_gpu_operand_copies(4096), copies);
+  quilt_gpu_byte_memref descriptor;
+  _mlir_ciface_quilt_gpu_operand_copies(&descriptor, 4096);
+  EXPECT_CALL_OK();
+  EXPECT_EQ(descriptor.aligned, copies);
+  EXPECT_EQ(descriptor.size, 4096);
+  _mlir_ciface_quilt_gpu_operand_copies(&descriptor, -3);
+  EXPECT_EQ(quilt_gpu_last_status(), QUILT_GPU_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(quilt_gpu_last_error()).find("operand copies size -3"),
+            std::string::npos)
+      << quilt_gpu_last_error();
+  EXPECT_EQ(descriptor.aligned, nullptr);
+  quilt_gpu_reset_status();
+}
+
 TEST_F(Device, ArrivalCountersAreZeroAgainAfterAFailure) {
   EXPECT_EQ(quilt_gpu_arrival_counters(0), nullptr);
   EXPECT_CALL_OK();

@@ -17,6 +17,7 @@
 #include "CostModel/KernelConfig.h"
 #include "Dialect/UKernel/IR/UKernelOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -499,6 +500,12 @@ public:
   /// A new kernel module is compiled for `chip`.
   GpuKernel getOrCreate(const GpuKernelSpec &spec, StringRef chip,
                         Location loc);
+  /// The kernel that copies a view of `type` (canonical contiguous, rank 2
+  /// or 3) into another of the same shape (OperandRepack.cpp): one thread
+  /// an element, 256 a block, grid (ceil(rows * cols / 256), matrices
+  /// at most 65535). Null after a diagnostic, as getOrCreate.
+  gpu::GPUFuncOp getOrCreateRepack(MemRefType type, Vendor vendor,
+                                   StringRef chip, Location loc);
 
 private:
   /// Null (after a diagnostic at `loc`) when the vendor's module was
@@ -516,6 +523,36 @@ private:
 /// Returns the bytes of dynamic workgroup memory it uses.
 int64_t buildKernelBody(OpBuilder &b, Location loc, const GpuKernelSpec &spec,
                         MatrixEngine &engine, gpu::GPUFuncOp func);
+
+/// i1: `view`'s first element is aligned to `width` elements and every
+/// stride but the innermost (1) is a multiple of `width`, so each row of
+/// the view splits into aligned vectors of `width`.
+Value vectorAligned(OpBuilder &b, Location loc, Value view, int64_t width);
+
+/// The type of a runtime buffer function through MLIR's C interface:
+/// (i64 size) -> memref<?xi`bits`> (quilt_gpu_workspace and friends,
+/// QuiltGpuRuntime.h).
+FunctionType runtimeBufferFunctionType(MLIRContext *ctx, unsigned bits);
+
+/// The module's declaration of runtime function `name` of `type` (with
+/// `llvm.emit_c_interface` when `cInterface`), made if missing; null after
+/// a diagnostic when the symbol is taken by something else.
+func::FuncOp getOrDeclareRuntimeFunction(ModuleOp module, Location loc,
+                                         StringRef name, FunctionType type,
+                                         bool cInterface);
+
+/// Where an operand's rows do not start on 16-byte boundaries (an f16
+/// matrix with an odd K, a misaligned view), copies it on the device into
+/// rows padded to 16 bytes in the calling thread's operand-copy buffer
+/// (quilt_gpu_operand_copies) and returns the copy, else the operand
+/// itself; either as the canonical contiguous view type of its rank
+/// (dynamic sizes and offset, strides [?, ..., 1]). `operands` are A and B
+/// of a matmul or batch matmul with contiguous rows (null: left alone).
+/// Fails after a diagnostic when the runtime's name is taken.
+LogicalResult repackUnalignedRows(OpBuilder &b, Location loc,
+                                  GpuKernelCache &kernels, Vendor vendor,
+                                  StringRef chip,
+                                  MutableArrayRef<Value> operands);
 
 /// Replaces a dispatch on memrefs by the GEMM-view sizes, a ukernel.select
 /// and per-candidate launches over the main and remainder regions. Fails

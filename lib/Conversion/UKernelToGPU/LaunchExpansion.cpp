@@ -114,10 +114,10 @@ Value firstElementAddress(OpBuilder &b, Location loc, Value view,
   return im.add(base, offsetBytes);
 }
 
-/// i1: `view`'s first element is aligned to `width` elements and every
-/// stride but the innermost (1) is a multiple of `width`, so each row of
-/// the view splits into aligned vectors of `width`.
-Value vectorAligned(OpBuilder &b, Location loc, Value view, int64_t width) {
+} // namespace
+
+Value mlir::ukernel::gpucg::vectorAligned(OpBuilder &b, Location loc,
+                                          Value view, int64_t width) {
   IndexMath im{b, loc};
   int64_t elemBytes =
       cast<MemRefType>(view.getType()).getElementTypeBitWidth() / 8;
@@ -133,6 +133,8 @@ Value vectorAligned(OpBuilder &b, Location loc, Value view, int64_t width) {
     ok = arith::AndIOp::create(b, loc, ok, multiple(stride, width));
   return ok;
 }
+
+namespace {
 
 constexpr llvm::StringLiteral kTileMapFunction = "quilt_gpu_tile_map";
 
@@ -167,21 +169,18 @@ std::pair<Value, Value> tensorMapBuffers(OpBuilder &b, Operation *launcher) {
 constexpr llvm::StringLiteral kWorkspaceFunction = "quilt_gpu_workspace";
 constexpr llvm::StringLiteral kCountersFunction = "quilt_gpu_arrival_counters";
 
-/// quilt_gpu_workspace and quilt_gpu_arrival_counters (QuiltGpuRuntime.h)
-/// through MLIR's C interface: (size) -> the calling thread's device
-/// scratch as bytes, or its zeroed counters.
-FunctionType runtimeBufferFunctionType(MLIRContext *ctx, unsigned bits) {
+} // namespace
+
+FunctionType mlir::ukernel::gpucg::runtimeBufferFunctionType(MLIRContext *ctx,
+                                                             unsigned bits) {
   Type buffer =
       MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, bits));
   return FunctionType::get(ctx, {IntegerType::get(ctx, 64)}, {buffer});
 }
 
-/// The module's declaration of runtime function `name` of `type` (with
-/// `llvm.emit_c_interface` when `cInterface`), made if missing; null after
-/// a diagnostic when the symbol is taken by something else.
-func::FuncOp getOrDeclareRuntimeFunction(ModuleOp module, Location loc,
-                                         StringRef name, FunctionType type,
-                                         bool cInterface) {
+func::FuncOp mlir::ukernel::gpucg::getOrDeclareRuntimeFunction(
+    ModuleOp module, Location loc, StringRef name, FunctionType type,
+    bool cInterface) {
   if (Operation *existing = module.lookupSymbol(name)) {
     auto func = dyn_cast<func::FuncOp>(existing);
     if (!func || func.getFunctionType() != type ||
@@ -204,6 +203,8 @@ func::FuncOp getOrDeclareRuntimeFunction(ModuleOp module, Location loc,
                   b.getUnitAttr());
   return func;
 }
+
+namespace {
 
 /// CUtensorMapDataType of an element type the TMA kernels load.
 int64_t tensorMapDataType(Type elem) { return elem.isBF16() ? 9 : 6; }
@@ -367,6 +368,22 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
     n = memref::DimOp::create(b, loc, init, first + 1);
     k = memref::DimOp::create(b, loc, lhs, transposeA ? first : first + 1);
   }
+  // A or B whose rows do not start on 16-byte boundaries is read from an
+  // aligned copy by candidates that stage in vector runs
+  // (OperandRepack.cpp).
+  bool stagesInRuns = llvm::any_of(candidates, [](const CandidateKernels &c) {
+    return c.spec.config.vectorWidth > 1;
+  });
+  if (!isConv && stagesInRuns) {
+    Value operands[] = {base.contiguousA ? lhs : Value(),
+                        base.contiguousB ? rhs : Value()};
+    if (failed(repackUnalignedRows(b, loc, kernels, base.vendor,
+                                   target.getChip(), operands)))
+      return failure();
+    lhs = operands[0] ? operands[0] : lhs;
+    rhs = operands[1] ? operands[1] : rhs;
+  }
+
   Type indexType = b.getIndexType();
   auto select = SelectOp::create(
       b, loc, TypeRange{indexType, indexType, indexType, indexType}, batch, m,

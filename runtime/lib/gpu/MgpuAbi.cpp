@@ -330,6 +330,24 @@ _mlir_ciface_quilt_gpu_workspace(quilt_gpu_byte_memref *result, int64_t bytes) {
                    quilt_gpu_workspace);
 }
 
+extern "C" QUILT_GPU_EXPORT void *quilt_gpu_operand_copies(uint64_t bytes) {
+  void *ptr = nullptr;
+  if (bytes == 0) {
+    beginCall();
+    return nullptr;
+  }
+  call("quilt_gpu_operand_copies",
+       [&](Runtime &rt) { return rt.operandCopies(bytes, ptr); });
+  return ptr;
+}
+
+extern "C" QUILT_GPU_EXPORT void
+_mlir_ciface_quilt_gpu_operand_copies(quilt_gpu_byte_memref *result,
+                                      int64_t bytes) {
+  bufferDescriptor("quilt_gpu_operand_copies", "operand copies size", result,
+                   bytes, quilt_gpu_operand_copies);
+}
+
 extern "C" QUILT_GPU_EXPORT int32_t *
 quilt_gpu_arrival_counters(uint64_t count) {
   int32_t *ptr = nullptr;

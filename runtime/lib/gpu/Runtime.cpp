@@ -504,6 +504,7 @@ struct ThreadBuffer {
 };
 
 thread_local ThreadBuffer threadWorkspace;
+thread_local ThreadBuffer threadOperandCopies;
 
 /// The arrival counters, and the thread's failure count when they were last
 /// known to be zero.
@@ -518,6 +519,15 @@ Error Runtime::workspace(uint64_t bytes, void *&ptr) {
       error.failed())
     return error;
   ptr = threadWorkspace.ptr;
+  return Error::success();
+}
+
+Error Runtime::operandCopies(uint64_t bytes, void *&ptr) {
+  bool fresh = false;
+  if (Error error = threadOperandCopies.reserve(backend_, bytes, fresh);
+      error.failed())
+    return error;
+  ptr = threadOperandCopies.ptr;
   return Error::success();
 }
 

@@ -88,6 +88,10 @@ public:
   /// The calling thread's scratch buffer of at least `bytes` (> 0)
   /// (quilt_gpu_workspace): grown, never shrunk, freed at thread exit.
   Error workspace(uint64_t bytes, void *&ptr);
+  /// The calling thread's buffer of at least `bytes` (> 0) for aligned
+  /// copies of operands (quilt_gpu_operand_copies): kept apart from the
+  /// workspace, as a call uses both at once; grown, never shrunk.
+  Error operandCopies(uint64_t bytes, void *&ptr);
   /// The calling thread's `count` (> 0) zeroed 32-bit counters
   /// (quilt_gpu_arrival_counters): grown, never shrunk, zeroed when
   /// allocated and again after a failure on the thread.

@@ -12,6 +12,8 @@
 // CHECK:         gpu.launch_func {{ *}}@quilt_{{nvidia|amdgpu}}_kernels::@[[KERNEL]] blocks
 // CHECK:       gpu.module @quilt_{{nvidia|amdgpu}}_kernels
 // CHECK-COUNT-1: gpu.func @quilt_
+// And the copy kernel of operands with unaligned rows (OperandRepack.cpp).
+// CHECK:         gpu.func @quilt_repack_f16_2d(
 // CHECK-NOT:     gpu.func @quilt_
 func.func @mm(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
   linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)

@@ -20,4 +20,5 @@ func.func @stages(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>)
 // CHECK:       gpu.module @quilt_nvidia_kernels
 // CHECK-NEXT:    gpu.func @[[K2]](
 // CHECK:         gpu.func @[[K3]](
+// CHECK:         gpu.func @quilt_repack_f16_2d(
 // CHECK-NOT:     gpu.func

@@ -20,7 +20,14 @@
 // A100-NEXT:      %[[DESC:.*]] = llvm.mlir.addressof @__quilt_dispatch_description
 // A100-NEXT:      func.call @quilt_rt_report_operand_error(%[[DESC]], %[[CHECK]],
 // A100-NEXT:    } else {
-// A100-NOT:       gpu.launch_func
+// A or B whose rows do not start on 16-byte boundaries is copied to aligned
+// rows first (operand-repack.mlir); nothing else is launched before the
+// selection.
+// A100-NOT:       gpu.launch_func @quilt_nvidia_kernels::@quilt_mma
+// A100:           func.call @quilt_gpu_operand_copies(
+// A100:           gpu.launch_func @quilt_nvidia_kernels::@quilt_repack_f16_2d
+// A100:           gpu.launch_func @quilt_nvidia_kernels::@quilt_repack_f16_2d
+// A100-NOT:       gpu.launch_func @quilt_nvidia_kernels::@quilt_mma
 // A100:         call @quilt_rt_select(
 // One candidate: each region launches it, with no switch on the index.
 // A100-NOT:     scf.index_switch

@@ -14,7 +14,8 @@ import sys
 
 # Keep the source tree free of __pycache__ when importing the helper.
 sys.dont_write_bytecode = True
-from kernel_estimates import estimated_registers  # noqa: E402
+from kernel_estimates import (estimated_registers,  # noqa: E402
+                              is_helper_kernel)
 
 parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
 for name in ("quiltc", "source", "target"):
@@ -45,7 +46,9 @@ for metadata in isa.split("amdhsa.kernels:")[1:]:
         vgprs = int(fields["vgpr_count"])
         line = "%s: %d VGPRs x %s threads" % (name, vgprs, fields["max_flat_workgroup_size"])
         estimate = estimated_registers(quiltc, target, name)
-        if estimate is None:
+        if is_helper_kernel(name):
+            line += " (helper)"
+        elif estimate is None:
             if tolerance is not None:
                 problems.append("%s: explain lists no such candidate" % name)
         else:

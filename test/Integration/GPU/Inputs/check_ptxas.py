@@ -37,7 +37,7 @@ import tempfile
 # Keep the source tree free of __pycache__ when importing the helper.
 sys.dont_write_bytecode = True
 from kernel_estimates import (estimated_registers,  # noqa: E402
-                              estimated_resources)
+                              estimated_resources, is_helper_kernel)
 
 parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
 for name in ("quiltc", "ptxas", "source", "target", "chip"):
@@ -145,7 +145,18 @@ for index, module in enumerate(modules):
         if spill and (int(spill.group(1)) or int(spill.group(2))):
             problems.append("%s spills: %s" % (name, line.strip()))
         used = re.search(r"Used (\d+) registers", line)
-        if used:
+        if used and is_helper_kernel(name):
+            # No candidate: no estimate nor launch to compare, but it must
+            # fit and not spill like the others.
+            kernels += 1
+            registers = int(used.group(1))
+            threads = int(re.search(r"\.entry %s\([^)]*\)\s*\.maxntid (\d+)" % name,
+                                    module).group(1))
+            print("%s: %d registers x %d threads (helper)" % (name, registers, threads))
+            if registers > 255 or registers * threads > 65536:
+                problems.append("%s: %d registers x %d threads do not fit an SM"
+                                % (name, registers, threads))
+        elif used:
             kernels += 1
             registers = int(used.group(1))
             threads = int(re.search(r"_t(\d+)_", name).group(1))

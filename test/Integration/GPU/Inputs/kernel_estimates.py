@@ -20,6 +20,15 @@ WORKLOADS = [
     ("", "matmul %s M=1000 N=1000 K=1000"),
 ]
 _estimates_by_workload = {}
+# The kernels that are no candidate: the copies of operands whose rows are
+# not 16-byte aligned (OperandRepack.cpp), quilt_repack_<elem>_<rank>d.
+HELPER_KERNEL = re.compile(r"quilt_repack_[a-z0-9]+_[23]d$")
+
+
+def is_helper_kernel(name):
+    """Whether a kernel is one of the code generator's helpers, which the
+    model does not estimate (it has no configuration)."""
+    return HELPER_KERNEL.match(name) is not None
 
 
 def estimated_registers(quiltc, target, name):
