@@ -5,24 +5,17 @@
  * operands were copied. Counters with and without it compare the two in
  * one build:
  *
- *   cc -shared -fPIC -o no-operand-copies.so bench/emulator/no-operand-copies.c
+ *   cc -shared -fPIC -Iruntime/include -o no-operand-copies.so \
+ *     bench/emulator/no-operand-copies.c
  *   LD_PRELOAD=$PWD/no-operand-copies.so build/bin/quilt-bench --target h100 \
  *     --workloads W --emulate
  */
-#include <stdint.h>
-
-/* QuiltGpuRuntime.h's quilt_gpu_byte_memref. */
-typedef struct {
-  void *allocated;
-  void *aligned;
-  int64_t offset;
-  int64_t size;
-  int64_t stride;
-} byte_memref;
+#include "QuiltGpuRuntime.h"
 
 /* An empty buffer without an error status: the generated code then leaves
  * the operands as they are. */
-void _mlir_ciface_quilt_gpu_operand_copies(byte_memref *result, int64_t bytes) {
+void _mlir_ciface_quilt_gpu_operand_copies(quilt_gpu_byte_memref *result,
+                                           int64_t bytes) {
   (void)bytes;
   result->allocated = result->aligned = 0;
   result->offset = result->size = 0;
