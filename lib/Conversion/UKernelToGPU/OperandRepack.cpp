@@ -25,7 +25,8 @@
 //
 // The copy kernel is one thread an element, so both its loads and its
 // stores are coalesced. The cost model prices the copy (its bytes at the
-// DRAM rate and a launch; lib/CostModel/Evaluate.h, `repack_us`).
+// DRAM rate and a launch; quilt::unalignedOperandCopies, `copies:` in
+// explain).
 //
 //===----------------------------------------------------------------------===//
 
@@ -105,12 +106,13 @@ gpu::GPUFuncOp GpuKernelCache::getOrCreateRepack(MemRefType type, Vendor vendor,
   Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value element = im.add(im.mul(block, im.c(kRepackThreads)), thread);
-  Value inside = im.lt(element, im.mul(rows, cols));
+  Value count = im.mul(rows, cols);
+  Value inside = im.lt(element, count);
   scf::IfOp::create(b, loc, inside, [&](OpBuilder &tb, Location l) {
     IndexMath tm{tb, l};
     // The division in 32 bits where a matrix has fewer than 2^32 elements
     // (a 64-bit division is a long subroutine on both vendors' chips).
-    Value narrow = tm.lt(tm.mul(rows, cols), tm.c(int64_t(1) << 32));
+    Value narrow = tm.lt(count, tm.c(int64_t(1) << 32));
     Type indexType = tb.getIndexType();
     auto divided = scf::IfOp::create(tb, l, TypeRange{indexType, indexType},
                                      narrow, /*withElseRegion=*/true);

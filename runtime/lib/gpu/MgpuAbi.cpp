@@ -286,15 +286,25 @@ quilt_gpu_tile_map(void *map, const void *address, int64_t dtype, int64_t batch,
   return encoded ? 1 : 0;
 }
 
-extern "C" QUILT_GPU_EXPORT void *quilt_gpu_workspace(uint64_t bytes) {
+namespace {
+
+/// A per-thread scratch buffer of at least `bytes` from `lend` (a Runtime
+/// member), as runtime call `name`: null without an error for 0 bytes.
+void *threadScratch(const char *name, uint64_t bytes,
+                    Error (Runtime::*lend)(uint64_t, void *&)) {
   void *ptr = nullptr;
   if (bytes == 0) {
     beginCall();
     return nullptr;
   }
-  call("quilt_gpu_workspace",
-       [&](Runtime &rt) { return rt.workspace(bytes, ptr); });
+  call(name, [&](Runtime &rt) { return (rt.*lend)(bytes, ptr); });
   return ptr;
+}
+
+} // namespace
+
+extern "C" QUILT_GPU_EXPORT void *quilt_gpu_workspace(uint64_t bytes) {
+  return threadScratch("quilt_gpu_workspace", bytes, &Runtime::workspace);
 }
 
 namespace {
@@ -331,14 +341,8 @@ _mlir_ciface_quilt_gpu_workspace(quilt_gpu_byte_memref *result, int64_t bytes) {
 }
 
 extern "C" QUILT_GPU_EXPORT void *quilt_gpu_operand_copies(uint64_t bytes) {
-  void *ptr = nullptr;
-  if (bytes == 0) {
-    beginCall();
-    return nullptr;
-  }
-  call("quilt_gpu_operand_copies",
-       [&](Runtime &rt) { return rt.operandCopies(bytes, ptr); });
-  return ptr;
+  return threadScratch("quilt_gpu_operand_copies", bytes,
+                       &Runtime::operandCopies);
 }
 
 extern "C" QUILT_GPU_EXPORT void

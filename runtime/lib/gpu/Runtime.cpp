@@ -501,6 +501,16 @@ struct ThreadBuffer {
     backend = &from, ptr = allocated, bytes = grown;
     return Error::success();
   }
+
+  /// At least `wanted` bytes from `from` in `out`, whatever they hold (the
+  /// scratch buffers, which their users overwrite).
+  Error lend(Backend &from, uint64_t wanted, void *&out) {
+    bool fresh = false;
+    if (Error error = reserve(from, wanted, fresh); error.failed())
+      return error;
+    out = ptr;
+    return Error::success();
+  }
 };
 
 thread_local ThreadBuffer threadWorkspace;
@@ -514,21 +524,11 @@ thread_local uint64_t countersZeroedAtFailures = 0;
 } // namespace
 
 Error Runtime::workspace(uint64_t bytes, void *&ptr) {
-  bool fresh = false;
-  if (Error error = threadWorkspace.reserve(backend_, bytes, fresh);
-      error.failed())
-    return error;
-  ptr = threadWorkspace.ptr;
-  return Error::success();
+  return threadWorkspace.lend(backend_, bytes, ptr);
 }
 
 Error Runtime::operandCopies(uint64_t bytes, void *&ptr) {
-  bool fresh = false;
-  if (Error error = threadOperandCopies.reserve(backend_, bytes, fresh);
-      error.failed())
-    return error;
-  ptr = threadOperandCopies.ptr;
-  return Error::success();
+  return threadOperandCopies.lend(backend_, bytes, ptr);
 }
 
 Error Runtime::arrivalCounters(uint64_t count, int32_t *&ptr) {
