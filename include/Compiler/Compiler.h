@@ -84,6 +84,10 @@ struct CompileOptions {
   /// `threads`; 0 means as many as OpenMP gives). Other than 1, the code
   /// calls LLVM's OpenMP runtime, and shared libraries link libomp.
   int threads = 1;
+  /// Time the compilation: MLIR's pass timing for the pipeline, nested in
+  /// the phases around it (parsing, LLVM translation, optimization, code
+  /// generation, linking); the report goes to CompileResult::timingReport.
+  bool timing = false;
 };
 
 /// Where Quilt's runtime libraries are when CompileOptions::runtimeDir is
@@ -97,6 +101,9 @@ struct CompileResult {
   std::string error;
   /// The artifact for every kind but Shared (which is written to a file).
   std::string artifact;
+  /// With CompileOptions::timing, MLIR's timing report (text), also when
+  /// the compilation failed.
+  std::string timingReport;
   bool ok() const { return error.empty(); }
 };
 

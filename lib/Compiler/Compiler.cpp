@@ -19,6 +19,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -388,9 +389,12 @@ std::string defaultRuntimeDir() {
   return dir.str().str();
 }
 
-CompileResult compileSource(std::string_view source,
-                            std::string_view sourceName,
-                            const CompileOptions &options) {
+namespace {
+
+/// compileSource with its phases timed under `root` (a no-op scope unless
+/// timing is enabled).
+CompileResult compileTimed(std::string_view source, std::string_view sourceName,
+                           const CompileOptions &options, TimingScope &root) {
   CompileResult result;
   registerCompilerPassesOnce();
 
@@ -414,7 +418,9 @@ CompileResult compileSource(std::string_view source,
     }
   }
 
+  TimingScope parsing = root.nest("parse");
   ParsedSource parsed(source, sourceName);
+  parsing.stop();
   auto fail = [&](std::string fallback) {
     result.error = parsed.error(std::move(fallback));
     return result;
@@ -452,6 +458,9 @@ CompileResult compileSource(std::string_view source,
     }
   }
 
+  // Declared first: the pass manager's timing instrumentation refers to it
+  // until the pass manager is destroyed.
+  TimingScope pipelineTime = root.nest("pipeline");
   PassManager pm(&parsed.getContext());
   if (target->isGpu()) {
     if (!options.useMicroKernels)
@@ -499,10 +508,13 @@ CompileResult compileSource(std::string_view source,
   } else {
     buildUpstreamHostPipeline(pm);
   }
+  pm.enableTiming(pipelineTime);
   if (failed(pm.run(module)))
     return fail("the pipeline failed");
+  pipelineTime.stop();
 
   if (options.emit == EmitKind::MLIR) {
+    TimingScope printing = root.nest("print MLIR");
     llvm::raw_string_ostream os(result.artifact);
     module.print(os);
     return result;
@@ -516,16 +528,20 @@ CompileResult compileSource(std::string_view source,
 
   std::string error;
   llvm::LLVMContext llvmContext;
+  TimingScope translation = root.nest("translate to LLVM IR");
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext, sourceName);
   if (!llvmModule)
     return fail("cannot translate the module to LLVM IR");
+  translation.stop();
   llvmModule->setTargetTriple(machine->getTargetTriple());
   llvmModule->setDataLayout(machine->createDataLayout());
   auto optimize =
       makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0, machine.get());
+  TimingScope optimization = root.nest("optimize LLVM IR (O3)");
   if (llvm::Error err = optimize(llvmModule.get()))
     return fail("LLVM optimization failed: " + llvm::toString(std::move(err)));
+  optimization.stop();
 
   switch (options.emit) {
   case EmitKind::MLIR:
@@ -545,9 +561,12 @@ CompileResult compileSource(std::string_view source,
     auto kind = options.emit == EmitKind::Asm
                     ? llvm::CodeGenFileType::AssemblyFile
                     : llvm::CodeGenFileType::ObjectFile;
+    TimingScope codegen = root.nest("emit machine code");
     if (!emitMachineCode(*llvmModule, *machine, kind, result.artifact, error))
       return fail(error);
+    codegen.stop();
     if (options.emit == EmitKind::Shared) {
+      TimingScope linking = root.nest("link shared library");
       if (!linkShared(result.artifact, options, *target, error))
         return fail(error);
       result.artifact.clear();
@@ -555,6 +574,27 @@ CompileResult compileSource(std::string_view source,
     break;
   }
   }
+  return result;
+}
+
+} // namespace
+
+CompileResult compileSource(std::string_view source,
+                            std::string_view sourceName,
+                            const CompileOptions &options) {
+  std::string report;
+  llvm::raw_string_ostream reportStream(report);
+  CompileResult result;
+  {
+    // Prints its report (when enabled) as it is destroyed.
+    DefaultTimingManager timing;
+    timing.setEnabled(options.timing);
+    timing.setOutput(createOutputStrategy(
+        DefaultTimingManager::OutputFormat::Text, reportStream));
+    TimingScope root = timing.getRootScope();
+    result = compileTimed(source, sourceName, options, root);
+  }
+  result.timingReport = std::move(report);
   return result;
 }
 

@@ -24,7 +24,8 @@ constexpr const char *kUsage =
     "              [--residual-model FILE]\n"
     "              [--emit=mlir|llvm|asm|obj|shared|ptx|cubin|isa|hsaco]\n"
     "              [--chip C] [--toolkit DIR] [--no-native-wgmma | --no-tma]\n"
-    "              [--device-format=isa|bin|auto] [--threads N] [-o OUT]\n"
+    "              [--device-format=isa|bin|auto] [--threads N] [--timing]\n"
+    "              [-o OUT]\n"
     "  Compiles the dynamic-shape contractions of IN.mlir ('-' for stdin)\n"
     "  into micro-kernels for T (default host; a GPU such as h100, a100,\n"
     "  mi300x) with run-time selection.\n"
@@ -50,7 +51,10 @@ constexpr const char *kUsage =
     "  shapes they were tuned for, the cost model picks elsewhere.\n"
     "  --residual-model FILE prunes the candidates with the predictions of a\n"
     "  learned residual model (bench/host/train_residual.py, docs/tuning.md);\n"
-    "  selection at run time stays the analytic model's.\n";
+    "  selection at run time stays the analytic model's.\n"
+    "  --timing prints where the compilation's time went to stderr: each\n"
+    "  pass of the pipeline (device code generation included), then LLVM\n"
+    "  translation, optimization, code generation and linking.\n";
 
 int usage(std::ostream &err, const std::string &message) {
   err << "quiltc: error: " << message << "\n" << kUsage;
@@ -88,6 +92,10 @@ int runCompileCommand(const std::vector<std::string> &args, std::ostream &out,
     }
     if (arg == "--native-wgmma" || arg == "--no-native-wgmma") {
       options.nativeWgmma = arg == "--native-wgmma";
+      continue;
+    }
+    if (arg == "--timing") {
+      options.timing = true;
       continue;
     }
     if (arg == "--tma" || arg == "--no-tma") {
@@ -174,8 +182,10 @@ int runCompileCommand(const std::vector<std::string> &args, std::ostream &out,
     err << result.error;
     if (result.error.back() != '\n')
       err << "\n";
+    err << result.timingReport;
     return kExitError;
   }
+  err << result.timingReport;
   if (*kind == EmitKind::Shared)
     return kExitOk;
   if (output.empty() || output == "-") {
