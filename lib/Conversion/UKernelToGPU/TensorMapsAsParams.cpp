@@ -113,7 +113,13 @@ LogicalResult rewriteLaunch(gpu::LaunchFuncOp launch, LLVM::LLVMFuncOp kernel,
            << kernel.getNumArguments() << " arguments of '" << kernel.getName()
            << "'";
   OpBuilder b(launch);
-  Type bytes = LLVM::LLVMArrayType::get(b.getI8Type(), kTensorMapBytes);
+  // The launch copies the bytes into its argument buffer; the driver then
+  // copies as many as the kernel's parameter declares. Loaded as one
+  // vector rather than as the kernel's byte array: LLVM's SROA splits an
+  // array value into a load and an insertvalue per byte (128 of each, for
+  // every launch), which made optimizing the host code of a few dozen TMA
+  // candidates take longer than compiling their kernels.
+  Type bytes = VectorType::get({kTensorMapBytes / 8}, b.getI64Type());
   for (unsigned argument : maps) {
     std::optional<unsigned> operandIndex;
     for (unsigned i = 0, e = operands.size(); i < e; ++i) {

@@ -29,9 +29,9 @@ module attributes {gpu.container_module} {
 // CHECK:         llvm.func @tma(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %{{.*}}: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %{{.*}}: i32) attributes {gpu.kernel, nvvm.kernel} {
 // CHECK-LABEL: func.func @launch(
 // CHECK-SAME:      %[[C:.*]]: memref<?xf32>, %[[BUFA:.*]]: !llvm.ptr, %[[BUFB:.*]]: !llvm.ptr, %[[FLAGS:.*]]: i32)
-// CHECK:         %[[MAPA:.*]] = llvm.load %[[BUFA]] {alignment = 128 : i64} : !llvm.ptr -> !llvm.array<128 x i8>
-// CHECK:         %[[MAPB:.*]] = llvm.load %[[BUFB]] {alignment = 128 : i64} : !llvm.ptr -> !llvm.array<128 x i8>
-// CHECK:         gpu.launch_func @kernels::@tma {{.*}} args(%[[C]] : memref<?xf32>, %[[MAPA]] : !llvm.array<128 x i8>, %[[MAPB]] : !llvm.array<128 x i8>, %[[FLAGS]] : i32)
+// CHECK:         %[[MAPA:.*]] = llvm.load %[[BUFA]] {alignment = 128 : i64} : !llvm.ptr -> vector<16xi64>
+// CHECK:         %[[MAPB:.*]] = llvm.load %[[BUFB]] {alignment = 128 : i64} : !llvm.ptr -> vector<16xi64>
+// CHECK:         gpu.launch_func @kernels::@tma {{.*}} args(%[[C]] : memref<?xf32>, %[[MAPA]] : vector<16xi64>, %[[MAPB]] : vector<16xi64>, %[[FLAGS]] : i32)
 
 // -----
 
