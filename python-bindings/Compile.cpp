@@ -29,7 +29,8 @@ py::object compile(const std::string &source, const std::string &target,
                    int threads, const std::string &deviceFormat,
                    bool nativeWgmma, bool tma,
                    const std::optional<std::string> &tuningDb,
-                   const std::optional<std::string> &residualModel) {
+                   const std::optional<std::string> &residualModel,
+                   const std::optional<std::string> &kernelCache) {
   std::optional<EmitKind> kind = parseEmitKind(emit);
   if (!kind)
     throw Error("unknown emit kind '" + emit +
@@ -50,6 +51,7 @@ py::object compile(const std::string &source, const std::string &target,
   options.deviceFormat = deviceFormat;
   options.nativeWgmma = nativeWgmma;
   options.tmaLoads = tma && nativeWgmma;
+  options.kernelCache = kernelCache.value_or("");
   options.emit = *kind;
   if (*kind == EmitKind::Shared) {
     options.outputPath = output ? *output : temporaryLibraryPath();
@@ -116,6 +118,7 @@ void bindCompiler(py::module_ &m) {
         py::arg("native_wgmma") = true, py::arg("tma") = true,
         py::arg("tuning_db") = py::none(),
         py::arg("residual_model") = py::none(),
+        py::arg("kernel_cache") = py::none(),
         "Compiles linalg (or ukernel) IR for a target, as quiltc does. "
         "emit: 'mlir', 'llvm', 'asm' (str; also written to `output` when "
         "given), 'obj' (bytes), 'shared' (writes a library linked against "
@@ -127,7 +130,9 @@ void bindCompiler(py::module_ &m) {
         "--[no-]tma (both on by default). tuning_db: a tuning database "
         "(quiltc tune), as quiltc --tuning-db. residual_model: a learned "
         "residual model that prunes the candidates, as quiltc "
-        "--residual-model. Raises "
+        "--residual-model. kernel_cache: NVIDIA targets, a directory of "
+        "compiled kernels to reuse and fill, as quiltc --kernel-cache "
+        "(default $QUILT_KERNEL_CACHE). Raises "
         "quilt.Error with every diagnostic.");
   m.def("run_pipeline", &runPipeline, py::arg("mlir_text"), py::arg("pipeline"),
         py::arg("source_name") = "<python>",

@@ -35,6 +35,13 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.quilt_tools_dir, append_path=True)
 
+# The NVIDIA compiles of a run share one kernel cache (quiltc --kernel-cache,
+# docs/testing.md): the tests compile the same candidates many times over.
+# Each run starts with it empty, so each kernel is still compiled once a run.
+kernel_cache = os.path.join(config.quilt_obj_root, "test", "kernel-cache")
+shutil.rmtree(kernel_cache, ignore_errors=True)
+config.environment["QUILT_KERNEL_CACHE"] = kernel_cache
+
 # Quilt's tools first, then LLVM's (FileCheck, not, count).
 tool_dirs = [config.quilt_tools_dir, config.llvm_tools_dir]
 tools = [

@@ -338,6 +338,46 @@ def QuiltMergeGpuModules
   }];
 }
 
+def QuiltCompileGpuKernels
+    : Pass<"quilt-compile-gpu-kernels", "::mlir::ModuleOp"> {
+  let summary = "Compile NVIDIA device modules kernel by kernel, in parallel "
+                "and through a kernel cache";
+  let description = [{
+    Replaces every `gpu.module` with one `#nvvm.target` by a `gpu.binary`,
+    as `gpu-module-to-binary` does, but hands LLVM one kernel at a time:
+    each kernel (`gpu.kernel` / `nvvm.kernel`) with the functions and
+    variables it uses is compiled to PTX on its own, on the context's
+    threads, and the parts are linked back into one PTX module (a function
+    or variable several kernels use is kept once; an internal one the
+    optimizer changed differently for two kernels is renamed in one), so the
+    program still loads one module. With `format=bin` ptxas assembles the
+    linked PTX, as gpu-module-to-binary runs it.
+
+    With `kernel-cache` set, a kernel's PTX is looked up in that directory
+    under the SHA-256 of its module's text, the LLVM version, the LLVM and
+    MLIR libraries of the running process and the toolkit's libdevice, and
+    kept there when compiled; so is each cubin, under its PTX and ptxas.
+    Entries are written to a private file and renamed into place, so
+    concurrent compiles may share a directory.
+
+    Kernels that share a variable in device memory (a non-constant global
+    outside shared memory) are compiled together, in one part: compiled
+    apart, each would assume it alone uses it. Modules for other targets are
+    left to `gpu-module-to-binary`.
+  }];
+  let options = [
+    Option<"format", "format", "std::string", /*default=*/"\"isa\"",
+           "isa (PTX) or bin (a cubin through ptxas)">,
+    Option<"toolkit", "toolkit", "std::string", /*default=*/"\"\"",
+           "CUDA toolkit directory (bin/ptxas, nvvm/libdevice); empty "
+           "looks for ptxas on PATH">,
+    Option<"kernelCache", "kernel-cache", "std::string", /*default=*/"\"\"",
+           "Directory of compiled kernels to reuse and fill; empty compiles "
+           "every kernel">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def QuiltGpuTensorMapsAsParams
     : Pass<"quilt-gpu-tensor-maps-as-params", "::mlir::ModuleOp"> {
   let summary = "Pass a TMA kernel's tensor maps by value, as __grid_constant__ parameters";

@@ -100,6 +100,12 @@ struct GpuPipelineOptions : public CommonPipelineOptions<GpuPipelineOptions> {
                      "(llvm/bin/ld.lld, amdgcn/bitcode); empty searches the "
                      "usual places"),
       llvm::cl::init("")};
+  Option<std::string> kernelCache{
+      *this, "kernel-cache",
+      llvm::cl::desc("NVIDIA: a directory of compiled kernels to reuse and "
+                     "fill (quilt-compile-gpu-kernels); empty compiles "
+                     "every kernel"),
+      llvm::cl::init("")};
   Option<bool> nativeWgmma{
       *this, "native-wgmma",
       llvm::cl::desc("Issue wgmma candidates as wgmma.mma_async on sm_90a "

@@ -30,6 +30,7 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -490,6 +491,11 @@ CompileResult compileTimed(std::string_view source, std::string_view sourceName,
     pipeline.nativeWgmma = options.nativeWgmma;
     pipeline.tmaLoads = options.tmaLoads && options.nativeWgmma;
     pipeline.format = options.deviceFormat;
+    pipeline.kernelCache = options.kernelCache;
+    if (pipeline.kernelCache.empty())
+      if (std::optional<std::string> directory =
+              llvm::sys::Process::GetEnv("QUILT_KERNEL_CACHE"))
+        pipeline.kernelCache = *directory;
     if (options.emit == EmitKind::Ptx || options.emit == EmitKind::Isa)
       pipeline.format = "isa";
     else if (options.emit == EmitKind::Cubin || options.emit == EmitKind::Hsaco)

@@ -232,6 +232,16 @@ void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
     format = toolkit.empty() ? "isa" : "bin";
   binary.compilationTarget = format;
   binary.toolkitPath = toolkit;
+  // NVIDIA PTX and cubins: kernel by kernel, in parallel, through the kernel
+  // cache; what that pass leaves (AMD modules, LLVM IR) goes the upstream
+  // way.
+  if (vendor == GpuVendor::NVIDIA && (format == "isa" || format == "bin")) {
+    QuiltCompileGpuKernelsOptions kernels;
+    kernels.format = format;
+    kernels.toolkit = toolkit;
+    kernels.kernelCache = options.kernelCache;
+    pm.addPass(createQuiltCompileGpuKernels(kernels));
+  }
   pm.addPass(createGpuModuleToBinaryPass(binary));
 
   // Host code: launches become mgpu* calls, then the CPU lowering.

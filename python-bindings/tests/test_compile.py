@@ -106,6 +106,25 @@ def test_emit_ptx_for_an_nvidia_gpu():
         quilt.compile(MATMUL_MEMREF, target="a100", emit="hsaco")
 
 
+def test_kernel_cache_keeps_each_kernel_and_gives_the_same_ptx(tmp_path):
+    cache = tmp_path / "kernels"
+    options = dict(target="a100", emit="ptx", max_candidates=2)
+    cold = quilt.compile(MATMUL_MEMREF, kernel_cache=str(cache), **options)
+    entries = sorted(cache.glob("*.ptx"))
+    assert len(entries) == cold.count(".visible .entry ")
+    warm = quilt.compile(MATMUL_MEMREF, kernel_cache=str(cache), **options)
+    assert warm == cold
+    # The warm compile read the entries: a mark added to each comes back.
+    for entry in entries:
+        with open(entry, "a") as out:
+            out.write("\n.global .align 1 .b8 from_the_cache;\n")
+    marked = quilt.compile(MATMUL_MEMREF, kernel_cache=str(cache), **options)
+    assert marked.count(".global .align 1 .b8 from_the_cache;") == 1
+    with pytest.raises(quilt.Error, match="cannot create the kernel cache"):
+        quilt.compile(MATMUL_MEMREF, kernel_cache=str(entries[0] / "x"),
+                      **options)
+
+
 def test_emit_isa_for_an_amd_gpu():
     isa = quilt.compile(MATMUL_MEMREF, target="mi300x", emit="isa")
     assert 'amdgcn-amd-amdhsa--gfx942' in isa

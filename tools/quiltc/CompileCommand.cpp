@@ -25,7 +25,7 @@ constexpr const char *kUsage =
     "              [--emit=mlir|llvm|asm|obj|shared|ptx|cubin|isa|hsaco]\n"
     "              [--chip C] [--toolkit DIR] [--no-native-wgmma | --no-tma]\n"
     "              [--device-format=isa|bin|auto] [--threads N] [--timing]\n"
-    "              [-o OUT]\n"
+    "              [--kernel-cache DIR] [-o OUT]\n"
     "  Compiles the dynamic-shape contractions of IN.mlir ('-' for stdin)\n"
     "  into micro-kernels for T (default host; a GPU such as h100, a100,\n"
     "  mi300x) with run-time selection.\n"
@@ -54,7 +54,9 @@ constexpr const char *kUsage =
     "  selection at run time stays the analytic model's.\n"
     "  --timing prints where the compilation's time went to stderr: each\n"
     "  pass of the pipeline (device code generation included), then LLVM\n"
-    "  translation, optimization, code generation and linking.\n";
+    "  translation, optimization, code generation and linking.\n"
+    "  --kernel-cache DIR (NVIDIA targets; default $QUILT_KERNEL_CACHE)\n"
+    "  reuses the kernels compiled into DIR before and keeps the new ones.\n";
 
 int usage(std::ostream &err, const std::string &message) {
   err << "quiltc: error: " << message << "\n" << kUsage;
@@ -118,6 +120,7 @@ int runCompileCommand(const std::vector<std::string> &args, std::ostream &out,
         takeValue(args, i, "--tuning-db", options.tuningDb) ||
         takeValue(args, i, "--residual-model", options.residualModel) ||
         takeValue(args, i, "--threads", threads) ||
+        takeValue(args, i, "--kernel-cache", options.kernelCache) ||
         takeValue(args, i, "-o", output))
       continue;
     if (!arg.empty() && arg[0] == '-' && arg != "-")

@@ -1,0 +1,61 @@
+//===- KernelCache.h - Compiled device code, kept between compiles -*- C++ -*-//
+//
+// Part of the Quilt project. A directory of compiled kernels named by a hash
+// of everything that determines them, so that recompiling a program (or
+// another program with the same kernels) reuses them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUILT_CONVERSION_UKERNELTOGPU_KERNELCACHE_H
+#define QUILT_CONVERSION_UKERNELTOGPU_KERNELCACHE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+#include <system_error>
+
+namespace quilt {
+
+class KernelCache {
+public:
+  /// A cache in `directory`; an empty directory is a cache that never hits
+  /// and keeps nothing.
+  explicit KernelCache(std::string directory)
+      : directory(std::move(directory)) {}
+
+  bool enabled() const { return !directory.empty(); }
+  llvm::StringRef getDirectory() const { return directory; }
+
+  /// Creates the directory; an error says why it cannot be.
+  std::error_code prepare() const;
+
+  /// The entry `key` + `suffix` (".ptx", ".cubin"), if kept.
+  std::optional<std::string> lookup(llvm::StringRef key,
+                                    llvm::StringRef suffix) const;
+
+  /// Keeps `contents` as entry `key` + `suffix`. Written to a private file
+  /// and renamed into place, so that concurrent compiles never read half an
+  /// entry.
+  std::error_code store(llvm::StringRef key, llvm::StringRef suffix,
+                        llvm::StringRef contents) const;
+
+  /// The SHA-256 (hex) of `parts`, each length-prefixed.
+  static std::string hash(llvm::ArrayRef<llvm::StringRef> parts);
+
+  /// What identifies the code generator: the LLVM version and the LLVM and
+  /// MLIR libraries this process runs (path, size, modification time), so a
+  /// rebuilt or upgraded LLVM never reuses another one's output.
+  static const std::string &codeGeneratorIdentity();
+
+  /// Path, size and modification time of `path` ("" when it does not exist).
+  static std::string fileIdentity(llvm::StringRef path);
+
+private:
+  std::string directory;
+};
+
+} // namespace quilt
+
+#endif // QUILT_CONVERSION_UKERNELTOGPU_KERNELCACHE_H
