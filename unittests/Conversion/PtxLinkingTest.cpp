@@ -1,5 +1,4 @@
-//===- PtxLinkingTest.cpp - Joining the PTX of separately compiled kernels
-//-===//
+//===- PtxLinkingTest.cpp - Joining the PTX of kernels compiled apart ----===//
 //
 // Part of the Quilt project.
 //

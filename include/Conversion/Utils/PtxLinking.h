@@ -1,5 +1,4 @@
-//===- PtxLinking.h - One PTX module from separately compiled kernels
-//------===//
+//===- PtxLinking.h - Link the PTX of kernels compiled apart ----*- C++ -*-===//
 //
 // Part of the Quilt project. Quilt compiles the kernels of a device module
 // one by one (so that each can come from the kernel cache) and the program

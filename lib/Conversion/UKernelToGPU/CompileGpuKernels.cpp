@@ -175,10 +175,11 @@ private:
   LogicalResult compile(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target,
                         const KernelCache &cache);
 
-  /// PTX for each of `parts` (from the cache or compiled), in order.
+  /// PTX for each of `parts` (from the cache or compiled), in order;
+  /// `keyContext` (keyPrefix()) is what else determines a part's PTX.
   FailureOr<SmallVector<std::string>>
   compileParts(ArrayRef<gpu::GPUModuleOp> parts, NVVM::NVVMTargetAttr target,
-               const KernelCache &cache);
+               const KernelCache &cache, StringRef keyContext);
 
   /// What else than the module's text determines its PTX.
   std::string keyPrefix() const {
@@ -190,11 +191,9 @@ private:
   }
 };
 
-FailureOr<SmallVector<std::string>>
-QuiltCompileGpuKernelsPass::compileParts(ArrayRef<gpu::GPUModuleOp> parts,
-                                         NVVM::NVVMTargetAttr target,
-                                         const KernelCache &cache) {
-  std::string prefix = keyPrefix();
+FailureOr<SmallVector<std::string>> QuiltCompileGpuKernelsPass::compileParts(
+    ArrayRef<gpu::GPUModuleOp> parts, NVVM::NVVMTargetAttr target,
+    const KernelCache &cache, StringRef keyContext) {
   SmallVector<std::string> ptx(parts.size());
   gpu::TargetOptions options(toolkit, /*librariesToLink=*/{},
                              /*cmdOptions=*/"", /*elfSection=*/"",
@@ -210,7 +209,7 @@ QuiltCompileGpuKernelsPass::compileParts(ArrayRef<gpu::GPUModuleOp> parts,
           part->print(os,
                       OpPrintingFlags().printGenericOpForm().useLocalScope());
         }
-        std::string key = KernelCache::hash({prefix, text});
+        std::string key = KernelCache::hash({keyContext, text});
         if (std::optional<std::string> cached = cache.lookup(key, ".ptx")) {
           ptx[index] = std::move(*cached);
           return success();
@@ -271,7 +270,9 @@ LogicalResult QuiltCompileGpuKernelsPass::compile(gpu::GPUModuleOp module,
     parts.push_back(part);
   }
 
-  FailureOr<SmallVector<std::string>> ptx = compileParts(parts, target, cache);
+  std::string prefix = keyPrefix();
+  FailureOr<SmallVector<std::string>> ptx =
+      compileParts(parts, target, cache, prefix);
   if (failed(ptx))
     return failure();
   std::string error;
@@ -289,9 +290,9 @@ LogicalResult QuiltCompileGpuKernelsPass::compile(gpu::GPUModuleOp module,
                << toolkit << "/bin' or on PATH";
       ptxas = *found;
     }
-    std::string key = KernelCache::hash(
-        {keyPrefix(), KernelCache::fileIdentity(ptxas), object,
-         target.getChip(), std::to_string(target.getO())});
+    std::string key =
+        KernelCache::hash({prefix, KernelCache::fileIdentity(ptxas), object,
+                           target.getChip(), std::to_string(target.getO())});
     if (std::optional<std::string> cubin = cache.lookup(key, ".cubin")) {
       object = std::move(*cubin);
     } else {

@@ -1,5 +1,4 @@
-//===- PtxLinking.cpp - One PTX module from separately compiled kernels
-//----===//
+//===- PtxLinking.cpp - One PTX module from kernels compiled apart --------===//
 //
 // Part of the Quilt project. PTX is text, and what NVPTX emits at module
 // scope is a short list of statements: the header (.version, .target,
@@ -12,7 +11,6 @@
 
 #include "Conversion/Utils/PtxLinking.h"
 
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -30,6 +28,12 @@ bool isIdentifierStart(char c) {
 
 bool isIdentifierChar(char c) {
   return llvm::isAlnum(c) || c == '_' || c == '$';
+}
+
+/// `.version`, `.target` and `.address_size`: one line each, no `;`.
+bool isHeaderDirective(StringRef text) {
+  return text.starts_with(".version") || text.starts_with(".target") ||
+         text.starts_with(".address_size");
 }
 
 /// A module-scope statement.
@@ -106,8 +110,7 @@ ParsedPtx parse(StringRef ptx) {
   bool initializer = false;
   auto finish = [&] {
     StringRef text = StringRef(current).trim();
-    if (text.starts_with(".version") || text.starts_with(".target") ||
-        text.starts_with(".address_size")) {
+    if (isHeaderDirective(text)) {
       parsed.header += text.str() + "\n";
     } else if (!text.empty()) {
       Statement statement;
@@ -141,13 +144,10 @@ ParsedPtx parse(StringRef ptx) {
       continue;
     }
     // The header directives end at their line.
-    if (c == '\n' && atModuleScope) {
-      StringRef text = StringRef(current).trim();
-      if (text.starts_with(".version") || text.starts_with(".target") ||
-          text.starts_with(".address_size")) {
-        finish();
-        continue;
-      }
+    if (c == '\n' && atModuleScope &&
+        isHeaderDirective(StringRef(current).trim())) {
+      finish();
+      continue;
     }
     current += c;
     if (c == '=' && atModuleScope)
