@@ -270,6 +270,19 @@ LogicalResult QuiltCompileGpuKernelsPass::compile(gpu::GPUModuleOp module,
     parts.push_back(part);
   }
 
+  // A cubin needs ptxas: found before the kernels are compiled.
+  std::string ptxas;
+  if (format == "bin") {
+    ptxas = (llvm::Twine(toolkit) + "/bin/ptxas").str();
+    if (toolkit.empty() || !llvm::sys::fs::can_execute(ptxas)) {
+      llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName("ptxas");
+      if (!found)
+        return module.emitError("format=bin needs ptxas: none in '")
+               << toolkit << "/bin' or on PATH";
+      ptxas = *found;
+    }
+  }
+
   std::string prefix = keyPrefix();
   FailureOr<SmallVector<std::string>> ptx =
       compileParts(parts, target, cache, prefix);
@@ -282,14 +295,6 @@ LogicalResult QuiltCompileGpuKernelsPass::compile(gpu::GPUModuleOp module,
 
   std::string object = std::move(*linked);
   if (format == "bin") {
-    std::string ptxas = (llvm::Twine(toolkit) + "/bin/ptxas").str();
-    if (toolkit.empty() || !llvm::sys::fs::can_execute(ptxas)) {
-      llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName("ptxas");
-      if (!found)
-        return module.emitError("format=bin needs ptxas: none in '")
-               << toolkit << "/bin' or on PATH";
-      ptxas = *found;
-    }
     std::string key =
         KernelCache::hash({prefix, KernelCache::fileIdentity(ptxas), object,
                            target.getChip(), std::to_string(target.getO())});
