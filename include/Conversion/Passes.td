@@ -340,37 +340,49 @@ def QuiltMergeGpuModules
 
 def QuiltCompileGpuKernels
     : Pass<"quilt-compile-gpu-kernels", "::mlir::ModuleOp"> {
-  let summary = "Compile NVIDIA device modules kernel by kernel, in parallel "
-                "and through a kernel cache";
+  let summary = "Compile NVIDIA and AMD device modules kernel by kernel, in "
+                "parallel and through a kernel cache";
   let description = [{
-    Replaces every `gpu.module` with one `#nvvm.target` by a `gpu.binary`,
-    as `gpu-module-to-binary` does, but hands LLVM one kernel at a time:
-    each kernel (`gpu.kernel` / `nvvm.kernel`) with the functions and
-    variables it uses is compiled to PTX on its own, on the context's
-    threads, and the parts are linked back into one PTX module (a function
-    or variable several kernels use is kept once; an internal one the
-    optimizer changed differently for two kernels is renamed in one), so the
-    program still loads one module. With `format=bin` ptxas assembles the
-    linked PTX, as gpu-module-to-binary runs it.
+    Replaces every `gpu.module` with one `#nvvm.target` or `#rocdl.target`
+    by a `gpu.binary`, as `gpu-module-to-binary` does, but hands LLVM one
+    kernel at a time: each kernel (`gpu.kernel`, `nvvm.kernel`,
+    `rocdl.kernel`) with the functions and variables it uses is compiled on
+    its own, on the context's threads, and the parts are linked back into
+    one module, so the program still loads one binary.
 
-    With `kernel-cache` set, a kernel's PTX is looked up in that directory
+    NVIDIA: each part is compiled to PTX and the PTX modules are joined (a
+    function or variable several kernels use is kept once; an internal one
+    the optimizer changed differently for two kernels is renamed in one);
+    with `format=bin` ptxas assembles the linked PTX, as gpu-module-to-binary
+    runs it. AMD: each part is compiled to AMDGCN assembly and the files are
+    joined (one header, assembler-local labels and a symbol two parts define
+    renamed apart, one metadata block listing every kernel, the module's
+    register maximums the largest of the parts'); with `format=bin` LLVM's
+    assembler and ld.lld make the code object (hsaco), as
+    gpu-module-to-binary does, and an assembler error is reported.
+
+    With `kernel-cache` set, a kernel's code is looked up in that directory
     under the SHA-256 of its module's text, the LLVM version, the LLVM and
-    MLIR libraries of the running process and the toolkit's libdevice, and
-    kept there when compiled; so is each cubin, under its PTX and ptxas.
-    Entries are written to a private file and renamed into place, so
-    concurrent compiles may share a directory.
+    MLIR libraries of the running process and the toolkit's device
+    libraries (libdevice; ROCm's amdgcn bitcode), and kept there when
+    compiled; so is each binary, under its linked code and the tool that
+    made it. Entries are written to a private file and renamed into place,
+    so concurrent compiles may share a directory.
 
     Kernels that share a variable in device memory (a non-constant global
-    outside shared memory) are compiled together, in one part: compiled
-    apart, each would assume it alone uses it. Modules for other targets are
-    left to `gpu-module-to-binary`.
+    outside shared memory), or a kernel that another kernel's part would
+    hold, are compiled together, in one part: compiled apart, each would
+    assume it alone uses the variable. Modules for other targets are left to
+    `gpu-module-to-binary`.
   }];
   let options = [
     Option<"format", "format", "std::string", /*default=*/"\"isa\"",
-           "isa (PTX) or bin (a cubin through ptxas)">,
+           "isa (PTX, AMDGCN assembly) or bin (a cubin through ptxas, an "
+           "hsaco through ld.lld)">,
     Option<"toolkit", "toolkit", "std::string", /*default=*/"\"\"",
-           "CUDA toolkit directory (bin/ptxas, nvvm/libdevice); empty "
-           "looks for ptxas on PATH">,
+           "CUDA toolkit directory (bin/ptxas, nvvm/libdevice) or ROCm "
+           "directory (llvm/bin/ld.lld, amdgcn/bitcode); empty looks for "
+           "the tools on PATH">,
     Option<"kernelCache", "kernel-cache", "std::string", /*default=*/"\"\"",
            "Directory of compiled kernels to reuse and fill; empty compiles "
            "every kernel">

@@ -232,10 +232,10 @@ void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
     format = toolkit.empty() ? "isa" : "bin";
   binary.compilationTarget = format;
   binary.toolkitPath = toolkit;
-  // NVIDIA PTX and cubins: kernel by kernel, in parallel, through the kernel
-  // cache; what that pass leaves (AMD modules, LLVM IR) goes the upstream
-  // way.
-  if (vendor == GpuVendor::NVIDIA && (format == "isa" || format == "bin")) {
+  // PTX, cubins, AMDGCN assembly and hsaco: kernel by kernel, in parallel,
+  // through the kernel cache; what that pass leaves (LLVM IR, fatbins) goes
+  // the upstream way.
+  if (format == "isa" || format == "bin") {
     QuiltCompileGpuKernelsOptions kernels;
     kernels.format = format;
     kernels.toolkit = toolkit;

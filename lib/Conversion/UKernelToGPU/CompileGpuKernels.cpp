@@ -10,13 +10,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "Conversion/Passes.h"
-#include "Conversion/Utils/PtxLinking.h"
+#include "DeviceToolchain.h"
 #include "KernelCache.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Threading.h"
@@ -33,13 +34,15 @@ namespace quilt {
 } // namespace quilt
 
 using namespace mlir;
+using quilt::DeviceToolchain;
 using quilt::KernelCache;
 
 namespace {
 
 bool isKernel(Operation *op) {
   return op->hasAttr(gpu::GPUDialect::getKernelFuncAttrName()) ||
-         op->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName());
+         op->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()) ||
+         op->hasAttr(ROCDL::ROCDLDialect::getKernelFuncAttrName());
 }
 
 /// A variable every kernel that uses it must see the same copy of: device
@@ -49,7 +52,8 @@ bool isSharedState(Operation *op) {
   auto global = dyn_cast<LLVM::GlobalOp>(op);
   if (!global || global.getConstant())
     return false;
-  // Shared memory (3) belongs to a thread block, not to the program.
+  // Shared memory (LDS on AMD GPUs, address space 3 on both) belongs to a
+  // thread block, not to the program.
   return global.getAddrSpace() != 3;
 }
 
@@ -76,68 +80,6 @@ SmallVector<Operation *> closureOf(Operation *root, SymbolTable &symbols,
   return ordered;
 }
 
-/// Runs ptxas on `ptx`; the cubin, or nullopt after an error at `loc`.
-std::optional<std::string> assemble(Location loc, StringRef ptx,
-                                    NVVM::NVVMTargetAttr target,
-                                    StringRef ptxas) {
-  SmallString<128> ptxFile, cubinFile, logFile;
-  for (auto [file, suffix] :
-       {std::pair{&ptxFile, "ptx"}, {&cubinFile, "cubin"}, {&logFile, "log"}})
-    if (std::error_code error = llvm::sys::fs::createTemporaryFile(
-            "quilt-kernels", suffix, *file)) {
-      emitError(loc) << "cannot create a temporary file for ptxas: "
-                     << error.message();
-      return std::nullopt;
-    }
-  llvm::FileRemover removePtx(ptxFile), removeCubin(cubinFile),
-      removeLog(logFile);
-  {
-    std::error_code error;
-    llvm::raw_fd_ostream out(ptxFile, error);
-    out << ptx;
-    out.close();
-    if (error || out.has_error()) {
-      out.clear_error();
-      emitError(loc) << "cannot write " << ptxFile << " for ptxas";
-      return std::nullopt;
-    }
-  }
-  // What gpu-module-to-binary runs: the chip, the target's optimization
-  // level and command-line options.
-  std::string optLevel = std::to_string(target.getO());
-  SmallVector<StringRef> args = {ptxas, "-arch",   target.getChip(), ptxFile,
-                                 "-o",  cubinFile, "--opt-level",    optLevel};
-  if (target.hasCmdOptions())
-    for (Attribute option : cast<ArrayAttr>(target.getCmdOptions()->getValue()))
-      if (auto text = dyn_cast<StringAttr>(option))
-        args.push_back(text.getValue());
-  std::optional<StringRef> redirects[] = {std::nullopt, logFile.str(),
-                                          logFile.str()};
-  std::string message;
-  int status = llvm::sys::ExecuteAndWait(ptxas, args, /*Env=*/std::nullopt,
-                                         redirects, /*SecondsToWait=*/0,
-                                         /*MemoryLimit=*/0, &message);
-  auto log = llvm::MemoryBuffer::getFile(logFile);
-  if (status != 0) {
-    InFlightDiagnostic diag = emitError(loc)
-                              << "ptxas failed on the linked kernels ("
-                              << (message.empty()
-                                      ? "exit status " + std::to_string(status)
-                                      : message)
-                              << ")";
-    if (log && (*log)->getBufferSize())
-      diag << ":\n" << (*log)->getBuffer();
-    return std::nullopt;
-  }
-  auto cubin = llvm::MemoryBuffer::getFile(cubinFile, /*IsText=*/false,
-                                           /*RequiresNullTerminator=*/false);
-  if (!cubin) {
-    emitError(loc) << "ptxas wrote no cubin: " << cubin.getError().message();
-    return std::nullopt;
-  }
-  return (*cubin)->getBuffer().str();
-}
-
 struct QuiltCompileGpuKernelsPass
     : public quilt::impl::QuiltCompileGpuKernelsBase<
           QuiltCompileGpuKernelsPass> {
@@ -160,45 +102,38 @@ struct QuiltCompileGpuKernelsPass
     for (auto module : llvm::make_early_inc_range(
              getOperation().getOps<gpu::GPUModuleOp>())) {
       ArrayAttr targets = module.getTargetsAttr();
-      if (!targets || targets.size() != 1)
+      if (!targets || targets.size() != 1 ||
+          !DeviceToolchain::supports(targets[0]))
         continue;
-      auto target = dyn_cast<NVVM::NVVMTargetAttr>(targets[0]);
-      if (!target)
-        continue;
-      if (failed(compile(module, target, cache)))
+      DeviceToolchain toolchain(cast<gpu::TargetAttrInterface>(targets[0]),
+                                toolkit);
+      if (failed(compile(module, toolchain, cache)))
         return signalPassFailure();
     }
   }
 
 private:
   /// Replaces `module` by a gpu.binary of its kernels.
-  LogicalResult compile(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target,
+  LogicalResult compile(gpu::GPUModuleOp module,
+                        const DeviceToolchain &toolchain,
                         const KernelCache &cache);
 
-  /// PTX for each of `parts` (from the cache or compiled), in order;
-  /// `keyContext` (keyPrefix()) is what else determines a part's PTX.
+  /// The code of each of `parts` (from the cache or compiled), in order;
+  /// `keyContext` is what else than a part's text determines its code.
   FailureOr<SmallVector<std::string>>
-  compileParts(ArrayRef<gpu::GPUModuleOp> parts, NVVM::NVVMTargetAttr target,
-               const KernelCache &cache, StringRef keyContext);
-
-  /// What else than the module's text determines its PTX.
-  std::string keyPrefix() const {
-    // libdevice, which the NVVM target links from the toolkit.
-    SmallString<128> libdevice(toolkit.getValue());
-    llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
-    return "quilt-kernel-cache 1\n" + KernelCache::codeGeneratorIdentity() +
-           "\n" + KernelCache::fileIdentity(libdevice);
-  }
+  compileParts(ArrayRef<gpu::GPUModuleOp> parts,
+               const DeviceToolchain &toolchain, const KernelCache &cache,
+               StringRef keyContext);
 };
 
 FailureOr<SmallVector<std::string>> QuiltCompileGpuKernelsPass::compileParts(
-    ArrayRef<gpu::GPUModuleOp> parts, NVVM::NVVMTargetAttr target,
+    ArrayRef<gpu::GPUModuleOp> parts, const DeviceToolchain &toolchain,
     const KernelCache &cache, StringRef keyContext) {
-  SmallVector<std::string> ptx(parts.size());
+  SmallVector<std::string> code(parts.size());
   gpu::TargetOptions options(toolkit, /*librariesToLink=*/{},
                              /*cmdOptions=*/"", /*elfSection=*/"",
                              gpu::CompilationTarget::Assembly);
-  auto gpuTarget = cast<gpu::TargetAttrInterface>(target);
+  StringRef suffix = toolchain.codeSuffix();
   LogicalResult result = failableParallelForEach(
       &getContext(), llvm::seq<size_t>(0, parts.size()),
       [&](size_t index) -> LogicalResult {
@@ -210,28 +145,29 @@ FailureOr<SmallVector<std::string>> QuiltCompileGpuKernelsPass::compileParts(
                       OpPrintingFlags().printGenericOpForm().useLocalScope());
         }
         std::string key = KernelCache::hash({keyContext, text});
-        if (std::optional<std::string> cached = cache.lookup(key, ".ptx")) {
-          ptx[index] = std::move(*cached);
+        if (std::optional<std::string> cached = cache.lookup(key, suffix)) {
+          code[index] = std::move(*cached);
           return success();
         }
         std::optional<SmallVector<char, 0>> object =
-            gpuTarget.serializeToObject(part, options);
+            toolchain.getTarget().serializeToObject(part, options);
         if (!object)
           return part.emitError("cannot compile the kernel's module");
-        ptx[index].assign(object->begin(), object->end());
-        if (std::error_code error = cache.store(key, ".ptx", ptx[index]))
+        code[index].assign(object->begin(), object->end());
+        if (std::error_code error = cache.store(key, suffix, code[index]))
           part.emitWarning("cannot keep the kernel in the kernel cache '")
               << cache.getDirectory() << "': " << error.message();
         return success();
       });
   if (failed(result))
     return failure();
-  return ptx;
+  return code;
 }
 
-LogicalResult QuiltCompileGpuKernelsPass::compile(gpu::GPUModuleOp module,
-                                                  NVVM::NVVMTargetAttr target,
-                                                  const KernelCache &cache) {
+LogicalResult
+QuiltCompileGpuKernelsPass::compile(gpu::GPUModuleOp module,
+                                    const DeviceToolchain &toolchain,
+                                    const KernelCache &cache) {
   SymbolTable symbols(module);
   SmallVector<Operation *> kernels;
   bool onlySymbols = true;
@@ -241,8 +177,9 @@ LogicalResult QuiltCompileGpuKernelsPass::compile(gpu::GPUModuleOp module,
       kernels.push_back(&op);
   }
 
-  // One part per kernel, unless kernels share state or the module holds
-  // what is not a symbol (which no part would carry): then one part.
+  // One part per kernel, unless kernels share state, one kernel's part
+  // holds another kernel, or the module holds what is not a symbol (which
+  // no part would carry): then one part.
   SmallVector<SmallVector<Operation *>> closures;
   for (Operation *kernel : kernels)
     closures.push_back(closureOf(kernel, symbols, module));
@@ -250,10 +187,11 @@ LogicalResult QuiltCompileGpuKernelsPass::compile(gpu::GPUModuleOp module,
   for (const SmallVector<Operation *> &closure : closures)
     for (Operation *op : closure)
       ++users[op];
-  bool sharedState = llvm::any_of(users, [](auto entry) {
-    return entry.second > 1 && isSharedState(entry.first);
+  bool entangled = llvm::any_of(users, [](auto entry) {
+    return entry.second > 1 &&
+           (isSharedState(entry.first) || isKernel(entry.first));
   });
-  if (kernels.empty() || sharedState || !onlySymbols)
+  if (kernels.empty() || entangled || !onlySymbols)
     closures = {llvm::to_vector(
         llvm::make_pointer_range(module.getBody()->getOperations()))};
 
@@ -270,58 +208,54 @@ LogicalResult QuiltCompileGpuKernelsPass::compile(gpu::GPUModuleOp module,
     parts.push_back(part);
   }
 
-  // A cubin needs ptxas: found before the kernels are compiled.
-  std::string ptxas;
-  if (format == "bin") {
-    ptxas = (llvm::Twine(toolkit) + "/bin/ptxas").str();
-    if (toolkit.empty() || !llvm::sys::fs::can_execute(ptxas)) {
-      llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName("ptxas");
-      if (!found)
-        return module.emitError("format=bin needs ptxas: none in '")
-               << toolkit << "/bin' or on PATH";
-      ptxas = *found;
-    }
+  // A binary needs its tool: found before the kernels are compiled.
+  bool binary = format == "bin";
+  std::string tool;
+  if (binary) {
+    std::string error;
+    std::optional<std::string> found = toolchain.findBinaryTool(error);
+    if (!found)
+      return module.emitError(error);
+    tool = std::move(*found);
   }
 
-  std::string prefix = keyPrefix();
-  FailureOr<SmallVector<std::string>> ptx =
-      compileParts(parts, target, cache, prefix);
-  if (failed(ptx))
+  std::string keyContext = toolchain.keyContext();
+  FailureOr<SmallVector<std::string>> code =
+      compileParts(parts, toolchain, cache, keyContext);
+  if (failed(code))
     return failure();
   std::string error;
-  std::optional<std::string> linked = quilt::linkPtxModules(*ptx, error);
+  std::optional<std::string> linked = toolchain.link(*code, error);
   if (!linked)
-    return module.emitError("cannot link the kernels' PTX: ") << error;
+    return module.emitError("cannot link the kernels' ")
+           << toolchain.codeName() << ": " << error;
 
   std::string object = std::move(*linked);
-  if (format == "bin") {
-    std::string key =
-        KernelCache::hash({prefix, KernelCache::fileIdentity(ptxas), object,
-                           target.getChip(), std::to_string(target.getO())});
-    if (std::optional<std::string> cubin = cache.lookup(key, ".cubin")) {
-      object = std::move(*cubin);
+  if (binary) {
+    std::string key = KernelCache::hash(
+        {keyContext, toolchain.binaryKeyContext(tool), object});
+    StringRef suffix = toolchain.binarySuffix();
+    if (std::optional<std::string> cached = cache.lookup(key, suffix)) {
+      object = std::move(*cached);
     } else {
       std::optional<std::string> assembled =
-          assemble(module.getLoc(), object, target, ptxas);
+          toolchain.assemble(module.getLoc(), object, tool);
       if (!assembled)
         return failure();
       object = std::move(*assembled);
-      if (std::error_code error = cache.store(key, ".cubin", object))
-        module.emitWarning("cannot keep the cubin in the kernel cache '")
+      if (std::error_code error = cache.store(key, suffix, object))
+        module.emitWarning("cannot keep the binary in the kernel cache '")
             << cache.getDirectory() << "': " << error.message();
     }
   }
 
   Builder attrs(&getContext());
-  DictionaryAttr properties;
-  if (format == "isa")
-    properties = attrs.getDictionaryAttr(
-        attrs.getNamedAttr("O", attrs.getI32IntegerAttr(target.getO())));
   auto objectAttr = gpu::ObjectAttr::get(
-      &getContext(), target,
-      format == "isa" ? gpu::CompilationTarget::Assembly
-                      : gpu::CompilationTarget::Binary,
-      attrs.getStringAttr(object), properties, /*kernels=*/nullptr);
+      &getContext(), toolchain.getTarget(),
+      binary ? gpu::CompilationTarget::Binary
+             : gpu::CompilationTarget::Assembly,
+      attrs.getStringAttr(object), toolchain.objectProperties(attrs, binary),
+      /*kernels=*/nullptr);
   OpBuilder after(module);
   after.setInsertionPointAfter(module);
   gpu::BinaryOp::create(after, module.getLoc(), module.getName(),

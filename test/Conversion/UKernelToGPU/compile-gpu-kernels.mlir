@@ -7,7 +7,8 @@
 // Each kernel is compiled with what it uses (the helper, the shared
 // memory, which NVPTX then moves into the one function using it), the
 // parts' PTX is linked into one gpu.binary (the helper once), and what no
-// kernel uses is dropped. Modules for other targets are left alone.
+// kernel uses is dropped. A module with two targets is left to
+// gpu-module-to-binary (AMD modules: compile-gpu-kernels-amdgpu.mlir).
 // CHECK-LABEL: module attributes {gpu.container_module}
 // CHECK-NOT: gpu.module @kernels
 // CHECK: gpu.binary @kernels {{ *}}[#gpu.object<#nvvm.target<O = 3, chip = "sm_80">, properties = {O = 3 : i32}, assembly =
@@ -20,7 +21,7 @@
 // CHECK-SAME: .shared .align 16 .b8 tile;
 // CHECK-SAME: call.uni (retval0), square,
 // CHECK-NOT: unused
-// CHECK: gpu.module @amd [#rocdl.target<chip = "gfx942">]
+// CHECK: gpu.module @two_targets [#nvvm.target<chip = "sm_80">, #rocdl.target<chip = "gfx942">]
 
 // A cache entry per part: this split's two kernels and the next split's
 // one part. A second compile takes every part from the cache (each entry
@@ -59,7 +60,7 @@ module attributes {gpu.container_module} {
       llvm.return
     }
   }
-  gpu.module @amd [#rocdl.target<chip = "gfx942">] {
+  gpu.module @two_targets [#nvvm.target<chip = "sm_80">, #rocdl.target<chip = "gfx942">] {
   }
 }
 
