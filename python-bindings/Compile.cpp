@@ -130,7 +130,7 @@ void bindCompiler(py::module_ &m) {
         "--[no-]tma (both on by default). tuning_db: a tuning database "
         "(quiltc tune), as quiltc --tuning-db. residual_model: a learned "
         "residual model that prunes the candidates, as quiltc "
-        "--residual-model. kernel_cache: NVIDIA targets, a directory of "
+        "--residual-model. kernel_cache: GPU targets, a directory of "
         "compiled kernels to reuse and fill, as quiltc --kernel-cache "
         "(default $QUILT_KERNEL_CACHE). Raises "
         "quilt.Error with every diagnostic.");

@@ -338,6 +338,38 @@ def QuiltMergeGpuModules
   }];
 }
 
+def QuiltLowerGpuKernels
+    : Pass<"quilt-lower-gpu-kernels", "::mlir::ModuleOp"> {
+  let summary = "Run the device pipeline on each kernel, through the kernel "
+                "cache";
+  let description = [{
+    Runs `device-pipeline` (a pipeline anchored on `gpu.module`, such as
+    `gpu.module(convert-gpu-to-nvvm,canonicalize)`) on every `gpu.module`,
+    as a pipeline nested in the pass manager would.
+
+    With `kernel-cache` set, each kernel (with the functions and variables
+    it uses, the parts of quilt-compile-gpu-kernels) is lowered on its own
+    and kept in that directory under the SHA-256 of its unlowered ops, the
+    pipeline, the module's target and the code that runs the pipeline (the
+    LLVM and MLIR libraries, and Quilt's when the pipeline holds a Quilt
+    pass); a kernel found there is not lowered again. The lowered parts are
+    then put back into their module, each function and variable once. Parts
+    that lower one function or variable two different ways cannot share a
+    module: that module is then lowered whole. An entry that does not parse
+    is lowered again and replaced.
+  }];
+  let options = [
+    Option<"devicePipeline", "device-pipeline", "std::string",
+           /*default=*/"\"gpu.module()\"",
+           "The pipeline that lowers a gpu.module's device code, in MLIR's "
+           "textual form anchored on gpu.module">,
+    Option<"kernelCache", "kernel-cache", "std::string", /*default=*/"\"\"",
+           "Directory of lowered kernels to reuse and fill; empty lowers "
+           "each module whole">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def QuiltCompileGpuKernels
     : Pass<"quilt-compile-gpu-kernels", "::mlir::ModuleOp"> {
   let summary = "Compile NVIDIA and AMD device modules kernel by kernel, in "

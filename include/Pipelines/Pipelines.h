@@ -102,9 +102,9 @@ struct GpuPipelineOptions : public CommonPipelineOptions<GpuPipelineOptions> {
       llvm::cl::init("")};
   Option<std::string> kernelCache{
       *this, "kernel-cache",
-      llvm::cl::desc("NVIDIA: a directory of compiled kernels to reuse and "
-                     "fill (quilt-compile-gpu-kernels); empty compiles "
-                     "every kernel"),
+      llvm::cl::desc("A directory of compiled kernels to reuse and fill "
+                     "(quilt-compile-gpu-kernels); empty compiles every "
+                     "kernel"),
       llvm::cl::init("")};
   Option<bool> nativeWgmma{
       *this, "native-wgmma",

@@ -193,7 +193,10 @@ void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
   // pipeline starts, with no location).
   if (!StringRef(chip).starts_with(vendor == GpuVendor::NVIDIA ? "sm_" : "gfx"))
     chip.clear();
-  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  // The device pipeline runs kernel by kernel through the kernel cache
+  // (quilt-lower-gpu-kernels), so a kernel lowered before is not lowered
+  // again.
+  OpPassManager device(gpu::GPUModuleOp::getOperationName());
   if (vendor == GpuVendor::NVIDIA) {
     device.addPass(createConvertNVGPUToNVVMPass());
   } else {
@@ -221,6 +224,14 @@ void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());
+  QuiltLowerGpuKernelsOptions lowering;
+  lowering.devicePipeline.clear();
+  {
+    llvm::raw_string_ostream os(lowering.devicePipeline);
+    device.printAsTextualPipeline(os);
+  }
+  lowering.kernelCache = options.kernelCache;
+  pm.addPass(createQuiltLowerGpuKernels(lowering));
   // TMA kernels take their tensor maps by value; their launches, the bytes.
   if (vendor == GpuVendor::NVIDIA)
     pm.addPass(createQuiltGpuTensorMapsAsParams());

@@ -12,6 +12,7 @@
 #include "Conversion/Passes.h"
 #include "DeviceToolchain.h"
 #include "KernelCache.h"
+#include "KernelPartition.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -38,47 +39,6 @@ using quilt::DeviceToolchain;
 using quilt::KernelCache;
 
 namespace {
-
-bool isKernel(Operation *op) {
-  return op->hasAttr(gpu::GPUDialect::getKernelFuncAttrName()) ||
-         op->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()) ||
-         op->hasAttr(ROCDL::ROCDLDialect::getKernelFuncAttrName());
-}
-
-/// A variable every kernel that uses it must see the same copy of: device
-/// memory written at run time. Compiled apart, each kernel's LLVM would
-/// assume it alone touches the variable.
-bool isSharedState(Operation *op) {
-  auto global = dyn_cast<LLVM::GlobalOp>(op);
-  if (!global || global.getConstant())
-    return false;
-  // Shared memory (LDS on AMD GPUs, address space 3 on both) belongs to a
-  // thread block, not to the program.
-  return global.getAddrSpace() != 3;
-}
-
-/// The module-level ops `root` uses, directly or through others, `root`
-/// included, in module order.
-SmallVector<Operation *> closureOf(Operation *root, SymbolTable &symbols,
-                                   gpu::GPUModuleOp module) {
-  llvm::SetVector<Operation *> reached;
-  reached.insert(root);
-  for (size_t next = 0; next < reached.size(); ++next) {
-    Operation *op = reached[next];
-    auto uses = SymbolTable::getSymbolUses(op);
-    if (!uses)
-      continue;
-    for (const SymbolTable::SymbolUse &use : *uses)
-      if (Operation *symbol =
-              symbols.lookup(use.getSymbolRef().getRootReference()))
-        reached.insert(symbol);
-  }
-  SmallVector<Operation *> ordered;
-  for (Operation &op : module.getBody()->getOperations())
-    if (reached.contains(&op))
-      ordered.push_back(&op);
-  return ordered;
-}
 
 struct QuiltCompileGpuKernelsPass
     : public quilt::impl::QuiltCompileGpuKernelsBase<
@@ -168,32 +128,8 @@ LogicalResult
 QuiltCompileGpuKernelsPass::compile(gpu::GPUModuleOp module,
                                     const DeviceToolchain &toolchain,
                                     const KernelCache &cache) {
-  SymbolTable symbols(module);
-  SmallVector<Operation *> kernels;
-  bool onlySymbols = true;
-  for (Operation &op : module.getBody()->getOperations()) {
-    onlySymbols &= isa<SymbolOpInterface>(op);
-    if (isKernel(&op))
-      kernels.push_back(&op);
-  }
-
-  // One part per kernel, unless kernels share state, one kernel's part
-  // holds another kernel, or the module holds what is not a symbol (which
-  // no part would carry): then one part.
-  SmallVector<SmallVector<Operation *>> closures;
-  for (Operation *kernel : kernels)
-    closures.push_back(closureOf(kernel, symbols, module));
-  llvm::DenseMap<Operation *, unsigned> users;
-  for (const SmallVector<Operation *> &closure : closures)
-    for (Operation *op : closure)
-      ++users[op];
-  bool entangled = llvm::any_of(users, [](auto entry) {
-    return entry.second > 1 &&
-           (isSharedState(entry.first) || isKernel(entry.first));
-  });
-  if (kernels.empty() || entangled || !onlySymbols)
-    closures = {llvm::to_vector(
-        llvm::make_pointer_range(module.getBody()->getOperations()))};
+  SmallVector<SmallVector<Operation *>> closures =
+      quilt::partitionKernels(module);
 
   // The parts are gpu.modules like `module` in a scratch module.
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(module.getLoc());

@@ -1,0 +1,230 @@
+//===- LowerGpuKernels.cpp - The quilt-lower-gpu-kernels pass -------------===//
+//
+// Part of the Quilt project. Lowering a device module to the LLVM dialect
+// (convert-gpu-to-nvvm or -rocdl and the passes around them) is a third of
+// a GPU compile, and programs share most of their kernels. This pass runs
+// the device pipeline on each kernel on its own (with the functions and
+// variables it uses) and keeps the lowered kernel in the kernel cache under
+// its unlowered text, so that a kernel lowered before is not lowered again;
+// the lowered parts are then put back into their module, which goes on to
+// quilt-compile-gpu-kernels as if it had been lowered whole.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Conversion/Passes.h"
+#include "KernelCache.h"
+#include "KernelPartition.h"
+
+#include "mlir/Bytecode/BytecodeWriter.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <dlfcn.h>
+
+namespace quilt {
+#define GEN_PASS_DEF_QUILTLOWERGPUKERNELS
+#include "Conversion/Passes.h.inc"
+} // namespace quilt
+
+using namespace mlir;
+using quilt::KernelCache;
+
+namespace {
+
+/// `op` in MLIR's generic form, without locations and with SSA names local
+/// to it: the same op prints the same wherever it is.
+std::string printed(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->print(os, OpPrintingFlags().printGenericOpForm().useLocalScope());
+  return text;
+}
+
+/// `op` as MLIR bytecode, which parses several times faster than text.
+std::string bytecode(Operation *op) {
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  if (failed(writeBytecodeToFile(op, os)))
+    return "";
+  return bytes;
+}
+
+/// The file holding this pass's code (an executable or a library).
+std::string quiltBinary() {
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void *>(&printed), &info) && info.dli_fname)
+    return info.dli_fname;
+  return "";
+}
+
+struct QuiltLowerGpuKernelsPass
+    : public quilt::impl::QuiltLowerGpuKernelsBase<QuiltLowerGpuKernelsPass> {
+  using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    // What the device pipeline's passes produce is loaded before the pass
+    // runs, as for a pipeline nested in the pass manager.
+    std::string errors;
+    llvm::raw_string_ostream os(errors);
+    if (FailureOr<OpPassManager> pipeline = parsePipeline(os);
+        succeeded(pipeline))
+      pipeline->getDependentDialects(registry);
+  }
+
+  void runOnOperation() override {
+    std::string errors;
+    llvm::raw_string_ostream os(errors);
+    FailureOr<OpPassManager> pipeline = parsePipeline(os);
+    if (failed(pipeline)) {
+      getOperation().emitError("quilt-lower-gpu-kernels: cannot use "
+                               "device-pipeline '")
+          << devicePipeline << "': " << errors;
+      return signalPassFailure();
+    }
+    KernelCache cache(kernelCache);
+    if (cache.enabled())
+      if (std::error_code error = cache.prepare()) {
+        getOperation().emitError("cannot create the kernel cache directory '")
+            << kernelCache << "': " << error.message();
+        return signalPassFailure();
+      }
+    for (auto module :
+         llvm::make_early_inc_range(getOperation().getOps<gpu::GPUModuleOp>()))
+      if (failed(lower(module, *pipeline, cache)))
+        return signalPassFailure();
+  }
+
+private:
+  /// The device pipeline, which must be anchored on gpu.module.
+  FailureOr<OpPassManager> parsePipeline(raw_ostream &errors) const {
+    FailureOr<OpPassManager> pipeline =
+        parsePassPipeline(devicePipeline, errors);
+    if (succeeded(pipeline) &&
+        pipeline->getOpAnchorName() != gpu::GPUModuleOp::getOperationName()) {
+      errors << "it is anchored on '" << pipeline->getOpAnchorName()
+             << "', not gpu.module";
+      return failure();
+    }
+    return pipeline;
+  }
+
+  /// What else than a part's ops determines its lowered form: the pipeline,
+  /// the code that runs it, and the module's target.
+  std::string keyContext(OpPassManager &pipeline, gpu::GPUModuleOp module) {
+    std::string context = "quilt-lowered-kernel 1\n" +
+                          KernelCache::codeGeneratorIdentity() + "\n";
+    llvm::raw_string_ostream os(context);
+    pipeline.printAsTextualPipeline(os);
+    // Quilt's own passes change with Quilt; upstream's with libMLIR.
+    if (llvm::StringRef(context).contains("quilt") ||
+        llvm::StringRef(context).contains("ukernel"))
+      os << "\n" << KernelCache::fileIdentity(quiltBinary());
+    os << "\n";
+    if (ArrayAttr targets = module.getTargetsAttr())
+      os << targets;
+    if (Attribute handler = module.getOffloadingHandlerAttr())
+      os << " " << handler;
+    return context;
+  }
+
+  /// Lowers `module`'s device code with `pipeline`: whole without a cache,
+  /// else part by part through it.
+  LogicalResult lower(gpu::GPUModuleOp module, OpPassManager &pipeline,
+                      const KernelCache &cache);
+};
+
+LogicalResult QuiltLowerGpuKernelsPass::lower(gpu::GPUModuleOp module,
+                                              OpPassManager &pipeline,
+                                              const KernelCache &cache) {
+  if (!cache.enabled())
+    return runPipeline(pipeline, module);
+
+  std::string context = keyContext(pipeline, module);
+  SmallVector<SmallVector<Operation *>> parts = quilt::partitionKernels(module);
+
+  // Each part lowered: parsed from the cache, or cloned into a gpu.module
+  // beside `module` (a pipeline runs on ops nested in this pass's) and
+  // lowered there. Either way its ops end in a gpu.module `holders` owns.
+  SmallVector<gpu::GPUModuleOp> lowered;
+  SmallVector<OwningOpRef<ModuleOp>> cachedHolders;
+  SmallVector<gpu::GPUModuleOp> cloned;
+  auto eraseCloned = llvm::make_scope_exit([&] {
+    for (gpu::GPUModuleOp part : cloned)
+      part.erase();
+  });
+  SymbolTable topLevel(getOperation());
+  for (const SmallVector<Operation *> &part : parts) {
+    std::string text;
+    for (Operation *op : part)
+      text += printed(op);
+    std::string key = KernelCache::hash({context, text});
+    if (std::optional<std::string> entry = cache.lookup(key, ".mlirbc")) {
+      cachedHolders.push_back(ModuleOp::create(module.getLoc()));
+      ParserConfig config(&getContext());
+      Block *holder = cachedHolders.back()->getBody();
+      if (succeeded(parseSourceString(*entry, holder, config)) &&
+          llvm::hasSingleElement(*holder) &&
+          isa<gpu::GPUModuleOp>(holder->front())) {
+        lowered.push_back(cast<gpu::GPUModuleOp>(holder->front()));
+        continue;
+      }
+      // An entry that does not parse is lowered again (and replaced).
+      cachedHolders.pop_back();
+    }
+    OpBuilder builder(module);
+    auto clone = cast<gpu::GPUModuleOp>(builder.cloneWithoutRegions(*module));
+    clone.getBodyRegion().emplaceBlock();
+    topLevel.insert(clone);
+    cloned.push_back(clone);
+    OpBuilder inside = OpBuilder::atBlockEnd(clone.getBody());
+    for (Operation *op : part)
+      inside.clone(*op);
+    if (failed(runPipeline(pipeline, clone)))
+      return failure();
+    lowered.push_back(clone);
+    std::string entry = bytecode(clone);
+    if (entry.empty())
+      continue;
+    if (std::error_code error = cache.store(key, ".mlirbc", entry))
+      module.emitWarning("cannot keep the lowered kernel in the kernel cache '")
+          << cache.getDirectory() << "': " << error.message();
+  }
+
+  // The parts' ops, each symbol once. Parts that lowered one function or
+  // variable two ways cannot share a module: then the module is lowered
+  // whole, as without a cache.
+  SmallVector<Operation *> merged;
+  llvm::StringMap<std::string> seen;
+  for (gpu::GPUModuleOp part : lowered)
+    for (Operation &op : part.getBody()->getOperations()) {
+      auto symbol = dyn_cast<SymbolOpInterface>(op);
+      if (!symbol) {
+        merged.push_back(&op);
+        continue;
+      }
+      auto [it, inserted] = seen.try_emplace(symbol.getName(), "");
+      if (inserted) {
+        it->second = printed(&op);
+        merged.push_back(&op);
+      } else if (it->second != printed(&op)) {
+        return runPipeline(pipeline, module);
+      }
+    }
+  // What the pipeline set on the module (a data layout, say) with the ops.
+  for (NamedAttribute attr : lowered.front()->getAttrs())
+    if (attr.getName() != SymbolTable::getSymbolAttrName())
+      module->setAttr(attr.getName(), attr.getValue());
+  module.getBody()->clear();
+  for (Operation *op : merged)
+    op->moveBefore(module.getBody(), module.getBody()->end());
+  return success();
+}
+
+} // namespace
