@@ -130,8 +130,8 @@ void bindCompiler(py::module_ &m) {
         "--[no-]tma (both on by default). tuning_db: a tuning database "
         "(quiltc tune), as quiltc --tuning-db. residual_model: a learned "
         "residual model that prunes the candidates, as quiltc "
-        "--residual-model. kernel_cache: GPU targets, a directory of "
-        "compiled kernels to reuse and fill, as quiltc --kernel-cache "
+        "--residual-model. kernel_cache: a directory of compiled kernels "
+        "and host code to reuse and fill, as quiltc --kernel-cache "
         "(default $QUILT_KERNEL_CACHE). Raises "
         "quilt.Error with every diagnostic.");
   m.def("run_pipeline", &runPipeline, py::arg("mlir_text"), py::arg("pipeline"),

@@ -88,7 +88,8 @@ struct CompileOptions {
   /// the phases around it (parsing, LLVM translation, optimization, code
   /// generation, linking); the report goes to CompileResult::timingReport.
   bool timing = false;
-  /// GPU targets: a directory of compiled kernels to reuse and fill
+  /// A directory of compiled code to reuse and fill: GPU kernels, lowered
+  /// and compiled, and host machine code
   /// (quilt-compile-gpu-kernels' `kernel-cache`, docs/user-guide.md); empty
   /// takes $QUILT_KERNEL_CACHE, and compiles every kernel when that is unset
   /// too.

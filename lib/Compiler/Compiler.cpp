@@ -6,6 +6,7 @@
 
 #include "Compiler/Compiler.h"
 #include "Compiler/Registration.h"
+#include "Conversion/Utils/KernelCache.h"
 #include "CostModel/TargetDatabase.h"
 #include "ParsedSource.h"
 #include "Pipelines/Pipelines.h"
@@ -23,6 +24,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -459,6 +461,13 @@ CompileResult compileTimed(std::string_view source, std::string_view sourceName,
     }
   }
 
+  // Compiled kernels and host objects are kept here (the kernel cache).
+  std::string cacheDirectory = options.kernelCache;
+  if (cacheDirectory.empty())
+    if (std::optional<std::string> directory =
+            llvm::sys::Process::GetEnv("QUILT_KERNEL_CACHE"))
+      cacheDirectory = *directory;
+
   // Declared first: the pass manager's timing instrumentation refers to it
   // until the pass manager is destroyed.
   TimingScope pipelineTime = root.nest("pipeline");
@@ -491,11 +500,7 @@ CompileResult compileTimed(std::string_view source, std::string_view sourceName,
     pipeline.nativeWgmma = options.nativeWgmma;
     pipeline.tmaLoads = options.tmaLoads && options.nativeWgmma;
     pipeline.format = options.deviceFormat;
-    pipeline.kernelCache = options.kernelCache;
-    if (pipeline.kernelCache.empty())
-      if (std::optional<std::string> directory =
-              llvm::sys::Process::GetEnv("QUILT_KERNEL_CACHE"))
-        pipeline.kernelCache = *directory;
+    pipeline.kernelCache = cacheDirectory;
     if (options.emit == EmitKind::Ptx || options.emit == EmitKind::Isa)
       pipeline.format = "isa";
     else if (options.emit == EmitKind::Cubin || options.emit == EmitKind::Hsaco)
@@ -542,12 +547,45 @@ CompileResult compileTimed(std::string_view source, std::string_view sourceName,
   translation.stop();
   llvmModule->setTargetTriple(machine->getTargetTriple());
   llvmModule->setDataLayout(machine->createDataLayout());
-  auto optimize =
-      makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0, machine.get());
-  TimingScope optimization = root.nest("optimize LLVM IR (O3)");
-  if (llvm::Error err = optimize(llvmModule.get()))
-    return fail("LLVM optimization failed: " + llvm::toString(std::move(err)));
-  optimization.stop();
+
+  // Machine code comes from the kernel cache when this module (unoptimized)
+  // was compiled for this machine before: the optimizer and the backend,
+  // most of a host compile, are skipped.
+  bool emitsMachineCode = options.emit == EmitKind::Asm ||
+                          options.emit == EmitKind::Object ||
+                          options.emit == EmitKind::Shared;
+  auto codeKind = options.emit == EmitKind::Asm
+                      ? llvm::CodeGenFileType::AssemblyFile
+                      : llvm::CodeGenFileType::ObjectFile;
+  KernelCache cache(emitsMachineCode ? cacheDirectory : "");
+  std::string codeKey;
+  std::optional<std::string> cachedCode;
+  StringRef codeSuffix = options.emit == EmitKind::Asm ? ".s" : ".o";
+  if (cache.enabled()) {
+    if (std::error_code error = cache.prepare())
+      return fail("cannot create the kernel cache directory '" +
+                  cacheDirectory + "': " + error.message());
+    TimingScope lookup = root.nest("look up the kernel cache");
+    std::string bitcode;
+    {
+      llvm::raw_string_ostream os(bitcode);
+      llvm::WriteBitcodeToFile(*llvmModule, os);
+    }
+    codeKey = KernelCache::hash(
+        {"quilt-host-code 1", KernelCache::codeGeneratorIdentity(),
+         machineSpec->triple, machineSpec->cpu, machineSpec->features, "O3",
+         codeSuffix, bitcode});
+    cachedCode = cache.lookup(codeKey, codeSuffix);
+  }
+
+  if (!cachedCode) {
+    auto optimize = makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0,
+                                              machine.get());
+    TimingScope optimization = root.nest("optimize LLVM IR (O3)");
+    if (llvm::Error err = optimize(llvmModule.get()))
+      return fail("LLVM optimization failed: " +
+                  llvm::toString(std::move(err)));
+  }
 
   switch (options.emit) {
   case EmitKind::MLIR:
@@ -564,13 +602,20 @@ CompileResult compileTimed(std::string_view source, std::string_view sourceName,
   case EmitKind::Asm:
   case EmitKind::Object:
   case EmitKind::Shared: {
-    auto kind = options.emit == EmitKind::Asm
-                    ? llvm::CodeGenFileType::AssemblyFile
-                    : llvm::CodeGenFileType::ObjectFile;
-    TimingScope codegen = root.nest("emit machine code");
-    if (!emitMachineCode(*llvmModule, *machine, kind, result.artifact, error))
-      return fail(error);
-    codegen.stop();
+    if (cachedCode) {
+      result.artifact = std::move(*cachedCode);
+    } else {
+      TimingScope codegen = root.nest("emit machine code");
+      if (!emitMachineCode(*llvmModule, *machine, codeKind, result.artifact,
+                           error))
+        return fail(error);
+      codegen.stop();
+      if (std::error_code error =
+              cache.store(codeKey, codeSuffix, result.artifact))
+        emitWarning(module.getLoc())
+            << "cannot keep the host code in the kernel cache '"
+            << cacheDirectory << "': " << error.message();
+    }
     if (options.emit == EmitKind::Shared) {
       TimingScope linking = root.nest("link shared library");
       if (!linkShared(result.artifact, options, *target, error))

@@ -55,8 +55,9 @@ constexpr const char *kUsage =
     "  --timing prints where the compilation's time went to stderr: each\n"
     "  pass of the pipeline (device code generation included), then LLVM\n"
     "  translation, optimization, code generation and linking.\n"
-    "  --kernel-cache DIR (GPU targets; default $QUILT_KERNEL_CACHE)\n"
-    "  reuses the kernels compiled into DIR before and keeps the new ones.\n";
+    "  --kernel-cache DIR (compiled kernels and host code; default\n"
+    "                     $QUILT_KERNEL_CACHE)\n"
+    "  reuses the code compiled into DIR before and keeps the new code.\n";
 
 int usage(std::ostream &err, const std::string &message) {
   err << "quiltc: error: " << message << "\n" << kUsage;

@@ -10,8 +10,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Conversion/Passes.h"
+#include "Conversion/Utils/KernelCache.h"
 #include "DeviceToolchain.h"
-#include "KernelCache.h"
 #include "KernelPartition.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"

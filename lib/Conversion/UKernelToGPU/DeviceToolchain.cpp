@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceToolchain.h"
-#include "KernelCache.h"
+#include "Conversion/Utils/KernelCache.h"
 
 #include "Conversion/Utils/AmdgcnLinking.h"
 #include "Conversion/Utils/PtxLinking.h"

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Conversion/Passes.h"
-#include "KernelCache.h"
+#include "Conversion/Utils/KernelCache.h"
 #include "KernelPartition.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"

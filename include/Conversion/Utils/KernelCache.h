@@ -1,13 +1,13 @@
-//===- KernelCache.h - Compiled device code, kept between compiles -*- C++ -*-//
+//===- KernelCache.h - Compiled code, kept between compiles ----*- C++ -*-===//
 //
-// Part of the Quilt project. A directory of compiled kernels named by a hash
-// of everything that determines them, so that recompiling a program (or
-// another program with the same kernels) reuses them.
+// Part of the Quilt project. A directory of compiled code (GPU kernels,
+// host objects) named by a hash of everything that determines it, so that
+// recompiling a program (or another with the same kernels) reuses it.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef QUILT_CONVERSION_UKERNELTOGPU_KERNELCACHE_H
-#define QUILT_CONVERSION_UKERNELTOGPU_KERNELCACHE_H
+#ifndef QUILT_CONVERSION_UTILS_KERNELCACHE_H
+#define QUILT_CONVERSION_UTILS_KERNELCACHE_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -58,4 +58,4 @@ private:
 
 } // namespace quilt
 
-#endif // QUILT_CONVERSION_UKERNELTOGPU_KERNELCACHE_H
+#endif // QUILT_CONVERSION_UTILS_KERNELCACHE_H

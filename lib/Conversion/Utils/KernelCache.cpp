@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelCache.h"
+#include "Conversion/Utils/KernelCache.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm-c/Core.h"
