@@ -16,6 +16,10 @@
 #include <string>
 #include <system_error>
 
+namespace mlir {
+class Operation;
+} // namespace mlir
+
 namespace quilt {
 
 class KernelCache {
@@ -55,6 +59,11 @@ public:
 private:
   std::string directory;
 };
+
+/// The cache in `directory` (none when empty), its directory created; nullopt
+/// after reporting at `op` why it cannot be.
+std::optional<KernelCache> openKernelCache(mlir::Operation *op,
+                                           llvm::StringRef directory);
 
 } // namespace quilt
 

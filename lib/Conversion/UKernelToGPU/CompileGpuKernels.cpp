@@ -52,13 +52,10 @@ struct QuiltCompileGpuKernelsPass
           << format << "'";
       return signalPassFailure();
     }
-    KernelCache cache(kernelCache);
-    if (cache.enabled())
-      if (std::error_code error = cache.prepare()) {
-        getOperation().emitError("cannot create the kernel cache directory '")
-            << kernelCache << "': " << error.message();
-        return signalPassFailure();
-      }
+    std::optional<KernelCache> cache =
+        quilt::openKernelCache(getOperation(), kernelCache);
+    if (!cache)
+      return signalPassFailure();
     for (auto module : llvm::make_early_inc_range(
              getOperation().getOps<gpu::GPUModuleOp>())) {
       ArrayAttr targets = module.getTargetsAttr();
@@ -67,7 +64,7 @@ struct QuiltCompileGpuKernelsPass
         continue;
       DeviceToolchain toolchain(cast<gpu::TargetAttrInterface>(targets[0]),
                                 toolkit);
-      if (failed(compile(module, toolchain, cache)))
+      if (failed(compile(module, toolchain, *cache)))
         return signalPassFailure();
     }
   }

@@ -89,16 +89,13 @@ struct QuiltLowerGpuKernelsPass
           << devicePipeline << "': " << errors;
       return signalPassFailure();
     }
-    KernelCache cache(kernelCache);
-    if (cache.enabled())
-      if (std::error_code error = cache.prepare()) {
-        getOperation().emitError("cannot create the kernel cache directory '")
-            << kernelCache << "': " << error.message();
-        return signalPassFailure();
-      }
+    std::optional<KernelCache> cache =
+        quilt::openKernelCache(getOperation(), kernelCache);
+    if (!cache)
+      return signalPassFailure();
     for (auto module :
          llvm::make_early_inc_range(getOperation().getOps<gpu::GPUModuleOp>()))
-      if (failed(lower(module, *pipeline, cache)))
+      if (failed(lower(module, *pipeline, *cache)))
         return signalPassFailure();
   }
 

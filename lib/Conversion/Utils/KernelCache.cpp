@@ -6,6 +6,8 @@
 
 #include "Conversion/Utils/KernelCache.h"
 
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Operation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm-c/Core.h"
 #include "llvm/ADT/SmallString.h"
@@ -109,4 +111,16 @@ const std::string &KernelCache::codeGeneratorIdentity() {
            fileIdentity(mlirFile);
   }();
   return identity;
+}
+
+std::optional<quilt::KernelCache>
+quilt::openKernelCache(mlir::Operation *op, llvm::StringRef directory) {
+  KernelCache cache(directory.str());
+  if (cache.enabled())
+    if (std::error_code error = cache.prepare()) {
+      op->emitError("cannot create the kernel cache directory '")
+          << directory << "': " << error.message();
+      return std::nullopt;
+    }
+  return cache;
 }
