@@ -557,14 +557,14 @@ CompileResult compileTimed(std::string_view source, std::string_view sourceName,
   auto codeKind = options.emit == EmitKind::Asm
                       ? llvm::CodeGenFileType::AssemblyFile
                       : llvm::CodeGenFileType::ObjectFile;
-  KernelCache cache(emitsMachineCode ? cacheDirectory : "");
+  std::optional<KernelCache> cache =
+      openKernelCache(module, emitsMachineCode ? cacheDirectory : "");
+  if (!cache)
+    return fail("cannot use the kernel cache");
   std::string codeKey;
   std::optional<std::string> cachedCode;
   StringRef codeSuffix = options.emit == EmitKind::Asm ? ".s" : ".o";
-  if (cache.enabled()) {
-    if (std::error_code error = cache.prepare())
-      return fail("cannot create the kernel cache directory '" +
-                  cacheDirectory + "': " + error.message());
+  if (cache->enabled()) {
     TimingScope lookup = root.nest("look up the kernel cache");
     std::string bitcode;
     {
@@ -575,7 +575,7 @@ CompileResult compileTimed(std::string_view source, std::string_view sourceName,
         {"quilt-host-code 1", KernelCache::codeGeneratorIdentity(),
          machineSpec->triple, machineSpec->cpu, machineSpec->features, "O3",
          codeSuffix, bitcode});
-    cachedCode = cache.lookup(codeKey, codeSuffix);
+    cachedCode = cache->lookup(codeKey, codeSuffix);
   }
 
   if (!cachedCode) {
@@ -611,7 +611,7 @@ CompileResult compileTimed(std::string_view source, std::string_view sourceName,
         return fail(error);
       codegen.stop();
       if (std::error_code error =
-              cache.store(codeKey, codeSuffix, result.artifact))
+              cache->store(codeKey, codeSuffix, result.artifact))
         emitWarning(module.getLoc())
             << "cannot keep the host code in the kernel cache '"
             << cacheDirectory << "': " << error.message();

@@ -56,6 +56,13 @@ public:
   /// Path, size and modification time of `path` ("" when it does not exist).
   static std::string fileIdentity(llvm::StringRef path);
 
+  /// The shared library or executable holding the code at `address`.
+  static std::string fileHolding(const void *address);
+
+  /// `op` as a key's text: MLIR's generic form, without locations and with
+  /// SSA names local to it, so the same op prints the same wherever it is.
+  static std::string keyText(mlir::Operation *op);
+
 private:
   std::string directory;
 };

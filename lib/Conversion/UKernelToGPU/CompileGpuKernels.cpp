@@ -16,18 +16,8 @@
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Threading.h"
-#include "llvm/ADT/SetVector.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 
 namespace quilt {
 #define GEN_PASS_DEF_QUILTCOMPILEGPUKERNELS
@@ -95,13 +85,8 @@ FailureOr<SmallVector<std::string>> QuiltCompileGpuKernelsPass::compileParts(
       &getContext(), llvm::seq<size_t>(0, parts.size()),
       [&](size_t index) -> LogicalResult {
         gpu::GPUModuleOp part = parts[index];
-        std::string text;
-        {
-          llvm::raw_string_ostream os(text);
-          part->print(os,
-                      OpPrintingFlags().printGenericOpForm().useLocalScope());
-        }
-        std::string key = KernelCache::hash({keyContext, text});
+        std::string key =
+            KernelCache::hash({keyContext, KernelCache::keyText(part)});
         if (std::optional<std::string> cached = cache.lookup(key, suffix)) {
           code[index] = std::move(*cached);
           return success();

@@ -26,8 +26,6 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 
-#include <dlfcn.h>
-
 namespace quilt {
 #define GEN_PASS_DEF_QUILTLOWERGPUKERNELS
 #include "Conversion/Passes.h.inc"
@@ -38,15 +36,6 @@ using quilt::KernelCache;
 
 namespace {
 
-/// `op` in MLIR's generic form, without locations and with SSA names local
-/// to it: the same op prints the same wherever it is.
-std::string printed(Operation *op) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  op->print(os, OpPrintingFlags().printGenericOpForm().useLocalScope());
-  return text;
-}
-
 /// `op` as MLIR bytecode, which parses several times faster than text.
 std::string bytecode(Operation *op) {
   std::string bytes;
@@ -54,14 +43,6 @@ std::string bytecode(Operation *op) {
   if (failed(writeBytecodeToFile(op, os)))
     return "";
   return bytes;
-}
-
-/// The file holding this pass's code (an executable or a library).
-std::string quiltBinary() {
-  Dl_info info;
-  if (dladdr(reinterpret_cast<void *>(&printed), &info) && info.dli_fname)
-    return info.dli_fname;
-  return "";
 }
 
 struct QuiltLowerGpuKernelsPass
@@ -128,7 +109,9 @@ private:
     // Quilt's own passes change with Quilt; upstream's with libMLIR.
     if (StringRef(passes).contains("quilt") ||
         StringRef(passes).contains("ukernel"))
-      os << KernelCache::fileIdentity(quiltBinary()) << "\n";
+      os << KernelCache::fileIdentity(KernelCache::fileHolding(
+                reinterpret_cast<const void *>(&bytecode)))
+         << "\n";
     if (ArrayAttr targets = module.getTargetsAttr())
       os << targets;
     if (Attribute handler = module.getOffloadingHandlerAttr())
@@ -165,7 +148,7 @@ LogicalResult QuiltLowerGpuKernelsPass::lower(gpu::GPUModuleOp module,
   for (const SmallVector<Operation *> &part : parts) {
     std::string text;
     for (Operation *op : part)
-      text += printed(op);
+      text += KernelCache::keyText(op);
     std::string key = KernelCache::hash({context, text});
     if (std::optional<std::string> entry = cache.lookup(key, ".mlirbc")) {
       cachedHolders.push_back(ModuleOp::create(module.getLoc()));
@@ -204,9 +187,10 @@ LogicalResult QuiltLowerGpuKernelsPass::lower(gpu::GPUModuleOp module,
 
   // The parts' ops, each symbol once. Parts that lowered one function or
   // variable two ways cannot share a module: then the module is lowered
-  // whole, as without a cache.
+  // whole, as without a cache. Ops are printed to compare only when a
+  // name comes back.
   SmallVector<Operation *> merged;
-  llvm::StringMap<std::string> seen;
+  llvm::StringMap<Operation *> seen;
   for (gpu::GPUModuleOp part : lowered)
     for (Operation &op : part.getBody()->getOperations()) {
       auto symbol = dyn_cast<SymbolOpInterface>(op);
@@ -214,13 +198,11 @@ LogicalResult QuiltLowerGpuKernelsPass::lower(gpu::GPUModuleOp module,
         merged.push_back(&op);
         continue;
       }
-      auto [it, inserted] = seen.try_emplace(symbol.getName(), "");
-      if (inserted) {
-        it->second = printed(&op);
+      auto [it, inserted] = seen.try_emplace(symbol.getName(), &op);
+      if (inserted)
         merged.push_back(&op);
-      } else if (it->second != printed(&op)) {
+      else if (KernelCache::keyText(it->second) != KernelCache::keyText(&op))
         return runPipeline(pipeline, module);
-      }
     }
   // What the pipeline set on the module (a data layout, say) with the ops.
   for (NamedAttribute attr : lowered.front()->getAttrs())

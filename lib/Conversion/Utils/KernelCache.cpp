@@ -92,20 +92,25 @@ std::string KernelCache::fileIdentity(llvm::StringRef path) {
       .str();
 }
 
-namespace {
-/// The file (shared library or executable) that holds `function`.
-std::string fileOf(void *function) {
+std::string KernelCache::fileHolding(const void *address) {
   Dl_info info;
-  if (!dladdr(function, &info) || !info.dli_fname)
+  if (!dladdr(address, &info) || !info.dli_fname)
     return "";
   return info.dli_fname;
 }
-} // namespace
+
+std::string KernelCache::keyText(mlir::Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->print(os, mlir::OpPrintingFlags().printGenericOpForm().useLocalScope());
+  return text;
+}
 
 const std::string &KernelCache::codeGeneratorIdentity() {
   static const std::string identity = [] {
-    std::string llvmFile = fileOf(reinterpret_cast<void *>(&LLVMContextCreate));
-    std::string mlirFile = fileOf(reinterpret_cast<void *>(
+    std::string llvmFile =
+        fileHolding(reinterpret_cast<void *>(&LLVMContextCreate));
+    std::string mlirFile = fileHolding(reinterpret_cast<void *>(
         static_cast<bool (*)(mlir::Operation *)>(&mlir::isOpTriviallyDead)));
     return "LLVM " LLVM_VERSION_STRING "\n" + fileIdentity(llvmFile) + "\n" +
            fileIdentity(mlirFile);
