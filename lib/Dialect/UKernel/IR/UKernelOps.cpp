@@ -311,7 +311,7 @@ TargetAttr DispatchOp::getEffectiveTarget() {
 SmallVector<int64_t> DispatchOp::getRunnableCandidates() {
   // The verifier keeps a fixed candidate in range.
   if (getPolicy() == SelectionPolicy::fixed)
-    return {*getFixedCandidate()};
+    return {static_cast<int64_t>(*getFixedCandidate())};
   return llvm::to_vector(
       llvm::seq<int64_t>(0, static_cast<int64_t>(getCandidates().size())));
 }
