@@ -88,6 +88,12 @@ struct CompileOptions {
   /// the phases around it (parsing, LLVM translation, optimization, code
   /// generation, linking); the report goes to CompileResult::timingReport.
   bool timing = false;
+  /// Verify the module after every pass of the pipeline, as quilt-opt does
+  /// (a compiler developer's aid: a pass that breaks the IR is named).
+  /// Without it the module is verified once, after the pipeline, as Clang
+  /// verifies LLVM IR: a GPU compile spends a quarter of its time in the
+  /// verifier otherwise.
+  bool verifyEachPass = false;
   /// A directory of compiled code to reuse and fill: GPU kernels, lowered
   /// and compiled, and host machine code
   /// (quilt-compile-gpu-kernels' `kernel-cache`, docs/user-guide.md); empty

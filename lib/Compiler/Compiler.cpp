@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -520,8 +521,14 @@ CompileResult compileTimed(std::string_view source, std::string_view sourceName,
     buildUpstreamHostPipeline(pm);
   }
   pm.enableTiming(pipelineTime);
+  pm.enableVerifier(options.verifyEachPass);
   if (failed(pm.run(module)))
     return fail("the pipeline failed");
+  // The input was verified when it was parsed; what the pipeline made of it
+  // is verified here unless every pass's output was.
+  if (!options.verifyEachPass && failed(verify(module)))
+    return fail("the pipeline produced invalid IR (a bug in Quilt; "
+                "--verify-each names the pass)");
   pipelineTime.stop();
 
   if (options.emit == EmitKind::MLIR) {

@@ -25,7 +25,7 @@ constexpr const char *kUsage =
     "              [--emit=mlir|llvm|asm|obj|shared|ptx|cubin|isa|hsaco]\n"
     "              [--chip C] [--toolkit DIR] [--no-native-wgmma | --no-tma]\n"
     "              [--device-format=isa|bin|auto] [--threads N] [--timing]\n"
-    "              [--kernel-cache DIR] [-o OUT]\n"
+    "              [--kernel-cache DIR] [--verify-each] [-o OUT]\n"
     "  Compiles the dynamic-shape contractions of IN.mlir ('-' for stdin)\n"
     "  into micro-kernels for T (default host; a GPU such as h100, a100,\n"
     "  mi300x) with run-time selection.\n"
@@ -57,7 +57,9 @@ constexpr const char *kUsage =
     "  translation, optimization, code generation and linking.\n"
     "  --kernel-cache DIR (compiled kernels and host code; default\n"
     "                     $QUILT_KERNEL_CACHE)\n"
-    "  reuses the code compiled into DIR before and keeps the new code.\n";
+    "  reuses the code compiled into DIR before and keeps the new code.\n"
+    "  --verify-each verifies the IR after every pass, as quilt-opt does (by\n"
+    "  default only the pipeline's result is verified).\n";
 
 int usage(std::ostream &err, const std::string &message) {
   err << "quiltc: error: " << message << "\n" << kUsage;
@@ -99,6 +101,10 @@ int runCompileCommand(const std::vector<std::string> &args, std::ostream &out,
     }
     if (arg == "--timing") {
       options.timing = true;
+      continue;
+    }
+    if (arg == "--verify-each") {
+      options.verifyEachPass = true;
       continue;
     }
     if (arg == "--tma" || arg == "--no-tma") {
