@@ -95,14 +95,16 @@ public:
       waves[i].dispatch = &d;
       waves[i].group = &group;
     }
-    group.lds.assign(k.info.groupSegmentFixedSize + cfg.dynamicLdsBytes, 0);
     group.races.setWarpSize(width);
     group.races.setEnabled(checksEnabled());
   }
 
   bool run(uint32_t x, uint32_t y, uint32_t z) {
     group.id[0] = x, group.id[1] = y, group.id[2] = z;
-    std::fill(group.lds.begin(), group.lds.end(), 0);
+    // Sized and zeroed here only, once per workgroup: most dispatches of
+    // small shapes have one.
+    group.lds.assign(k.info.groupSegmentFixedSize + d.config->dynamicLdsBytes,
+                     0);
     if (group.races.enabled())
       group.races.reset(group.lds.size());
     group.epoch = 0;

@@ -49,13 +49,11 @@ Cta::Cta(const Function &kernel, const LaunchConfig &config, Counters &counters,
   threads_ = config.block[0] * config.block[1] * config.block[2];
   uint32_t numWarps = (threads_ + 31) / 32;
   warps_.resize(numWarps);
-  for (uint32_t i = 0; i < numWarps; ++i) {
+  for (uint32_t i = 0; i < numWarps; ++i)
     warps_[i].index = i;
-    warps_[i].registers.assign(size_t(kernel.numRegisters) * 32, 0);
-  }
-  uint64_t staticBytes = (kernel.staticSharedBytes + 15) / 16 * 16;
-  shared_.assign(staticBytes + config.dynamicSharedBytes, 0);
-  local_.assign(size_t(threads_) * kernel.localBytes, 0);
+  // Registers, shared and local memory are sized and zeroed by run(), once
+  // per CTA: most launches of small shapes have one CTA, and zeroing them
+  // here too was a tenth of the emulator's time.
   scratch_.assign(size_t(threads_) * kernel.scratchParamBytes, 0);
   checker_.setEnabled(checkersEnabled());
 }
@@ -516,7 +514,7 @@ bool Cta::run(const uint32_t ctaid[3]) {
   std::copy(ctaid, ctaid + 3, ctaid_);
   for (uint32_t i = 0; i < warps_.size(); ++i) {
     Warp &w = warps_[i];
-    std::fill(w.registers.begin(), w.registers.end(), 0);
+    w.registers.assign(size_t(kernel_.numRegisters) * 32, 0);
     uint32_t first = i * 32;
     uint32_t n = std::min<uint32_t>(32, threads_ - first);
     w.liveMask = n == 32 ? 0xffffffffu : (1u << n) - 1;
@@ -526,8 +524,9 @@ bool Cta::run(const uint32_t ctaid[3]) {
     w.wgmma = WarpWgmmas();
   }
   std::fill(std::begin(wgmmaIssued_), std::end(wgmmaIssued_), 0);
-  std::fill(shared_.begin(), shared_.end(), 0);
-  std::fill(local_.begin(), local_.end(), 0);
+  uint64_t staticBytes = (kernel_.staticSharedBytes + 15) / 16 * 16;
+  shared_.assign(staticBytes + config_.dynamicSharedBytes, 0);
+  local_.assign(size_t(threads_) * kernel_.localBytes, 0);
   checker_.reset(shared_.size());
   mbarriers.clear();
   for (BarrierState &b : barriers_)
