@@ -120,7 +120,8 @@ private:
   }
 
   /// Lowers `module`'s device code with `pipeline`: whole without a cache,
-  /// else part by part through it.
+  /// else part by part through it, the parts it lacks side by side on the
+  /// context's threads.
   LogicalResult lower(gpu::GPUModuleOp module, OpPassManager &pipeline,
                       const KernelCache &cache);
 };
@@ -135,49 +136,62 @@ LogicalResult QuiltLowerGpuKernelsPass::lower(gpu::GPUModuleOp module,
   SmallVector<SmallVector<Operation *>> parts = quilt::partitionKernels(module);
 
   // Each part lowered, as a gpu.module in `lowered`: parsed from the cache
-  // (into a module `cachedHolders` owns), or cloned beside `module` (a
-  // pipeline runs on ops nested in this pass's) and lowered there.
-  SmallVector<gpu::GPUModuleOp> lowered;
+  // (into a module `cachedHolders` owns), or cloned into `missing` and
+  // lowered there with the other parts the cache lacks.
+  SmallVector<gpu::GPUModuleOp> lowered(parts.size());
   SmallVector<OwningOpRef<ModuleOp>> cachedHolders;
-  SmallVector<gpu::GPUModuleOp> cloned;
-  auto eraseCloned = llvm::make_scope_exit([&] {
-    for (gpu::GPUModuleOp part : cloned)
-      part.erase();
-  });
-  SymbolTable topLevel(getOperation());
+  SmallVector<std::string> keys;
   for (const SmallVector<Operation *> &part : parts) {
     std::string text;
     for (Operation *op : part)
       text += KernelCache::keyText(op);
-    std::string key = KernelCache::hash({context, text});
-    if (std::optional<std::string> entry = cache.lookup(key, ".mlirbc")) {
-      cachedHolders.push_back(ModuleOp::create(module.getLoc()));
-      ParserConfig config(&getContext());
-      Block *holder = cachedHolders.back()->getBody();
-      // A spoiled entry is no error of the program's: it is not reported.
-      ScopedDiagnosticHandler quiet(&getContext(),
-                                    [](Diagnostic &) { return success(); });
-      if (succeeded(parseSourceString(*entry, holder, config)) &&
-          llvm::hasSingleElement(*holder) &&
-          isa<gpu::GPUModuleOp>(holder->front())) {
-        lowered.push_back(cast<gpu::GPUModuleOp>(holder->front()));
-        continue;
-      }
-      // An entry that does not parse is lowered again (and replaced).
+    keys.push_back(KernelCache::hash({context, text}));
+    std::optional<std::string> entry = cache.lookup(keys.back(), ".mlirbc");
+    if (!entry)
+      continue;
+    cachedHolders.push_back(ModuleOp::create(module.getLoc()));
+    ParserConfig config(&getContext());
+    Block *holder = cachedHolders.back()->getBody();
+    // A spoiled entry is no error of the program's: it is not reported, and
+    // the part is lowered again (and the entry replaced).
+    ScopedDiagnosticHandler quiet(&getContext(),
+                                  [](Diagnostic &) { return success(); });
+    if (succeeded(parseSourceString(*entry, holder, config)) &&
+        llvm::hasSingleElement(*holder) &&
+        isa<gpu::GPUModuleOp>(holder->front()))
+      lowered[keys.size() - 1] = cast<gpu::GPUModuleOp>(holder->front());
+    else
       cachedHolders.pop_back();
-    }
-    OpBuilder builder(module);
-    auto clone = cast<gpu::GPUModuleOp>(builder.cloneWithoutRegions(*module));
-    clone.getBodyRegion().emplaceBlock();
-    topLevel.insert(clone);
-    cloned.push_back(clone);
-    OpBuilder inside = OpBuilder::atBlockEnd(clone.getBody());
+  }
+
+  // The parts the cache lacks, each a gpu.module in one builtin.module
+  // nested in this pass's (a pipeline runs on ops nested in its pass's):
+  // the pass manager lowers sibling gpu.modules in parallel.
+  OpBuilder builder = OpBuilder::atBlockEnd(getOperation().getBody());
+  auto missing = ModuleOp::create(builder, module.getLoc());
+  llvm::scope_exit eraseMissing([&] { missing.erase(); });
+  OpBuilder intoMissing = OpBuilder::atBlockEnd(missing.getBody());
+  SymbolTable missingSymbols(missing);
+  for (auto [part, lowering] : llvm::zip_equal(parts, lowered)) {
+    if (lowering)
+      continue;
+    lowering = cast<gpu::GPUModuleOp>(intoMissing.cloneWithoutRegions(*module));
+    missingSymbols.insert(lowering); // Renamed apart from the other parts.
+    lowering.getBodyRegion().emplaceBlock();
+    OpBuilder inside = OpBuilder::atBlockEnd(lowering.getBody());
     for (Operation *op : part)
       inside.clone(*op);
-    if (failed(runPipeline(pipeline, clone)))
+  }
+  if (!missing.getBody()->empty()) {
+    OpPassManager eachPart(ModuleOp::getOperationName());
+    eachPart.nest<gpu::GPUModuleOp>() = pipeline;
+    if (failed(runPipeline(eachPart, missing)))
       return failure();
-    lowered.push_back(clone);
-    std::string entry = bytecode(clone);
+  }
+  for (auto [key, lowering] : llvm::zip_equal(keys, lowered)) {
+    if (lowering->getParentOp() != missing)
+      continue;
+    std::string entry = bytecode(lowering);
     if (entry.empty())
       continue;
     if (std::error_code error = cache.store(key, ".mlirbc", entry))
