@@ -352,7 +352,9 @@ def QuiltLowerGpuKernels
     and kept in that directory under the SHA-256 of its unlowered ops, the
     pipeline, the module's target and the code that runs the pipeline (the
     LLVM and MLIR libraries, and Quilt's when the pipeline holds a Quilt
-    pass); a kernel found there is not lowered again. The lowered parts are
+    pass); a kernel found there is not lowered again, and the kernels it
+    lacks are lowered side by side on the context's threads (as sibling
+    `gpu.module`s of a nested `builtin.module`). The lowered parts are
     then put back into their module, each function and variable once. Parts
     that lower one function or variable two different ways cannot share a
     module: that module is then lowered whole. An entry that does not parse
