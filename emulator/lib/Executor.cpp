@@ -53,7 +53,7 @@ Cta::Cta(const Function &kernel, const LaunchConfig &config, Counters &counters,
     warps_[i].index = i;
   // Registers, shared and local memory are sized and zeroed by run(), once
   // per CTA: most launches of small shapes have one CTA, and zeroing them
-  // here too was a tenth of the emulator's time.
+  // here too doubled the zeroing, a tenth of the emulator's time.
   scratch_.assign(size_t(threads_) * kernel.scratchParamBytes, 0);
   checker_.setEnabled(checkersEnabled());
 }

@@ -91,8 +91,8 @@ struct CompileOptions {
   /// Verify the module after every pass of the pipeline, as quilt-opt does
   /// (a compiler developer's aid: a pass that breaks the IR is named).
   /// Without it the module is verified once, after the pipeline, as Clang
-  /// verifies LLVM IR: a GPU compile spends a quarter of its time in the
-  /// verifier otherwise.
+  /// verifies LLVM IR: per-pass verification was about a sixth of an NVIDIA
+  /// GPU compile (docs/user-guide.md).
   bool verifyEachPass = false;
   /// A directory of compiled code to reuse and fill: GPU kernels, lowered
   /// and compiled, and host machine code
