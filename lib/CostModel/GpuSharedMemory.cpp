@@ -11,15 +11,18 @@ using namespace quilt;
 namespace {
 
 /// A tile of `outer` x `tileK` elements, K-contiguous or not, in `format`:
-/// its buffer shape, with its logical row count in `logicalRows`.
+/// its buffer shape, with its logical row count in `logicalRows` and its
+/// swizzle panel (0: padded) in `panelElems`.
 std::array<int64_t, 2> tileShape(int64_t outer, int64_t tileK, bool kContiguous,
                                  const SharedTileFormat &format,
-                                 int64_t &logicalRows) {
+                                 int64_t &logicalRows, int64_t &panelElems) {
   int64_t rows = kContiguous ? outer : tileK;
   int64_t cols = kContiguous ? tileK : outer;
   logicalRows = rows;
-  if (format.swizzleElems)
-    return {rows * (cols / format.swizzleElems), format.swizzleElems};
+  panelElems =
+      swizzlePanelBytes(cols * format.elemBytes, format) / format.elemBytes;
+  if (panelElems)
+    return {rows * (cols / panelElems), panelElems};
   return {rows, cols + format.rowPad};
 }
 
@@ -42,6 +45,19 @@ int64_t quilt::rowPadElems(InstKind engine) {
   return 0;
 }
 
+int64_t quilt::swizzlePanelBytes(int64_t rowBytes,
+                                 const SharedTileFormat &format) {
+  if (!format.swizzleBytes || rowBytes <= 0)
+    return 0;
+  if (rowBytes % format.swizzleBytes == 0)
+    return format.swizzleBytes;
+  // A narrower row is its own panel when its 16-byte chunks are a power of
+  // two of at least two, so that XOR permutes them among themselves.
+  if (rowBytes < format.swizzleBytes && (rowBytes == 32 || rowBytes == 64))
+    return rowBytes;
+  return 0;
+}
+
 SharedTileFormat quilt::sharedTileFormat(const KernelConfig &cfg,
                                          ElemType input) {
   SharedTileFormat format;
@@ -57,14 +73,22 @@ SharedTileFormat quilt::sharedTileFormat(const KernelConfig &cfg,
     return format;
   case InstKind::Wgmma:
     format.elemBytes = elemBytes(input);
+    format.swizzleBytes = kWgmmaSwizzleBytes;
     if (cfg.tileK * format.elemBytes == kWgmmaSwizzleBytes) {
-      format.swizzleElems = kWgmmaSwizzleBytes / format.elemBytes;
+      format.alignment = 1024;
       return format;
     }
     // Issued as mma.sync m16n8k16.
     format.rowPad = rowPadElems(InstKind::MmaSyncF16);
+    format.alignment = kWgmmaSwizzleBytes;
     return format;
   case InstKind::MmaSyncF16:
+    // Read with ldmatrix: XOR-swizzled where the rows allow.
+    format.elemBytes = elemBytes(input);
+    format.rowPad = rowPadElems(cfg.inst);
+    format.swizzleBytes = kWgmmaSwizzleBytes;
+    format.alignment = kWgmmaSwizzleBytes;
+    return format;
   case InstKind::Mfma32x32x8:
   case InstKind::Mfma16x16x16:
   case InstKind::Wmma16x16x16:
@@ -78,10 +102,11 @@ SharedTileFormat quilt::sharedTileFormat(const KernelConfig &cfg,
 SharedStageLayout::SharedStageLayout(const KernelConfig &cfg, bool aKContiguous,
                                      bool bKContiguous,
                                      const SharedTileFormat &format) {
-  if (format.swizzleElems)
-    alignment = 1024;
-  aShape = tileShape(cfg.tileM, cfg.tileK, aKContiguous, format, aRows);
-  bShape = tileShape(cfg.tileN, cfg.tileK, bKContiguous, format, bRows);
+  alignment = format.alignment;
+  aShape =
+      tileShape(cfg.tileM, cfg.tileK, aKContiguous, format, aRows, aPanelElems);
+  bShape =
+      tileShape(cfg.tileN, cfg.tileK, bKContiguous, format, bRows, bPanelElems);
   bOffset = alignUp(aShape[0] * aShape[1] * format.elemBytes);
   bytes = bOffset + bShape[0] * bShape[1] * format.elemBytes;
 }

@@ -112,10 +112,11 @@ def run_memref_epilogues(functions, rng, m, n, k):
 F64_FUNCTIONS = ("dense_tanh", "scaled_scores", "accumulate", "conv_bias")
 
 
-def run_f64_products(functions, rng, m, n, k):
+def run_f64_products(functions, rng, m, n, k, conv_rows=None):
     """Runs f64-products' functions (name -> callable) with float64 operands
     and checks each against NumPy's float64 result to double precision:
-    sums of up to a few hundred products agree to 1e-12."""
+    sums of up to a few hundred products agree to 1e-12. The convolution's
+    image has m output rows, or at most `conv_rows`."""
     uniform = lambda *shape: rng.uniform(-1, 1, size=shape)
     tight = dict(rtol=1e-12, atol=1e-12)
     x, w, bias = uniform(m, k), uniform(k, n), uniform(n)
@@ -132,11 +133,12 @@ def run_f64_products(functions, rng, m, n, k):
     functions["accumulate"](x, w, c)
     np.testing.assert_allclose(c, expected, **tight)
 
-    # An image of m x (n + 2) pixels with k channels: m x n outputs of
-    # filters 3 x 3 x k x 5.
-    image, filt, fbias = uniform(1, m + 2, n + 2, k), uniform(3, 3, k, 5), \
-        uniform(5)
-    reference = fbias + sum(image[:, r:r + m, s:s + n, :] @ filt[r, s]
+    # An image of (rows + 2) x (n + 2) pixels with k channels: rows x n
+    # outputs of filters 3 x 3 x k x 5.
+    rows = m if conv_rows is None else min(m, conv_rows)
+    image, filt, fbias = uniform(1, rows + 2, n + 2, k), \
+        uniform(3, 3, k, 5), uniform(5)
+    reference = fbias + sum(image[:, r:r + rows, s:s + n, :] @ filt[r, s]
                             for r in range(3) for s in range(3))
     np.testing.assert_allclose(functions["conv_bias"](image, filt, fbias),
                                reference, **tight)

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CostModel/GpuSharedMemory.h"
 #include "CostModel/KernelConfig.h"
 #include "TestUtil.h"
 
@@ -239,9 +240,10 @@ TEST(ConfigChecks, GpuVectorAccessTooWide) {
 
 TEST(ConfigChecks, SharedMemoryOverLimit) {
   KernelConfig c = mmaConfig();
-  // 8 x (128 x (64 + 8) + 64 x (128 + 8)) x 2 B = 280 KiB: the padded rows.
+  // 8 x (128 x 64 + 64 x 128) x 2 B = 256 KiB of swizzled tiles, and 128
+  // bytes to align them.
   c.stages = 8, c.tileK = 64;
-  EXPECT_EQ(forA100(c), "shared memory (280.0 KiB for 8 stages) exceeds the "
+  EXPECT_EQ(forA100(c), "shared memory (256.1 KiB for 8 stages) exceeds the "
                         "per-block limit (163.0 KiB)");
 }
 
@@ -267,7 +269,7 @@ TEST(ConfigChecks, NoBlockFitsOnComputeUnit) {
   TargetDesc t = builtinTarget("a100");
   t.registersPerCU = 8192; // inconsistent on purpose: below one block's need
   EXPECT_EQ(checkForTarget(mmaConfig(), ElemType::F16, t),
-            "no block fits on one compute unit (shared memory 55.5 KiB, "
+            "no block fits on one compute unit (shared memory 48.1 KiB, "
             "26624 registers)");
 }
 
@@ -306,9 +308,10 @@ TEST(ConfigChecks, CpuBlockOverflowsL2) {
 TEST(ConfigChecks, ResourcesAreEstimated) {
   ResourceUsage u =
       estimateResources(mmaConfig(), ElemType::F16, builtinTarget("a100"));
-  // Three stages of the padded tiles the kernel stages: A 128 x (32 + 8)
-  // halves, B 32 x (128 + 8).
-  EXPECT_EQ(u.sharedMemBytes, 3 * (128 * 40 + 32 * 136) * 2);
+  // Three stages of the tiles the kernel stages, XOR-swizzled and so
+  // unpadded: A 128 x 32 halves, B 32 x 128; and 128 bytes of slack to
+  // start them on a 128-byte boundary.
+  EXPECT_EQ(u.sharedMemBytes, 128 + 3 * (128 * 32 + 32 * 128) * 2);
   // 128 accumulators + 2 x 16 A + 16 B fragment registers + 32 overhead.
   EXPECT_EQ(u.registersPerThread, 208);
   EXPECT_EQ(u.blocksPerCU, 2); // registers: 65536 / (208 x 128)
@@ -321,7 +324,7 @@ TEST(ConfigChecks, ResourcesWithoutAsyncCopies) {
   // each thread holds its share of the next K step's tiles.
   ResourceUsage u =
       estimateResources(mmaConfig(), ElemType::F16, builtinTarget("t4"));
-  EXPECT_EQ(u.sharedMemBytes, 2 * (128 * 40 + 32 * 136) * 2);
+  EXPECT_EQ(u.sharedMemBytes, 128 + 2 * (128 * 32 + 32 * 128) * 2);
   // 208 as on the A100 + (128 + 128) x 32 halves / (128 threads x 2 halves
   // per register) = 32 staging registers.
   EXPECT_EQ(u.registersPerThread, 240);
@@ -351,6 +354,46 @@ TEST(ConfigChecks, SharedMemoryIsTheKernelsLayout) {
   c = parseOrDie("64x64x8 t64 w2x1 tt8x8 v4 s2 simt_fma");
   u = estimateResources(c, ElemType::F16, h100);
   EXPECT_EQ(u.sharedMemBytes, 2 * (8 * 64 + 8 * 64) * 4);
+}
+
+TEST(ConfigChecks, MmaSyncTilesSwizzleWhereTheirRowsAllow) {
+  // 16-bit mma.sync tiles (read with ldmatrix) are XOR-swizzled, each at a
+  // 128-byte boundary (the kernels permute indices from one): rows of 128
+  // bytes or a multiple take 128-byte panels, rows of 32 or 64 bytes are
+  // their own panel.
+  SharedTileFormat f16 = sharedTileFormat(mmaConfig(), ElemType::F16);
+  EXPECT_EQ(f16.swizzleBytes, 128);
+  EXPECT_EQ(f16.alignment, 128);
+  EXPECT_EQ(swizzlePanelBytes(512, f16), 128);
+  EXPECT_EQ(swizzlePanelBytes(128, f16), 128);
+  EXPECT_EQ(swizzlePanelBytes(64, f16), 64);
+  EXPECT_EQ(swizzlePanelBytes(32, f16), 32);
+  // Other lengths are padded: 16-byte chunks that XOR would not permute
+  // among themselves (3 or 6 of them), or a row that no panel divides.
+  EXPECT_EQ(swizzlePanelBytes(48, f16), 0);
+  EXPECT_EQ(swizzlePanelBytes(96, f16), 0);
+  EXPECT_EQ(swizzlePanelBytes(192, f16), 0);
+  EXPECT_EQ(swizzlePanelBytes(16, f16), 0);
+
+  // A K tile of 48 halves: A's 96-byte rows padded to 48 + 8 halves, B's
+  // 48 rows of 128 halves swizzled.
+  KernelConfig c = mmaConfig();
+  c.tileK = 48;
+  TargetDesc a100 = builtinTarget("a100");
+  EXPECT_EQ(estimateResources(c, ElemType::F16, a100).sharedMemBytes,
+            128 + 3 * (128 * 56 + 48 * 128) * 2);
+
+  // tf32 fragments are scalar loads, which the chunk permutation does not
+  // spread: its tiles stay padded by 4 floats a row.
+  c = mmaConfig();
+  c.inst = InstKind::MmaSyncTf32;
+  EXPECT_EQ(sharedTileFormat(c, ElemType::F32).swizzleBytes, 0);
+  EXPECT_EQ(estimateResources(c, ElemType::F32, a100).sharedMemBytes,
+            3 * (128 * 36 + 32 * 132) * 4);
+
+  // A wgmma candidate's swizzle is read by the hardware from the address
+  // bits: 1024-byte alignment.
+  EXPECT_EQ(sharedTileFormat(wgmmaConfig(), ElemType::F16).alignment, 1024);
 }
 
 TEST(ConfigChecks, CdnaAccumulatorsMoveToAgprs) {

@@ -271,20 +271,52 @@ void emitTileFixup(OpBuilder &b, Location loc, const GpuKernelSpec &spec,
 /// Where a staged tile lives in workgroup memory and how it is laid out:
 /// `kContiguous` tiles are [rows][K + pad] (rows are M for A, N for B),
 /// the others [K][rows + pad]. That is the tile's logical shape [R][C];
-/// a swizzled tile (`swizzleElems` > 0) stores it in panels of
-/// `swizzleElems` columns (128 bytes), panel p holding columns
-/// [p * swizzleElems, (p + 1) * swizzleElems) of every row, and its
-/// 16-byte chunks permuted within each row: logical (r, c) is at
-/// buffer[(c / P) * R + r][(c % P) ^ ((r % 8) * chunk)] for P =
-/// swizzleElems and chunk = 16 bytes of elements. That is the layout
-/// wgmma's 128-byte swizzle mode reads (a panel is one swizzle atom
-/// column; every 8 rows of it, 1024 bytes, one atom).
+/// a swizzled tile (`swizzleElems` > 0) stores it unpadded in panels of
+/// `swizzleElems` columns with the 16-byte chunks of each row
+/// XOR-permuted (quilt::swizzlePanelBytes has the formula). With 128-byte
+/// panels that is the layout wgmma's 128-byte swizzle mode reads (a panel
+/// is one swizzle atom column; every 8 rows of it, 1024 bytes, one atom).
 struct SharedTile {
   Value buffer; ///< 2-D memref in workgroup memory
   bool kContiguous = true;
-  int64_t swizzleElems = 0;
-  int64_t logicalRows = 0; ///< R; used by swizzled tiles
+  int64_t swizzleElems = 0; ///< P, the panel width; 0 for a padded tile
+  int64_t logicalRows = 0;  ///< R; used by swizzled tiles
+  /// A swizzled tile's elements are also reached through `flat`, a 1-D
+  /// view of every stage's tiles, the tile's first element at index
+  /// `flatOffset` (a multiple of P): the chunk permutation is applied to
+  /// the whole index there, stage offset included (sharedTileAddress).
+  Value flat, flatOffset;
 };
+
+/// A memref of workgroup memory and the indices of one element in it.
+struct SharedAddress {
+  Value memref;
+  SmallVector<Value> indices;
+};
+
+/// Where the tile's logical element (r, c) is: (r, c) of the buffer, or in
+/// a swizzled tile its element of `flat`, with its 16-byte chunk permuted.
+/// A run of elements from `c` stays contiguous while it stays inside one
+/// 16-byte chunk. Since the permutation is an XOR on the low bits of the
+/// whole index, the index of a K step's fragment is computed where it is
+/// read, from the stage's offset: an XOR into the tile's own coordinates
+/// would be the same in every stage, and LLVM hoists one value per
+/// fragment of the K tile out of the main loop (the a100 16x32x64
+/// candidate: 112 registers against 56 estimated).
+SharedAddress sharedTileAddress(OpBuilder &b, Location loc,
+                                const SharedTile &tile, Value r, Value c);
+
+/// The address of the element `rows` rows and `cols` columns from the one
+/// at `at` (from sharedTileAddress), for static steps the permutation
+/// carries over: `rows` a multiple of 8 (a whole period of the rows'
+/// permutations), `cols` a multiple of 32 bytes, and the column `at` was
+/// computed for within the first 32 bytes of its panel (so that adding
+/// `cols` within the panel is an XOR of bits that permutation leaves
+/// alone). One add or XOR of a constant, where recomputing the address
+/// would give LLVM a loop-invariant part per step to hoist and hold.
+SharedAddress stepSharedAddress(OpBuilder &b, Location loc,
+                                const SharedTile &tile, const SharedAddress &at,
+                                int64_t rows, int64_t cols);
 
 /// The instruction family of a kernel: owns the accumulators of a thread,
 /// the shape of the workgroup tiles it reads, and where each accumulator
@@ -302,9 +334,12 @@ public:
   virtual int64_t rowPad() const { return 0; }
   /// Element type of the staged tiles.
   virtual Type sharedType() const = 0;
-  /// Bytes of a swizzled tile's panel rows (see SharedTile); 0 for plain
-  /// tiles. Swizzled tiles start at 1024-byte boundaries, unpadded.
+  /// The widest panel of a swizzled tile in bytes (see SharedTile and
+  /// quilt::SharedTileFormat); 0 for an engine that pads every tile.
   virtual int64_t swizzleBytes() const { return 0; }
+  /// Where each stage's tiles start, in bytes: past 16 where the hardware
+  /// reads a swizzle from the address bits (wgmma: 1024).
+  virtual int64_t tileAlignment() const { return 16; }
   /// Called by every thread after it wrote its part of the staged tiles and
   /// before the barrier that hands them to the engine's reads: an engine
   /// that reads workgroup memory through another memory proxy orders the
@@ -395,8 +430,9 @@ std::unique_ptr<MatrixEngine> createWgmmaEngine(const GpuKernelSpec &spec,
 /// stored rows [row0, row0 + tileRows) x columns [col0, col0 + tileCols) of
 /// `global` (a matrix; a batched kernel passes its block's), zero
 /// where the slice leaves the matrix (`rows` x `cols`). Element (r, c) of
-/// the slice goes to `shared`[c][r] when `transposeIntoShared`, else to
-/// `shared`[r][c], converted to the shared element type. With `useVectors`
+/// the slice goes to logical element (c, r) of the tile `shared` when
+/// `transposeIntoShared`, else to (r, c), converted to the shared element
+/// type. With `useVectors`
 /// true at run time, in-bounds rows move `vectorWidth` elements at a time.
 struct StagingCopy {
   Value global;
@@ -409,10 +445,7 @@ struct StagingCopy {
   Value rowOrigin;
   Value row0, col0, rows, cols;
   int64_t tileRows = 0, tileCols = 0;
-  Value shared;
-  /// The tile's swizzle (SharedTile): 0, or the panel width in elements,
-  /// with the tile's logical row count.
-  int64_t swizzleElems = 0, sharedRows = 0;
+  SharedTile shared;
   bool transposeIntoShared = false;
   bool contiguous = true; ///< the stored inner stride is 1 (static)
   int64_t vectorWidth = 1;

@@ -388,12 +388,11 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
   // A is stored K-contiguous unless transposed, B only when transposed.
   bool aKContiguous = engine.sharedKContiguous(!spec.transposeA);
   bool bKContiguous = engine.sharedKContiguous(spec.transposeB);
-  int64_t swizzleElems = engine.swizzleBytes() / elemBytes(sharedElem);
   // (The cost model sizes the same layout from quilt::sharedTileFormat.)
   quilt::SharedStageLayout layout(
       cfg, aKContiguous, bKContiguous,
       quilt::SharedTileFormat{elemBytes(sharedElem), engine.rowPad(),
-                              swizzleElems});
+                              engine.swizzleBytes(), engine.tileAlignment()});
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   Value smem = gpu::DynamicSharedMemoryOp::create(
@@ -402,9 +401,11 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
                       MemRefLayoutAttrInterface(), workgroup));
   // Each stage's pair of tiles starts at the layout's alignment.
   int64_t stageBytes = layout.stageBytes();
-  // Swizzled tiles are read at the addresses their pattern assumes, from a
-  // 1024-byte boundary: the kernel asks for that much more workgroup
-  // memory and starts its tiles at the first boundary in it.
+  // Swizzled tiles start at the layout's alignment: wgmma reads their
+  // pattern from the address bits (1024), and the mma.sync kernels' XOR on
+  // element indices (SharedTile::flat) keeps each 128-byte row of banks
+  // whole (128). The kernel asks for that much more workgroup memory and
+  // starts its tiles at the first boundary in it.
   int64_t alignmentSlack = layout.alignmentSlack();
   // The workgroup address of the dynamic memory, where a kernel needs it.
   Value smemBase;
@@ -444,9 +445,20 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
                       : stages == 1      ? Pipeline::None
                       : spec.asyncCopies ? Pipeline::AsyncCopies
                                          : Pipeline::Registers;
-  // The tiles of the stage at byte `offset`.
-  auto tilesAt = [&](OpBuilder &vb, Value offset) {
+  // Swizzled tiles are also addressed as elements of one view of every
+  // stage (SharedTile::flat), from the aligned base.
+  Value flatTiles;
+  if (layout.aPanelElems || layout.bPanelElems) {
+    auto type =
+        MemRefType::get({stages * stageBytes / elemBytes(sharedElem)},
+                        sharedElem, MemRefLayoutAttrInterface(), workgroup);
+    flatTiles =
+        memref::ViewOp::create(b, loc, type, smem, tilesBase, ValueRange{});
+  }
+  // The tiles of stage `stage`.
+  auto tilesAt = [&](OpBuilder &vb, Value stage) {
     IndexMath vm{vb, loc};
+    Value offset = vm.mul(stage, vm.c(stageBytes));
     if (alignmentSlack)
       offset = vm.add(tilesBase, offset);
     auto view = [&](ArrayRef<int64_t> shape, Value at) -> Value {
@@ -458,9 +470,18 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     // call's arguments, and so of the ops in the output, is the compiler's.
     Value bView = view(layout.bShape, vm.add(offset, vm.c(layout.bOffset)));
     Value aView = view(layout.aShape, offset);
-    return std::make_pair(
-        SharedTile{aView, aKContiguous, swizzleElems, layout.aRows},
-        SharedTile{bView, bKContiguous, swizzleElems, layout.bRows});
+    SharedTile aTile{aView, aKContiguous, layout.aPanelElems, layout.aRows};
+    SharedTile bTile{bView, bKContiguous, layout.bPanelElems, layout.bRows};
+    if (flatTiles) {
+      // Element offsets of the tiles in the view: multiples of their panels,
+      // as the layout aligns stages and B to 128 bytes or more.
+      int64_t elem = elemBytes(sharedElem);
+      Value stageElems = vm.mul(stage, vm.c(stageBytes / elem));
+      aTile.flat = bTile.flat = flatTiles;
+      aTile.flatOffset = stageElems;
+      bTile.flatOffset = vm.add(stageElems, vm.c(layout.bOffset / elem));
+    }
+    return std::make_pair(aTile, bTile);
   };
 
   auto flagSet = [&](int32_t bit) -> Value {
@@ -480,9 +501,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
                          Value outerSize, int64_t outerTile, Value k0) {
     StagingCopy copy;
     copy.global = global;
-    copy.shared = tile.buffer;
-    copy.swizzleElems = tile.swizzleElems;
-    copy.sharedRows = tile.logicalRows;
+    copy.shared = tile;
     copy.contiguous = contiguous;
     copy.vectorWidth = cfg.vectorWidth;
     copy.useVectors = useVectors;
@@ -673,10 +692,9 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
       IndexMath sm{sb, loc};
       Value issue = arith::AndIOp::create(sb, loc, leader, sm.lt(k0, kEnd));
       scf::IfOp::create(sb, loc, issue, [&](OpBuilder &tb, Location) {
-        IndexMath tm{tb, loc};
         if (beforeIssue)
           beforeIssue(tb);
-        auto [aTile, bTile] = tilesAt(tb, tm.mul(stage, tm.c(stageBytes)));
+        auto [aTile, bTile] = tilesAt(tb, stage);
         tma.issue(tb, loc, k0,
                   TmaStaging::fullBarrier(tb, loc, barriers, stage), aTile,
                   bTile);
@@ -716,7 +734,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
           Value phase = phaseOf(lm, sequenced);
           Value full = TmaStaging::fullBarrier(lb, l, barriers, current);
           tma.wait(lb, l, full, phase);
-          auto [aTile, bTile] = tilesAt(lb, lm.mul(current, lm.c(stageBytes)));
+          auto [aTile, bTile] = tilesAt(lb, current);
           SmallVector<Value> updated =
               multiplyTiles(lb, l, aTile, bTile, accs);
           // Step `released` (r above) is read: hand its buffer back.
@@ -793,8 +811,8 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
               arith::DivUIOp::create(lb, l, fromBegin(lm, k0), lm.c(cfg.tileK));
           Value current = arith::RemUIOp::create(lb, l, step, lm.c(2));
           Value other = lm.sub(lm.c(1), current);
-          auto [aTile, bTile] = tilesAt(lb, lm.mul(current, lm.c(stageBytes)));
-          auto [aNext, bNext] = tilesAt(lb, lm.mul(other, lm.c(stageBytes)));
+          auto [aTile, bTile] = tilesAt(lb, current);
+          auto [aNext, bNext] = tilesAt(lb, other);
           Value nextK = lm.add(k0, lm.c(cfg.tileK));
           auto [loaded, aCount] = loadOperands(lb, nextK, aNext, bNext);
           SmallVector<Value> updated = multiplyTiles(lb, l, aTile, bTile, accs);
@@ -810,8 +828,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     auto stageStep = [&](OpBuilder &sb, Value k0, Value stage) -> Value {
       IndexMath sm{sb, loc};
       scf::IfOp::create(sb, loc, sm.lt(k0, kEnd), [&](OpBuilder &tb, Location) {
-        IndexMath tm{tb, loc};
-        auto [aTile, bTile] = tilesAt(tb, tm.mul(stage, tm.c(stageBytes)));
+        auto [aTile, bTile] = tilesAt(tb, stage);
         stageOperands(tb, k0, aTile, bTile);
         scf::YieldOp::create(tb, loc);
       });
@@ -835,7 +852,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
           stageStep(lb, kAt(lm, lm.mul(ahead, lm.c(cfg.tileK))),
                     arith::RemUIOp::create(lb, l, ahead, lm.c(stages)));
           Value current = arith::RemUIOp::create(lb, l, step, lm.c(stages));
-          auto [aTile, bTile] = tilesAt(lb, lm.mul(current, lm.c(stageBytes)));
+          auto [aTile, bTile] = tilesAt(lb, current);
           scf::YieldOp::create(lb, l, multiplyTiles(lb, l, aTile, bTile, accs));
         });
   }

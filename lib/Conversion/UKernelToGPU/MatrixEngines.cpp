@@ -74,16 +74,24 @@ Value loadRun(OpBuilder &b, Location loc, Value tile, Value row, Value col,
 /// `count` element loads down a K-major one.
 Value loadKRun(OpBuilder &b, Location loc, const SharedTile &tile, Value outer,
                Value k, int64_t count) {
-  if (tile.kContiguous)
-    return loadRun(b, loc, tile.buffer, outer, k, count);
-  IndexMath im{b, loc};
   auto elem = cast<MemRefType>(tile.buffer.getType()).getElementType();
+  if (tile.kContiguous) {
+    // (In a swizzled tile a run is contiguous inside a 16-byte chunk.)
+    assert(
+        (!tile.swizzleElems || count * elem.getIntOrFloatBitWidth() <= 128) &&
+        "a run of a swizzled tile crosses its 16-byte chunk");
+    SharedAddress at = sharedTileAddress(b, loc, tile, outer, k);
+    return vector::LoadOp::create(b, loc, VectorType::get({count}, elem),
+                                  at.memref, at.indices);
+  }
+  IndexMath im{b, loc};
   auto type = VectorType::get({count}, elem);
   Value run = arith::ConstantOp::create(
       b, loc, type, DenseElementsAttr::get(type, b.getZeroAttr(elem)));
   for (int64_t i = 0; i < count; ++i) {
-    Value v = memref::LoadOp::create(b, loc, tile.buffer,
-                                     ValueRange{im.add(k, im.c(i)), outer});
+    SharedAddress at =
+        sharedTileAddress(b, loc, tile, im.add(k, im.c(i)), outer);
+    Value v = memref::LoadOp::create(b, loc, at.memref, at.indices);
     run = vector::InsertOp::create(b, loc, v, run, i);
   }
   return run;
@@ -286,6 +294,18 @@ public:
     return quilt::rowPadElems(tf32 ? quilt::InstKind::MmaSyncTf32
                                    : quilt::InstKind::MmaSyncF16);
   }
+  /// ldmatrix reads the 16-bit tiles 8 rows of one 16-byte chunk at a time:
+  /// XOR-swizzled rows put those in 8 distinct bank groups without padding
+  /// (quilt::sharedTileFormat). tf32's scalar fragment loads read 4 rows of
+  /// 8 elements (a K-major B) or 8 rows of 4 at a time, which the 16-byte
+  /// chunk permutation does not spread: its tiles stay padded.
+  int64_t swizzleBytes() const override {
+    return tf32 ? 0 : quilt::kWgmmaSwizzleBytes;
+  }
+  /// Swizzled tiles start at multiples of their panels (SharedTile::flat).
+  int64_t tileAlignment() const override {
+    return tf32 ? 16 : quilt::kWgmmaSwizzleBytes;
+  }
 
   SmallVector<Value> initAccumulators(OpBuilder &b, Location loc) override {
     return SmallVector<Value>(numTiles(), zeroVector(b, loc, accType));
@@ -393,14 +413,19 @@ private:
                                               im.c(tilesOuter));
     Value kBlock = arith::DivUIOp::create(b, loc, matrix, im.c(tilesOuter));
     Value o = im.add(outer, im.mul(outerBlock, im.c(8)));
-    Value k = im.add(kk, im.mul(kBlock, im.c(8)));
+    Value k = im.mul(kBlock, im.c(8));
     // Row `line` of the matrix: along K in a K-major tile, else along the
-    // outer dimension.
-    SmallVector<Value> index = tile.kContiguous
-                                   ? SmallVector<Value>{im.add(o, line), k}
-                                   : SmallVector<Value>{im.add(k, line), o};
+    // outer dimension. Addressed at the K step's start, then moved by the
+    // step's depth (a constant of the unrolled K tile).
+    SharedAddress at =
+        tile.kContiguous ? sharedTileAddress(b, loc, tile, im.add(o, line), k)
+                         : sharedTileAddress(b, loc, tile, im.add(k, line), o);
+    std::optional<int64_t> depth = getConstantIntValue(kk);
+    assert(depth && "K steps are unrolled");
+    at = tile.kContiguous ? stepSharedAddress(b, loc, tile, at, 0, *depth)
+                          : stepSharedAddress(b, loc, tile, at, *depth, 0);
     auto type = VectorType::get({matrices, 2}, elem);
-    return nvgpu::LdMatrixOp::create(b, loc, type, tile.buffer, index,
+    return nvgpu::LdMatrixOp::create(b, loc, type, at.memref, at.indices,
                                      b.getBoolAttr(!tile.kContiguous),
                                      b.getI32IntegerAttr(matrices));
   }

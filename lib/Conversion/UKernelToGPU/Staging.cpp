@@ -53,9 +53,9 @@ class Stager {
 public:
   Stager(OpBuilder &b, Location loc, const StagingCopy &copy)
       : b(b), loc(loc), copy(copy),
-        sharedElem(cast<MemRefType>(copy.shared.getType()).getElementType()),
-        storedElem(cast<MemRefType>(copy.global.getType()).getElementType()) {
-  }
+        sharedElem(
+            cast<MemRefType>(copy.shared.buffer.getType()).getElementType()),
+        storedElem(cast<MemRefType>(copy.global.getType()).getElementType()) {}
 
   /// Stores `value` (scalar or vector of consecutive stored columns) at
   /// slice position (r, c).
@@ -69,8 +69,8 @@ public:
     }
     if (!copy.transposeIntoShared) {
       // A run stays inside one 16-byte chunk of a swizzled row.
-      vector::StoreOp::create(sb, loc, value, copy.shared,
-                              sharedIndices(sb, r, c));
+      SharedAddress at = sharedTileAddress(sb, loc, copy.shared, r, c);
+      vector::StoreOp::create(sb, loc, value, at.memref, at.indices);
       return;
     }
     for (int64_t i = 0; i < vec.getNumElements(); ++i)
@@ -206,11 +206,15 @@ private:
           inside = arith::SelectOp::create(tb, l, rowIn, inside, zero);
           Value srcRow = arith::SelectOp::create(tb, l, rowIn, gr, zero);
           Value srcCol = arith::SelectOp::create(tb, l, colIn, gc, zero);
+          // One statement each: both build ops, and the order of evaluating
+          // a call's arguments is the host compiler's.
+          SmallVector<Value> source = elementIndices(tb, l, srcRow, srcCol);
+          SharedAddress destination =
+              sharedTileAddress(tb, l, copy.shared, r, c);
           nvgpu::DeviceAsyncCopyOp::create(
               tb, l, nvgpu::DeviceAsyncTokenType::get(tb.getContext()),
-              copy.shared, sharedIndices(tb, r, c), copy.global,
-              elementIndices(tb, l, srcRow, srcCol), tb.getIndexAttr(width),
-              inside, tb.getUnitAttr());
+              destination.memref, destination.indices, copy.global, source,
+              tb.getIndexAttr(width), inside, tb.getUnitAttr());
           scf::YieldOp::create(tb, l);
         },
         [&](OpBuilder &fb, Location l) {
@@ -220,25 +224,10 @@ private:
   }
 
   void store(OpBuilder &sb, Value value, Value r, Value c) {
-    SmallVector<Value> idx = copy.transposeIntoShared ? sharedIndices(sb, c, r)
-                                                      : sharedIndices(sb, r, c);
-    memref::StoreOp::create(sb, loc, value, copy.shared, idx);
-  }
-
-  /// The buffer indices of the staged tile's logical element (sr, sc):
-  /// itself, or in a swizzled tile its panel row and permuted column
-  /// (SharedTile).
-  SmallVector<Value> sharedIndices(OpBuilder &sb, Value sr, Value sc) const {
-    if (!copy.swizzleElems)
-      return {sr, sc};
-    IndexMath im{sb, loc};
-    int64_t chunk = 16 * 8 / sharedElem.getIntOrFloatBitWidth();
-    Value panel = im.div(sc, im.c(copy.swizzleElems));
-    Value row = im.add(im.mul(panel, im.c(copy.sharedRows)), sr);
-    Value permutation = im.mul(im.rem(sr, im.c(8)), im.c(chunk));
-    Value col = arith::XOrIOp::create(
-        sb, loc, im.rem(sc, im.c(copy.swizzleElems)), permutation);
-    return {row, col};
+    SharedAddress at = copy.transposeIntoShared
+                           ? sharedTileAddress(sb, loc, copy.shared, c, r)
+                           : sharedTileAddress(sb, loc, copy.shared, r, c);
+    memref::StoreOp::create(sb, loc, value, at.memref, at.indices);
   }
 
   OpBuilder &b;
@@ -248,6 +237,57 @@ private:
 };
 
 } // namespace
+
+SharedAddress mlir::ukernel::gpucg::sharedTileAddress(OpBuilder &b,
+                                                      Location loc,
+                                                      const SharedTile &tile,
+                                                      Value r, Value c) {
+  if (!tile.swizzleElems)
+    return {tile.buffer, {r, c}};
+  IndexMath im{b, loc};
+  Type elem = cast<MemRefType>(tile.buffer.getType()).getElementType();
+  int64_t panelElems = tile.swizzleElems;
+  int64_t chunkElems = 16 * 8 / elem.getIntOrFloatBitWidth();
+  // n chunks a panel row; 8 / n rows share each 128 bytes of banks.
+  int64_t chunks = panelElems / chunkElems;
+  int64_t rowsPerBankRow = std::max<int64_t>(8 / chunks, 1);
+  Value panel = im.div(c, im.c(panelElems));
+  Value row = im.add(im.mul(panel, im.c(tile.logicalRows)), r);
+  Value bankRow = rowsPerBankRow > 1 ? im.div(r, im.c(rowsPerBankRow)) : r;
+  Value phase = im.rem(bankRow, im.c(chunks));
+  // The panel row starts at a multiple of P in `flat` (flatOffset is one),
+  // so the XOR changes the chunk bits of the column only.
+  Value index = im.add(tile.flatOffset, im.add(im.mul(row, im.c(panelElems)),
+                                               im.rem(c, im.c(panelElems))));
+  Value swizzled =
+      arith::XOrIOp::create(b, loc, index, im.mul(phase, im.c(chunkElems)));
+  return {tile.flat, {swizzled}};
+}
+
+SharedAddress mlir::ukernel::gpucg::stepSharedAddress(
+    OpBuilder &b, Location loc, const SharedTile &tile, const SharedAddress &at,
+    int64_t rows, int64_t cols) {
+  IndexMath im{b, loc};
+  if (!tile.swizzleElems)
+    return {
+        at.memref,
+        {im.add(at.indices[0], im.c(rows)), im.add(at.indices[1], im.c(cols))}};
+  int64_t panel = tile.swizzleElems;
+  Type elem = cast<MemRefType>(tile.buffer.getType()).getElementType();
+  int64_t chunkElems = 16 * 8 / elem.getIntOrFloatBitWidth();
+  assert(rows % 8 == 0 && cols % (2 * chunkElems) == 0 &&
+         "a step the swizzle does not carry over");
+  (void)chunkElems;
+  // Whole panels and rows move by their size; the rest of the columns stay
+  // in the panel row, whose chunk bits they XOR.
+  Value index = at.indices[0];
+  if (cols % panel)
+    index = arith::XOrIOp::create(b, loc, index, im.c(cols % panel));
+  int64_t move = (cols / panel) * tile.logicalRows * panel + rows * panel;
+  if (move)
+    index = im.add(index, im.c(move));
+  return {at.memref, {index}};
+}
 
 namespace {
 

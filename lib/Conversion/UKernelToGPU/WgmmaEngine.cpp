@@ -79,6 +79,9 @@ public:
   }
   Type sharedType() const override { return elem; }
   int64_t swizzleBytes() const override { return kRowBytes; }
+  /// The 128-byte swizzle is a function of the address bits: each stage's
+  /// tiles start on a 1024-byte boundary, as the descriptors assume.
+  int64_t tileAlignment() const override { return kAtomBytes; }
   /// Elements 4j + q and 4j + q + 1 (q even) are adjacent columns of a row.
   int64_t columnRun() const override { return 2; }
   /// One call multiplies the whole staged K tile: one commit group.

@@ -15,7 +15,7 @@ module attributes {ukernel.target = #a100} {
 }
 
 // CHECK-LABEL: gpu.func @quilt_mma_sync_f16_64x64x32_t64_w1x2_tt8x8_v8_bf16_f32(
-// CHECK:         nvgpu.device_async_copy %arg0[{{.*}}], %{{.*}}[{{.*}}], 8, %{{.*}} {bypassL1} : memref<?x?xbf16, strided<[?, 1], offset: ?>> to memref<64x40xbf16, #gpu.address_space<workgroup>>
+// CHECK:         nvgpu.device_async_copy %arg0[{{.*}}], %{{.*}}[{{.*}}], 8, %{{.*}} {bypassL1} : memref<?x?xbf16, strided<[?, 1], offset: ?>> to memref<{{[0-9]+}}xbf16, #gpu.address_space<workgroup>>
 // CHECK:         scf.for
 // CHECK:           %[[WORD:.*]] = vector.bitcast %{{.*}} : vector<2xbf16> to vector<1xi32>
 // CHECK-NEXT:      vector.extract %[[WORD]][0] : i32 from vector<1xi32>

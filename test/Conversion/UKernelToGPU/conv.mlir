@@ -109,7 +109,8 @@
 // With C a multiple of 8 and the image aligned (the host's vector flag),
 // a run of 8 channels of one tap moves with one cp.async; otherwise element
 // by element through the same maps.
-// A100-NEXT:        nvgpu.device_async_copy %[[IMAGE]][%[[N]], %[[H]], %[[W]], %[[CC]]], %{{.*}}, 8, %{{.*}} {bypassL1} : memref<?x?x?x?xf16, strided<[?, ?, ?, 1], offset: ?>> to memref<{{[0-9]+}}x40xf16, #gpu.address_space<workgroup>>
+// (Then the tile position's swizzled column.)
+// A100:             nvgpu.device_async_copy %[[IMAGE]][%[[N]], %[[H]], %[[W]], %[[CC]]], %{{.*}}, 8, %{{.*}} {bypassL1} : memref<?x?x?x?xf16, strided<[?, ?, ?, 1], offset: ?>> to memref<{{[0-9]+}}xf16, #gpu.address_space<workgroup>>
 // A100:             } else {
 // A100:               memref.load %[[IMAGE]][
 // The filter matrix too (cp.async on sm_80).

@@ -15,8 +15,8 @@ func.func @stages(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>)
 
 // The three-stage kernel keeps a third tile pair in workgroup memory.
 // CHECK-LABEL: func.func @stages(
-// CHECK:         gpu.launch_func @quilt_nvidia_kernels::@[[K2:quilt_mma_sync_f16_64x64x32_t64_w1x2_tt8x8_v8_f16_f32]] {{.*}}dynamic_shared_memory_size %c19456_i32
-// CHECK:         gpu.launch_func @quilt_nvidia_kernels::@[[K3:quilt_mma_sync_f16_64x64x32_t64_w1x2_tt8x8_v8_f16_f32_s3]] {{.*}}dynamic_shared_memory_size %c29184_i32
+// CHECK:         gpu.launch_func @quilt_nvidia_kernels::@[[K2:quilt_mma_sync_f16_64x64x32_t64_w1x2_tt8x8_v8_f16_f32]] {{.*}}dynamic_shared_memory_size %c16512_i32
+// CHECK:         gpu.launch_func @quilt_nvidia_kernels::@[[K3:quilt_mma_sync_f16_64x64x32_t64_w1x2_tt8x8_v8_f16_f32_s3]] {{.*}}dynamic_shared_memory_size %c24704_i32
 // CHECK:       gpu.module @quilt_nvidia_kernels
 // CHECK-NEXT:    gpu.func @[[K2]](
 // CHECK:         gpu.func @[[K3]](

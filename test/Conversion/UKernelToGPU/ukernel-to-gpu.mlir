@@ -67,8 +67,11 @@
 // A100:           gpu.launch_func @quilt_nvidia_kernels::@quilt_simt_fma_{{.*}}_f32_f32_batch blocks in (%{{.*}}, %{{.*}}, %[[COUNT]])
 
 // Device side (sm_80: cp.async): dynamic workgroup memory holds `stages`
-// pairs of A and B tiles, each in its stored layout (A 16 x (64 + 8),
-// B 64 x (32 + 8) for this 16x32x64 candidate); the first stages - 1 K steps
+// pairs of A and B tiles, each in its stored layout (A 16 x 64, B 64 x 32
+// halves for this 16x32x64 candidate), unpadded: the 16-byte chunks of
+// each row are XOR-swizzled (by row % 8 in A's 128-byte rows, by
+// (row / 2) % 4 in B's 64-byte ones) so that the 8 rows an ldmatrix
+// reads fall in distinct banks; the first stages - 1 K steps
 // are copied ahead with cp.async (zero-filling past the matrix; element
 // copies when the host found the operand unaligned), then each step waits
 // for its group, synchronizes, copies a later step and multiplies, reading
@@ -79,25 +82,37 @@
 // A100-LABEL:   gpu.func @quilt_mma_sync_f16_16x32x64_t64_w1x2_tt2x4_v8_f16_f32(
 // A100-SAME:      kernel
 // A100-SAME:      known_block_size = array<i32: 64, 1, 1>
+// The swizzled tiles are addressed as elements of one view of the 4
+// stages (4 x (16 x 64 + 64 x 32) halves), each index permuted whole.
 // A100:           gpu.dynamic_shared_memory
-// A100:           memref.view {{.*}} to memref<64x40xf16, #gpu.address_space<workgroup>>
-// A100:           memref.view {{.*}} to memref<16x72xf16, #gpu.address_space<workgroup>>
-// A100:           nvgpu.device_async_copy %arg0[{{.*}}], %{{.*}}[{{.*}}], 8, %{{.*}} {bypassL1} : memref<?x?xf16, strided<[?, 1], offset: ?>> to memref<16x72xf16, #gpu.address_space<workgroup>>
-// A100:           nvgpu.device_async_copy %arg1[{{.*}}], %{{.*}}[{{.*}}], 8, %{{.*}} {bypassL1} : memref<?x?xf16, strided<[?, 1], offset: ?>> to memref<64x40xf16, #gpu.address_space<workgroup>>
+// A100:           %[[TILES:.*]] = memref.view {{.*}} to memref<12288xf16, #gpu.address_space<workgroup>>
+// A100:           memref.view {{.*}} to memref<64x32xf16, #gpu.address_space<workgroup>>
+// A100:           memref.view {{.*}} to memref<16x64xf16, #gpu.address_space<workgroup>>
+// A100:           %[[ACOPYAT:.*]] = arith.xori
+// A100-NEXT:      nvgpu.device_async_copy %arg0[{{.*}}], %[[TILES]][%[[ACOPYAT]]], 8, %{{.*}} {bypassL1} : memref<?x?xf16, strided<[?, 1], offset: ?>> to memref<12288xf16, #gpu.address_space<workgroup>>
+// A100:           nvgpu.device_async_copy %arg1[{{.*}}], %[[TILES]][%{{.*}}], 8, %{{.*}} {bypassL1} : memref<?x?xf16, strided<[?, 1], offset: ?>> to memref<12288xf16, #gpu.address_space<workgroup>>
 // A100:           nvgpu.device_async_create_group
 // A100:           scf.for
 // A100:             nvgpu.device_async_wait %{{.*}} {numGroups = {{[0-9]+}} : i32}
 // A100-NEXT:        gpu.barrier
 // A100:             nvgpu.device_async_copy %arg0
 // A100:             nvgpu.device_async_create_group
-// A100:             %[[AFRAG:.*]] = nvgpu.ldmatrix %{{.*}}[{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<16x72xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
-// A100:             %[[BFRAGS:.*]] = nvgpu.ldmatrix %{{.*}}[{{.*}}] {numTiles = 4 : i32, transpose = true} : memref<64x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// A100:             %[[AAT:.*]] = arith.xori
+// A100-NEXT:        %[[AFRAG:.*]] = nvgpu.ldmatrix %[[TILES]][%[[AAT]]] {numTiles = 4 : i32, transpose = false} : memref<12288xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// A100:             %[[BAT:.*]] = arith.xori
+// A100-NEXT:        %[[BFRAGS:.*]] = nvgpu.ldmatrix %[[TILES]][%[[BAT]]] {numTiles = 4 : i32, transpose = true} : memref<12288xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // A100:             vector.extract %[[BFRAGS]][0]
 // A100:             vector.extract %[[BFRAGS]][2]
 // A100:             vector.extract %[[BFRAGS]][1]
 // A100:             vector.extract %[[BFRAGS]][3]
 // A100:             nvgpu.mma.sync(%[[AFRAG]], {{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // A100-NEXT:        nvgpu.mma.sync(%[[AFRAG]], {{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// The next K step, 16 halves on: A's fragment index is the first one's
+// XORed with 16 (its chunk bits), B's 16 rows of 32 halves further.
+// A100:             %[[ANEXT:.*]] = arith.xori %{{.*}}, %c16{{.*}} : index
+// A100-NEXT:        nvgpu.ldmatrix %[[TILES]][%[[ANEXT]]] {numTiles = 4 : i32, transpose = false}
+// A100:             %[[BNEXT:.*]] = arith.addi %{{.*}}, %c512 : index
+// A100-NEXT:        nvgpu.ldmatrix %[[TILES]][%[[BNEXT]]] {numTiles = 4 : i32, transpose = true}
 // A100:             scf.yield
 // The epilogue: a block whose tile lies inside C, with C aligned (flag 4),
 // reads and writes each fragment row's pair of columns with one 8-byte

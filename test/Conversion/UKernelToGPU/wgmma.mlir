@@ -39,7 +39,7 @@ func.func @matmul(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>)
 
 // Without the option the same candidate is issued as mma.sync.
 // MMASYNC-LABEL: func.func @matmul(
-// MMASYNC:         gpu.launch_func @quilt_nvidia_kernels::@quilt_wgmma_128x128x64_t128_w4x1_tt4x32_v8_f16_f32 {{.*}}dynamic_shared_memory_size %c143360_i32
+// MMASYNC:         gpu.launch_func @quilt_nvidia_kernels::@quilt_wgmma_128x128x64_t128_w4x1_tt4x32_v8_f16_f32 {{.*}}dynamic_shared_memory_size %c131200_i32
 // MMASYNC-NOT:     nvvm.wgmma
 // MMASYNC:         nvgpu.mma.sync
 // MMASYNC-NOT:     nvvm.wgmma
