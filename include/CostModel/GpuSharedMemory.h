@@ -21,7 +21,7 @@ namespace quilt {
 
 /// The widest rows tiles are swizzled in: one row of the 32 four-byte
 /// banks, and wgmma's 128-byte swizzle mode.
-inline constexpr int64_t kWgmmaSwizzleBytes = 128;
+inline constexpr int64_t kSwizzlePanelBytes = 128;
 
 /// Elements a padded engine appends to each row of a tile, 16 bytes, so
 /// that the rows of a fragment load start 4 banks apart and hit distinct
@@ -35,7 +35,7 @@ struct SharedTileFormat {
   /// Elements appended to each row of a tile that is not swizzled, so that
   /// the rows of a fragment load start in different banks.
   int64_t rowPad = 0;
-  /// The widest panel of a swizzled tile in bytes (kWgmmaSwizzleBytes), 0
+  /// The widest panel of a swizzled tile in bytes (kSwizzlePanelBytes), 0
   /// for an engine that pads every tile. Which tiles swizzle, and in what
   /// panel: swizzlePanelBytes.
   int64_t swizzleBytes = 0;

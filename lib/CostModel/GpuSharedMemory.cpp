@@ -73,21 +73,21 @@ SharedTileFormat quilt::sharedTileFormat(const KernelConfig &cfg,
     return format;
   case InstKind::Wgmma:
     format.elemBytes = elemBytes(input);
-    format.swizzleBytes = kWgmmaSwizzleBytes;
-    if (cfg.tileK * format.elemBytes == kWgmmaSwizzleBytes) {
+    format.swizzleBytes = kSwizzlePanelBytes;
+    if (cfg.tileK * format.elemBytes == kSwizzlePanelBytes) {
       format.alignment = 1024;
       return format;
     }
     // Issued as mma.sync m16n8k16.
     format.rowPad = rowPadElems(InstKind::MmaSyncF16);
-    format.alignment = kWgmmaSwizzleBytes;
+    format.alignment = kSwizzlePanelBytes;
     return format;
   case InstKind::MmaSyncF16:
     // Read with ldmatrix: XOR-swizzled where the rows allow.
     format.elemBytes = elemBytes(input);
     format.rowPad = rowPadElems(cfg.inst);
-    format.swizzleBytes = kWgmmaSwizzleBytes;
-    format.alignment = kWgmmaSwizzleBytes;
+    format.swizzleBytes = kSwizzlePanelBytes;
+    format.alignment = kSwizzlePanelBytes;
     return format;
   case InstKind::Mfma32x32x8:
   case InstKind::Mfma16x16x16:

@@ -300,11 +300,11 @@ public:
   /// 8 elements (a K-major B) or 8 rows of 4 at a time, which the 16-byte
   /// chunk permutation does not spread: its tiles stay padded.
   int64_t swizzleBytes() const override {
-    return tf32 ? 0 : quilt::kWgmmaSwizzleBytes;
+    return tf32 ? 0 : quilt::kSwizzlePanelBytes;
   }
   /// Swizzled tiles start at multiples of their panels (SharedTile::flat).
   int64_t tileAlignment() const override {
-    return tf32 ? 16 : quilt::kWgmmaSwizzleBytes;
+    return tf32 ? 16 : quilt::kSwizzlePanelBytes;
   }
 
   SmallVector<Value> initAccumulators(OpBuilder &b, Location loc) override {

@@ -43,7 +43,7 @@ using namespace mlir::ukernel::gpucg;
 namespace {
 
 /// Bytes of a swizzled tile row.
-constexpr int64_t kRowBytes = quilt::kWgmmaSwizzleBytes;
+constexpr int64_t kRowBytes = quilt::kSwizzlePanelBytes;
 /// NVPTX's shared::cluster address space.
 constexpr unsigned kSharedCluster = 7;
 /// How long (ns) one mbarrier.try_wait may suspend before it polls again.

@@ -51,7 +51,7 @@ namespace {
 constexpr int64_t kWarpgroupWarps = 4;
 constexpr int64_t kInstM = 64, kInstK = 16;
 /// Bytes of a swizzled row, and of a swizzle atom (8 rows).
-constexpr int64_t kRowBytes = quilt::kWgmmaSwizzleBytes, kAtomBytes = 1024;
+constexpr int64_t kRowBytes = quilt::kSwizzlePanelBytes, kAtomBytes = 1024;
 
 /// The block's warpgroups form a grid of warpsM / 4 x warpsN; each owns a
 /// (tileM / rows) x (tileN / warpsN) part of the block tile.
