@@ -72,20 +72,18 @@ SharedTileFormat quilt::sharedTileFormat(const KernelConfig &cfg,
     format.rowPad = rowPadElems(cfg.inst);
     return format;
   case InstKind::Wgmma:
-    format.elemBytes = elemBytes(input);
-    format.swizzleBytes = kSwizzlePanelBytes;
-    if (cfg.tileK * format.elemBytes == kSwizzlePanelBytes) {
+    if (cfg.tileK * elemBytes(input) == kSwizzlePanelBytes) {
+      format.elemBytes = elemBytes(input);
+      format.swizzleBytes = kSwizzlePanelBytes;
       format.alignment = 1024;
       return format;
     }
-    // Issued as mma.sync m16n8k16.
-    format.rowPad = rowPadElems(InstKind::MmaSyncF16);
-    format.alignment = kSwizzlePanelBytes;
-    return format;
+    // Otherwise issued as mma.sync m16n8k16, from its tiles.
+    [[fallthrough]];
   case InstKind::MmaSyncF16:
     // Read with ldmatrix: XOR-swizzled where the rows allow.
     format.elemBytes = elemBytes(input);
-    format.rowPad = rowPadElems(cfg.inst);
+    format.rowPad = rowPadElems(InstKind::MmaSyncF16);
     format.swizzleBytes = kSwizzlePanelBytes;
     format.alignment = kSwizzlePanelBytes;
     return format;

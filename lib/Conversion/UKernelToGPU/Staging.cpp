@@ -238,6 +238,12 @@ private:
 
 } // namespace
 
+/// Elements in one 16-byte chunk of `tile`, the unit its swizzle permutes.
+static int64_t chunkElems(const SharedTile &tile) {
+  Type elem = cast<MemRefType>(tile.buffer.getType()).getElementType();
+  return 16 * 8 / elem.getIntOrFloatBitWidth();
+}
+
 SharedAddress mlir::ukernel::gpucg::sharedTileAddress(OpBuilder &b,
                                                       Location loc,
                                                       const SharedTile &tile,
@@ -245,11 +251,10 @@ SharedAddress mlir::ukernel::gpucg::sharedTileAddress(OpBuilder &b,
   if (!tile.swizzleElems)
     return {tile.buffer, {r, c}};
   IndexMath im{b, loc};
-  Type elem = cast<MemRefType>(tile.buffer.getType()).getElementType();
   int64_t panelElems = tile.swizzleElems;
-  int64_t chunkElems = 16 * 8 / elem.getIntOrFloatBitWidth();
+  int64_t chunk = chunkElems(tile);
   // n chunks a panel row; 8 / n rows share each 128 bytes of banks.
-  int64_t chunks = panelElems / chunkElems;
+  int64_t chunks = panelElems / chunk;
   int64_t rowsPerBankRow = std::max<int64_t>(8 / chunks, 1);
   Value panel = im.div(c, im.c(panelElems));
   Value row = im.add(im.mul(panel, im.c(tile.logicalRows)), r);
@@ -260,7 +265,7 @@ SharedAddress mlir::ukernel::gpucg::sharedTileAddress(OpBuilder &b,
   Value index = im.add(tile.flatOffset, im.add(im.mul(row, im.c(panelElems)),
                                                im.rem(c, im.c(panelElems))));
   Value swizzled =
-      arith::XOrIOp::create(b, loc, index, im.mul(phase, im.c(chunkElems)));
+      arith::XOrIOp::create(b, loc, index, im.mul(phase, im.c(chunk)));
   return {tile.flat, {swizzled}};
 }
 
@@ -273,11 +278,8 @@ SharedAddress mlir::ukernel::gpucg::stepSharedAddress(
         at.memref,
         {im.add(at.indices[0], im.c(rows)), im.add(at.indices[1], im.c(cols))}};
   int64_t panel = tile.swizzleElems;
-  Type elem = cast<MemRefType>(tile.buffer.getType()).getElementType();
-  int64_t chunkElems = 16 * 8 / elem.getIntOrFloatBitWidth();
-  assert(rows % 8 == 0 && cols % (2 * chunkElems) == 0 &&
+  assert(rows % 8 == 0 && cols % (2 * chunkElems(tile)) == 0 &&
          "a step the swizzle does not carry over");
-  (void)chunkElems;
   // Whole panels and rows move by their size; the rest of the columns stay
   // in the panel row, whose chunk bits they XOR.
   Value index = at.indices[0];
