@@ -349,7 +349,7 @@ def QuiltLowerGpuKernels
 
     With `kernel-cache` set, each kernel (with the functions and variables
     it uses, the parts of quilt-compile-gpu-kernels) is lowered on its own
-    and kept in that directory under the SHA-256 of its unlowered ops, the
+    and kept in that directory under the BLAKE3 hash of its unlowered ops, the
     pipeline, the module's target and the code that runs the pipeline (the
     LLVM and MLIR libraries, and Quilt's when the pipeline holds a Quilt
     pass); a kernel found there is not lowered again, and the kernels it
@@ -396,7 +396,7 @@ def QuiltCompileGpuKernels
     gpu-module-to-binary does, and an assembler error is reported.
 
     With `kernel-cache` set, a kernel's code is looked up in that directory
-    under the SHA-256 of its module's text, the LLVM version, the LLVM and
+    under the BLAKE3 hash of its module's text, the LLVM version, the LLVM and
     MLIR libraries of the running process and the toolkit's device
     libraries (libdevice; ROCm's amdgcn bitcode), and kept there when
     compiled; so is each binary, under its linked code and the tool that

@@ -148,8 +148,13 @@ void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
   // TMA loads the tiles of native wgmma kernels: nothing to load without.
   kernelOptions.tmaLoads = options.tmaLoads && options.nativeWgmma;
   pm.addPass(createConvertUKernelToGPU(kernelOptions));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  // The host code is simplified here, the kernels (in their gpu.modules)
+  // first thing in the device pipeline below: kernel by kernel, through the
+  // kernel cache, so a kernel lowered before is not simplified again (this
+  // canonicalization was a third of a compile whose kernels were all
+  // cached).
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createCSEPass());
 
   // What linalg remains (fills, elementwise ops the front end did not fuse)
   // runs as 32x32-thread-block kernels.
@@ -197,6 +202,8 @@ void quilt::buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
   // (quilt-lower-gpu-kernels), so a kernel lowered before is not lowered
   // again.
   OpPassManager device(gpu::GPUModuleOp::getOperationName());
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createCSEPass());
   if (vendor == GpuVendor::NVIDIA) {
     device.addPass(createConvertNVGPUToNVVMPass());
   } else {

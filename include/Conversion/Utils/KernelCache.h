@@ -45,7 +45,9 @@ public:
   std::error_code store(llvm::StringRef key, llvm::StringRef suffix,
                         llvm::StringRef contents) const;
 
-  /// The SHA-256 (hex) of `parts`, each length-prefixed.
+  /// The BLAKE3 hash (hex) of `parts`, each length-prefixed. BLAKE3, not
+  /// SHA-256: a GPU compile whose kernels are all cached hashes about 100 MB
+  /// of IR, at 150 MB/s with LLVM's SHA-256 and 2 GB/s with its BLAKE3.
   static std::string hash(llvm::ArrayRef<llvm::StringRef> parts);
 
   /// What identifies the code generator: the LLVM version and the LLVM and
@@ -59,9 +61,11 @@ public:
   /// The shared library or executable holding the code at `address`.
   static std::string fileHolding(const void *address);
 
-  /// `op` as a key's text: MLIR's generic form, without locations and with
-  /// SSA names local to it, so the same op prints the same wherever it is.
-  static std::string keyText(mlir::Operation *op);
+  /// The BLAKE3 hash (32 raw bytes) of `op`'s text in MLIR's generic form,
+  /// without locations and with SSA names local to it, so the same op has
+  /// the same fingerprint wherever it is. The text goes from the printer
+  /// into the hash and is never held whole.
+  static std::string fingerprint(mlir::Operation *op);
 
 private:
   std::string directory;

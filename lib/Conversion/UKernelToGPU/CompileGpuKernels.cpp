@@ -86,7 +86,7 @@ FailureOr<SmallVector<std::string>> QuiltCompileGpuKernelsPass::compileParts(
       [&](size_t index) -> LogicalResult {
         gpu::GPUModuleOp part = parts[index];
         std::string key =
-            KernelCache::hash({keyContext, KernelCache::keyText(part)});
+            KernelCache::hash({keyContext, KernelCache::fingerprint(part)});
         if (std::optional<std::string> cached = cache.lookup(key, suffix)) {
           code[index] = std::move(*cached);
           return success();

@@ -142,10 +142,10 @@ LogicalResult QuiltLowerGpuKernelsPass::lower(gpu::GPUModuleOp module,
   SmallVector<OwningOpRef<ModuleOp>> cachedHolders;
   SmallVector<std::string> keys;
   for (const SmallVector<Operation *> &part : parts) {
-    std::string text;
+    std::string fingerprints;
     for (Operation *op : part)
-      text += KernelCache::keyText(op);
-    keys.push_back(KernelCache::hash({context, text}));
+      fingerprints += KernelCache::fingerprint(op);
+    keys.push_back(KernelCache::hash({context, fingerprints}));
     std::optional<std::string> entry = cache.lookup(keys.back(), ".mlirbc");
     if (!entry)
       continue;
@@ -201,7 +201,7 @@ LogicalResult QuiltLowerGpuKernelsPass::lower(gpu::GPUModuleOp module,
 
   // The parts' ops, each symbol once. Parts that lowered one function or
   // variable two ways cannot share a module: then the module is lowered
-  // whole, as without a cache. Ops are printed to compare only when a
+  // whole, as without a cache. Ops are fingerprinted to compare only when a
   // name comes back.
   SmallVector<Operation *> merged;
   llvm::StringMap<Operation *> seen;
@@ -215,7 +215,8 @@ LogicalResult QuiltLowerGpuKernelsPass::lower(gpu::GPUModuleOp module,
       auto [it, inserted] = seen.try_emplace(symbol.getName(), &op);
       if (inserted)
         merged.push_back(&op);
-      else if (KernelCache::keyText(it->second) != KernelCache::keyText(&op))
+      else if (KernelCache::fingerprint(it->second) !=
+               KernelCache::fingerprint(&op))
         return runPipeline(pipeline, module);
     }
   // What the pipeline set on the module (a data layout, say) with the ops.

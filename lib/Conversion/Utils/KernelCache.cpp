@@ -13,10 +13,10 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <dlfcn.h>
@@ -73,13 +73,13 @@ std::error_code KernelCache::store(llvm::StringRef key, llvm::StringRef suffix,
 }
 
 std::string KernelCache::hash(llvm::ArrayRef<llvm::StringRef> parts) {
-  llvm::SHA256 sha;
+  llvm::BLAKE3 hasher;
   for (llvm::StringRef part : parts) {
     std::string length = std::to_string(part.size()) + ":";
-    sha.update(length);
-    sha.update(part);
+    hasher.update(length);
+    hasher.update(part);
   }
-  return llvm::toHex(sha.final(), /*LowerCase=*/true);
+  return llvm::toHex(hasher.final(), /*LowerCase=*/true);
 }
 
 std::string KernelCache::fileIdentity(llvm::StringRef path) {
@@ -99,11 +99,38 @@ std::string KernelCache::fileHolding(const void *address) {
   return info.dli_fname;
 }
 
-std::string KernelCache::keyText(mlir::Operation *op) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
+namespace {
+
+/// A stream whose bytes go into a BLAKE3 hash (through raw_ostream's buffer).
+class HashingStream : public llvm::raw_ostream {
+public:
+  HashingStream() { SetBufferSize(1 << 16); }
+  ~HashingStream() override { flush(); }
+
+  std::string digest() {
+    flush();
+    llvm::BLAKE3Result<> result = hasher.final();
+    return std::string(result.begin(), result.end());
+  }
+
+private:
+  void write_impl(const char *bytes, size_t size) override {
+    hasher.update(llvm::ArrayRef<uint8_t>(
+        reinterpret_cast<const uint8_t *>(bytes), size));
+    position += size;
+  }
+  uint64_t current_pos() const override { return position; }
+
+  llvm::BLAKE3 hasher;
+  uint64_t position = 0;
+};
+
+} // namespace
+
+std::string KernelCache::fingerprint(mlir::Operation *op) {
+  HashingStream os;
   op->print(os, mlir::OpPrintingFlags().printGenericOpForm().useLocalScope());
-  return text;
+  return os.digest();
 }
 
 const std::string &KernelCache::codeGeneratorIdentity() {
