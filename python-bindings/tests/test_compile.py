@@ -41,7 +41,7 @@ def test_emit_shared_writes_the_library(tmp_path):
 
 def test_threads_parallelize_and_link_libomp(tmp_path):
     # Two candidates: what is checked is the threading, which every
-    # candidate gets alike (threads.test runs each multi-threaded).
+    # candidate gets alike (threads.test runs multi-threaded kernels).
     few = dict(max_candidates=2)
     assert "omp.parallel" not in quilt.compile(MATMUL_MEMREF, emit="mlir",
                                                threads=1, **few)
