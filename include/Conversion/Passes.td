@@ -399,8 +399,9 @@ def QuiltCompileGpuKernels
     under the BLAKE3 hash of its module's text, the LLVM version, the LLVM and
     MLIR libraries of the running process and the toolkit's device
     libraries (libdevice; ROCm's amdgcn bitcode), and kept there when
-    compiled; so is each binary, under its linked code and the tool that
-    made it. Entries are written to a private file and renamed into place,
+    compiled; so is each binary, under its linked code, the tool that
+    made it and that tool's options (ptxas: the chip, the optimization
+    level and the target's `ptxas-cmd-options`). Entries are written to a private file and renamed into place,
     so concurrent compiles may share a directory.
 
     Kernels that share a variable in device memory (a non-constant global

@@ -104,6 +104,21 @@ std::optional<std::string> runTool(Location loc, StringRef what, StringRef tool,
   return (*output)->getBuffer().str();
 }
 
+/// ptxas's options for `target` but its files: what gpu-module-to-binary
+/// runs (the chip, the target's optimization level and command-line
+/// options). One list for the run and for the binary's cache key, so that
+/// a cubin assembled with other options is never taken for this one.
+SmallVector<std::string> ptxasOptions(NVVM::NVVMTargetAttr target) {
+  SmallVector<std::string> options = {"-arch", target.getChip().str(),
+                                      "--opt-level",
+                                      std::to_string(target.getO())};
+  if (target.hasCmdOptions())
+    for (Attribute option : cast<ArrayAttr>(target.getCmdOptions()->getValue()))
+      if (auto text = dyn_cast<StringAttr>(option))
+        options.push_back(text.getValue().str());
+  return options;
+}
+
 /// `name` in `toolkit`/`subdirectory`, else on PATH; "" when in neither.
 std::string findTool(StringRef toolkit, StringRef subdirectory,
                      StringRef name) {
@@ -255,7 +270,7 @@ DeviceToolchain::findBinaryTool(std::string &error) const {
 std::string DeviceToolchain::binaryKeyContext(StringRef tool) const {
   std::string context = KernelCache::fileIdentity(tool) + "\n";
   if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
-    return context + nvvm.getChip().str() + " -O" + std::to_string(nvvm.getO());
+    return context + llvm::join(ptxasOptions(nvvm), " ");
   auto rocdl = cast<ROCDL::ROCDLTargetAttr>(target);
   return context + rocdl.getTriple().str() + " " + rocdl.getChip().str() + " " +
          rocdl.getFeatures().str();
@@ -264,15 +279,9 @@ std::string DeviceToolchain::binaryKeyContext(StringRef tool) const {
 std::optional<std::string>
 DeviceToolchain::assemble(Location loc, StringRef code, StringRef tool) const {
   if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target)) {
-    // What gpu-module-to-binary runs: the chip, the target's optimization
-    // level and command-line options.
-    std::string optLevel = std::to_string(nvvm.getO());
-    SmallVector<StringRef> args = {"-arch", nvvm.getChip(), "%in",   "-o",
-                                   "%out",  "--opt-level",  optLevel};
-    if (nvvm.hasCmdOptions())
-      for (Attribute option : cast<ArrayAttr>(nvvm.getCmdOptions()->getValue()))
-        if (auto text = dyn_cast<StringAttr>(option))
-          args.push_back(text.getValue());
+    SmallVector<std::string> options = ptxasOptions(nvvm);
+    SmallVector<StringRef> args(options.begin(), options.end());
+    args.append({"%in", "-o", "%out"});
     return runTool(loc, "ptxas", tool, args, code, "ptx", "cubin");
   }
   // What gpu-module-to-binary does: LLVM's assembler, then ld.lld.
