@@ -302,7 +302,8 @@ struct SharedAddress {
 /// read, from the stage's offset: an XOR into the tile's own coordinates
 /// would be the same in every stage, and LLVM hoists one value per
 /// fragment of the K tile out of the main loop (the a100 16x32x64
-/// candidate: 112 registers, against 80 with padded tiles and now).
+/// candidate took 112 registers that way; 80 with padded tiles, and so
+/// with this).
 /// stepSharedAddress moves such an address by a K step.
 SharedAddress sharedTileAddress(OpBuilder &b, Location loc,
                                 const SharedTile &tile, Value r, Value c);
