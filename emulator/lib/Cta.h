@@ -127,9 +127,29 @@ public:
   /// Runs CTA (x, y, z) to completion; false after a failure.
   bool run(const uint32_t ctaid[3]);
 
-  // Operand access, shared by the instruction families.
-  uint64_t read(Warp &w, int lane, const Operand &op);
-  void write(Warp &w, int lane, const Operand &op, uint64_t value, Type type);
+  // Operand access, shared by the instruction families (inline: every
+  // instruction calls them for each operand of each lane).
+  uint64_t read(Warp &w, int lane, const Operand &op) {
+    switch (op.kind) {
+    case Operand::Kind::Reg: {
+      uint64_t v = w.reg(op.reg, lane);
+      return op.negated ? uint64_t(!(v & 1)) : v;
+    }
+    case Operand::Kind::Imm:
+    case Operand::Kind::Symbol:
+    case Operand::Kind::Label:
+      return op.imm;
+    case Operand::Kind::Special:
+      return special(w, lane, op.special);
+    default:
+      return 0;
+    }
+  }
+  void write(Warp &w, int lane, const Operand &op, uint64_t value, Type type) {
+    if (op.kind != Operand::Kind::Reg)
+      return; // `_` sinks and malformed destinations drop the value
+    w.reg(op.reg, lane) = type == Type::Pred ? (value & 1) : value;
+  }
   uint64_t special(Warp &w, int lane, Special which);
   uint32_t threadId(const Warp &w, int lane) const {
     return w.index * 32 + lane;

@@ -174,30 +174,6 @@ uint64_t Cta::special(Warp &w, int lane, Special which) {
   return 0;
 }
 
-uint64_t Cta::read(Warp &w, int lane, const Operand &op) {
-  switch (op.kind) {
-  case Operand::Kind::Reg: {
-    uint64_t v = w.reg(op.reg, lane);
-    return op.negated ? uint64_t(!(v & 1)) : v;
-  }
-  case Operand::Kind::Imm:
-  case Operand::Kind::Symbol:
-  case Operand::Kind::Label:
-    return op.imm;
-  case Operand::Kind::Special:
-    return special(w, lane, op.special);
-  default:
-    return 0;
-  }
-}
-
-void Cta::write(Warp &w, int lane, const Operand &op, uint64_t value,
-                Type type) {
-  if (op.kind != Operand::Kind::Reg)
-    return; // `_` sinks and malformed destinations drop the value
-  w.reg(op.reg, lane) = type == Type::Pred ? (value & 1) : value;
-}
-
 bool Cta::arriveAtBarrier(Warp &w, const Instruction &inst, uint32_t exec) {
   int lane0 = __builtin_ctz(exec);
   uint32_t id =
