@@ -59,6 +59,9 @@ struct ResourceUsage {
   int64_t sharedMemBytes = 0;     ///< per block
   int64_t registersPerThread = 0; ///< 32-bit registers, estimate
   int64_t blocksPerCU = 0;        ///< occupancy limit from all resources
+  /// The limit from the block size and workgroup memory alone: equal to
+  /// blocksPerCU where the register estimate does not bind.
+  int64_t blocksPerCUBesidesRegisters = 0;
   double occupancy = 0;           ///< resident warps / max warps, in (0, 1]
 };
 

@@ -244,6 +244,23 @@ int64_t reservedSharedPerBlock(const TargetDesc &target) {
              : 0;
 }
 
+/// The blocks of `threads` threads at `registersPerThread` that a compute
+/// unit's register file holds. A warp (wavefront) takes its registers from
+/// the file of the one sub-partition (SIMD) it runs on, and a block's warps
+/// spread over them: whole warps fit each sub-partition's share, not the
+/// file as one pool (the CUDA occupancy calculator's rule). 88 registers x
+/// 64 threads: 5 warps in each of four 16K shares, 10 blocks, where 65536 /
+/// (88 x 64) would say 11.
+int64_t blocksByRegisters(int64_t registersPerThread, int64_t threads,
+                          const TargetDesc &target) {
+  int64_t subPartitions = std::max<int64_t>(target.subPartitions, 1);
+  int64_t warpSize = std::max<int64_t>(target.warpSize, 1);
+  int64_t warpsPerSubPartition =
+      target.registersPerCU / subPartitions / (registersPerThread * warpSize);
+  int64_t warpsPerBlock = (threads + warpSize - 1) / warpSize;
+  return warpsPerSubPartition * subPartitions / warpsPerBlock;
+}
+
 } // namespace
 
 ResourceUsage estimateResources(const KernelConfig &cfg, ElemType elem,
@@ -259,7 +276,7 @@ ResourceUsage estimateResources(const KernelConfig &cfg, ElemType elem,
     // the input type.
     usage.sharedMemBytes = (tileM + tileN) * tileK * computeBytes(elem);
     usage.registersPerThread = cpuVectorRegisters(cfg, target.cpuLanes(elem));
-    usage.blocksPerCU = 1;
+    usage.blocksPerCU = usage.blocksPerCUBesidesRegisters = 1;
     usage.occupancy = 1.0;
     return usage;
   }
@@ -310,9 +327,10 @@ ResourceUsage estimateResources(const KernelConfig &cfg, ElemType elem,
     blocks = std::min(
         blocks, target.sharedMemPerCU /
                     (usage.sharedMemBytes + reservedSharedPerBlock(target)));
+  usage.blocksPerCUBesidesRegisters = std::max<int64_t>(blocks, 0);
   if (usage.registersPerThread > 0)
-    blocks = std::min(blocks, target.registersPerCU /
-                                  (usage.registersPerThread * threads));
+    blocks = std::min(
+        blocks, blocksByRegisters(usage.registersPerThread, threads, target));
   usage.blocksPerCU = std::max<int64_t>(blocks, 0);
   usage.occupancy = target.maxThreadsPerCU > 0
                         ? std::min(1.0, double(usage.blocksPerCU * threads) /

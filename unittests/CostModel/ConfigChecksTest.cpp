@@ -315,7 +315,28 @@ TEST(ConfigChecks, ResourcesAreEstimated) {
   // 128 accumulators + 2 x 16 A + 16 B fragment registers + 32 overhead.
   EXPECT_EQ(u.registersPerThread, 208);
   EXPECT_EQ(u.blocksPerCU, 2); // registers: 65536 / (208 x 128)
+  // Without registers, shared memory would bound it: 164 KB / (49280 +
+  // the 1024 bytes the driver reserves a block) = 3. Registers bind, so a
+  // kernel asks ptxas for no occupancy (.minnctapersm) of its own.
+  EXPECT_EQ(u.blocksPerCUBesidesRegisters, 3);
   EXPECT_DOUBLE_EQ(u.occupancy, 256.0 / 2048.0);
+}
+
+TEST(ConfigChecks, RegistersFillEachSubPartitionWithWholeWarps) {
+  // 32 f32 accumulators + 2 x (8 + 4) fragment registers + 32 overhead = 88
+  // registers a thread, 2816 a warp: five warps fit each of the A100's four
+  // 16K sub-partition files (20 warps, 10 blocks of two), not the 11.6
+  // blocks the file as one pool would hold (CUDA's occupancy calculator
+  // agrees with the first: ptxas's 82 registers allocate as 88).
+  KernelConfig simt;
+  simt.tileM = 32, simt.tileN = 64, simt.tileK = 8;
+  simt.threads = 64, simt.warpsM = 1, simt.warpsN = 2;
+  simt.threadTileM = 8, simt.threadTileN = 4, simt.vectorWidth = 4;
+  ResourceUsage u =
+      estimateResources(simt, ElemType::F32, builtinTarget("a100"));
+  EXPECT_EQ(u.registersPerThread, 88);
+  EXPECT_EQ(u.blocksPerCU, 10);
+  EXPECT_GT(u.blocksPerCUBesidesRegisters, 10);
 }
 
 TEST(ConfigChecks, ResourcesWithoutAsyncCopies) {
@@ -338,8 +359,9 @@ TEST(ConfigChecks, SharedMemoryIsTheKernelsLayout) {
   ResourceUsage u = estimateResources(c, ElemType::F16, h100);
   EXPECT_EQ(u.sharedMemBytes, 1024 + 3 * (128 + 256) * 64 * 2);
   // 148480 bytes + the 1 KB the driver reserves a block: one fits in the
-  // SM's 228 KB.
+  // SM's 228 KB, and registers do not bind.
   EXPECT_EQ(u.blocksPerCU, 1);
+  EXPECT_EQ(u.blocksPerCUBesidesRegisters, 1);
 
   // Two stages of 64 x 64 tiles (34 KB with the slack and the reserve)
   // fit six times in 228 KB, not the seven 32 KB would (with registers to

@@ -86,6 +86,11 @@ struct GpuKernelSpec {
   /// the host launches the spec without it when an operand's view cannot
   /// be described by a tensor map.
   bool tmaLoads = false;
+  /// The blocks of this kernel that its block size and workgroup memory let
+  /// an SM hold, where the cost model's register estimate does not allow
+  /// fewer (0 otherwise): an NVIDIA kernel asks ptxas for that occupancy
+  /// (`.minnctapersm`, KernelBuilder.cpp).
+  int64_t blocksPerSMBesidesRegisters = 0;
 
   /// The element type the kernel writes right after its K loop: C's, or a
   /// split-K kernel's partial sums in the compute type.

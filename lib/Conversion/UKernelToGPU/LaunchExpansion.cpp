@@ -319,6 +319,13 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
     spec.config = toKernelConfig(cast<ConfigAttr>(op.getCandidates()[index]));
     spec.nativeWgmma =
         kernels.issuesNativeWgmma() && canIssueWgmma(spec, target.getChip());
+    if (std::optional<quilt::ElemType> elem =
+            toCostModelElemType(base.inputType)) {
+      quilt::ResourceUsage usage =
+          quilt::estimateResources(spec.config, *elem, desc);
+      if (usage.blocksPerCU == usage.blocksPerCUBesidesRegisters)
+        spec.blocksPerSMBesidesRegisters = usage.blocksPerCU;
+    }
     GpuKernel kernel = kernels.getOrCreate(spec, target.getChip(), loc);
     if (!kernel.func)
       return failure();

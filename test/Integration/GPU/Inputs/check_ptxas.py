@@ -7,7 +7,12 @@ With --estimate-tolerance N it also checks the cost model's register
 estimate (`quiltc explain --json`, the number that decides which candidates
 fit and how many blocks share an SM) against what ptxas allocated: a
 problem when they differ by more than N registers (for a TMA kernel, only
-when it needs more: the model prices the candidate's cp.async kernel).
+when it needs more: the model prices the candidate's cp.async kernel). A
+kernel that declares `.minnctapersm B` (the model bounds its blocks by
+workgroup memory or block size, not registers, and asks ptxas for them) is
+checked instead for registers that leave B blocks an SM: there ptxas fits
+its allocation to B blocks, and the estimate only decided that registers
+do not bind.
 
 With --occupancy it also checks the cost model's workgroup memory (explain's
 `shared_mem_bytes`) against the bytes each kernel is launched with (the
@@ -93,11 +98,16 @@ SM_LIMITS = {
 }
 
 
-def blocks_per_sm(chip, registers, threads, shared):
-    limits = SM_LIMITS[chip]
+def blocks_by_registers(registers, threads):
+    """The blocks an SM's register file holds, whatever else binds."""
     warps = -(-threads // 32)
     per_warp = -(-registers * 32 // 256) * 256
-    by_registers = (16384 // per_warp) * 4 // warps
+    return (16384 // per_warp) * 4 // warps
+
+
+def blocks_per_sm(chip, registers, threads, shared):
+    limits = SM_LIMITS[chip]
+    by_registers = blocks_by_registers(registers, threads)
     block_bytes = -(-(shared + limits["reserved"]) // limits["unit"]) * limits["unit"]
     return min(by_registers, limits["shared"] // block_bytes,
                limits["threads"] // threads, limits["blocks"])
@@ -161,7 +171,21 @@ for index, module in enumerate(modules):
             registers = int(used.group(1))
             threads = int(re.search(r"_t(\d+)_", name).group(1))
             line = "%s: %d registers x %d threads" % (name, registers, threads)
-            if tolerance is not None:
+            # A kernel whose blocks an SM the model bounds by its workgroup
+            # memory or block size asks ptxas for them (.minnctapersm), and
+            # ptxas fits its registers to that many, using what they leave:
+            # there the estimate only decided that registers do not bind,
+            # and a wrong one shows as a spill or as fewer blocks.
+            asked = re.search(r"\.entry %s\([^)]*\)[^{]*\.minnctapersm (\d+)"
+                              % name, module)
+            if asked:
+                asked_blocks = int(asked.group(1))
+                line += " (asked for %d blocks an SM)" % asked_blocks
+                if blocks_by_registers(registers, threads) < asked_blocks:
+                    problems.append("%s: %d registers x %d threads leave fewer "
+                                    "than the %d blocks an SM asked for"
+                                    % (name, registers, threads, asked_blocks))
+            elif tolerance is not None:
                 estimate = estimated_registers(quiltc, target, name)
                 if estimate is None:
                     problems.append("%s: explain lists no such candidate" % name)
