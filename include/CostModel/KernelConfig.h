@@ -62,6 +62,10 @@ struct ResourceUsage {
   /// The limit from the block size and workgroup memory alone: equal to
   /// blocksPerCU where the register estimate does not bind.
   int64_t blocksPerCUBesidesRegisters = 0;
+  /// The registers a thread may have with blocksPerCU blocks resident (0
+  /// where registers are not counted): above registersPerThread where the
+  /// estimate is not what bounds the blocks.
+  int64_t registerBudgetPerThread = 0;
   double occupancy = 0;           ///< resident warps / max warps, in (0, 1]
 };
 

@@ -261,6 +261,22 @@ int64_t blocksByRegisters(int64_t registersPerThread, int64_t threads,
   return warpsPerSubPartition * subPartitions / warpsPerBlock;
 }
 
+/// The registers a thread may have, in whole granules, when `blocks`
+/// blocks of `threads` threads share a compute unit: the inverse of
+/// blocksByRegisters.
+int64_t registerBudget(int64_t blocks, int64_t threads,
+                       const TargetDesc &target) {
+  int64_t subPartitions = std::max<int64_t>(target.subPartitions, 1);
+  int64_t warpSize = std::max<int64_t>(target.warpSize, 1);
+  int64_t warpsPerBlock = (threads + warpSize - 1) / warpSize;
+  int64_t warpsPerSubPartition =
+      (blocks * warpsPerBlock + subPartitions - 1) / subPartitions;
+  int64_t perThread =
+      target.registersPerCU / subPartitions / warpsPerSubPartition / warpSize;
+  return std::min(perThread / kRegisterGranule * kRegisterGranule,
+                  target.maxRegistersPerThread);
+}
+
 } // namespace
 
 ResourceUsage estimateResources(const KernelConfig &cfg, ElemType elem,
@@ -328,9 +344,12 @@ ResourceUsage estimateResources(const KernelConfig &cfg, ElemType elem,
         blocks, target.sharedMemPerCU /
                     (usage.sharedMemBytes + reservedSharedPerBlock(target)));
   usage.blocksPerCUBesidesRegisters = std::max<int64_t>(blocks, 0);
-  if (usage.registersPerThread > 0)
+  if (usage.registersPerThread > 0) {
     blocks = std::min(
         blocks, blocksByRegisters(usage.registersPerThread, threads, target));
+    usage.registerBudgetPerThread =
+        registerBudget(std::max<int64_t>(blocks, 1), threads, target);
+  }
   usage.blocksPerCU = std::max<int64_t>(blocks, 0);
   usage.occupancy = target.maxThreadsPerCU > 0
                         ? std::min(1.0, double(usage.blocksPerCU * threads) /

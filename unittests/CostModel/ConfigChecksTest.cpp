@@ -315,10 +315,12 @@ TEST(ConfigChecks, ResourcesAreEstimated) {
   // 128 accumulators + 2 x 16 A + 16 B fragment registers + 32 overhead.
   EXPECT_EQ(u.registersPerThread, 208);
   EXPECT_EQ(u.blocksPerCU, 2); // registers: 65536 / (208 x 128)
-  // Without registers, shared memory would bound it: 164 KB / (49280 +
-  // the 1024 bytes the driver reserves a block) = 3. Registers bind, so a
-  // kernel asks ptxas for no occupancy (.minnctapersm) of its own.
+  // Shared memory alone would allow 164 KB / (49280 + the 1024 bytes the
+  // driver reserves a block) = 3. Registers bind, so a kernel asks ptxas
+  // for no occupancy (.minnctapersm) of its own.
   EXPECT_EQ(u.blocksPerCUBesidesRegisters, 3);
+  // Two blocks leave a thread 256 registers: 255, the most there are.
+  EXPECT_EQ(u.registerBudgetPerThread, 255);
   EXPECT_DOUBLE_EQ(u.occupancy, 256.0 / 2048.0);
 }
 
@@ -337,6 +339,9 @@ TEST(ConfigChecks, RegistersFillEachSubPartitionWithWholeWarps) {
   EXPECT_EQ(u.registersPerThread, 88);
   EXPECT_EQ(u.blocksPerCU, 10);
   EXPECT_GT(u.blocksPerCUBesidesRegisters, 10);
+  // Ten blocks, 20 warps, five of them a sub-partition: 102 registers a
+  // thread, 96 in whole granules of 8.
+  EXPECT_EQ(u.registerBudgetPerThread, 96);
 }
 
 TEST(ConfigChecks, ResourcesWithoutAsyncCopies) {
@@ -359,9 +364,11 @@ TEST(ConfigChecks, SharedMemoryIsTheKernelsLayout) {
   ResourceUsage u = estimateResources(c, ElemType::F16, h100);
   EXPECT_EQ(u.sharedMemBytes, 1024 + 3 * (128 + 256) * 64 * 2);
   // 148480 bytes + the 1 KB the driver reserves a block: one fits in the
-  // SM's 228 KB, and registers do not bind.
+  // SM's 228 KB, registers do not bind, and it leaves a thread of its 256
+  // all the registers there are.
   EXPECT_EQ(u.blocksPerCU, 1);
   EXPECT_EQ(u.blocksPerCUBesidesRegisters, 1);
+  EXPECT_EQ(u.registerBudgetPerThread, 255);
 
   // Two stages of 64 x 64 tiles (34 KB with the slack and the reserve)
   // fit six times in 228 KB, not the seven 32 KB would (with registers to

@@ -87,9 +87,12 @@ struct GpuKernelSpec {
   /// be described by a tensor map.
   bool tmaLoads = false;
   /// The blocks of this kernel that its block size and workgroup memory let
-  /// an SM hold, where the cost model's register estimate does not allow
-  /// fewer (0 otherwise): an NVIDIA kernel asks ptxas for that occupancy
-  /// (`.minnctapersm`, KernelBuilder.cpp).
+  /// an SM hold, where the cost model's register estimate allows as many
+  /// and they leave a thread more registers than the estimate (0
+  /// otherwise): an NVIDIA kernel asks ptxas for that occupancy
+  /// (`.minnctapersm`, KernelBuilder.cpp). Where registers bind, or the
+  /// blocks leave exactly the estimate, a cap there spills whatever the
+  /// estimate missed.
   int64_t blocksPerSMBesidesRegisters = 0;
 
   /// The element type the kernel writes right after its K loop: C's, or a

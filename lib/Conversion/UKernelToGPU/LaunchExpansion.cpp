@@ -323,7 +323,8 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
             toCostModelElemType(base.inputType)) {
       quilt::ResourceUsage usage =
           quilt::estimateResources(spec.config, *elem, desc);
-      if (usage.blocksPerCU == usage.blocksPerCUBesidesRegisters)
+      if (usage.blocksPerCU == usage.blocksPerCUBesidesRegisters &&
+          usage.registerBudgetPerThread > usage.registersPerThread)
         spec.blocksPerSMBesidesRegisters = usage.blocksPerCU;
     }
     GpuKernel kernel = kernels.getOrCreate(spec, target.getChip(), loc);

@@ -32,3 +32,21 @@ func.func @register_bound(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?
 // CHECK-NOT:     nvvm.minctasm
 // CHECK:         gpu.return
 
+
+// -----
+
+// Where the blocks leave a thread exactly the registers the model
+// estimates, the kernel asks for nothing either: four stages of 32x256x8
+// SIMT tiles (36 KiB) and 128 registers x 128 threads both give four
+// blocks, at 128 registers a thread, and ptxas held to 128 spilled 8 bytes
+// of this kernel; left its own choice, it took 128 without a spill.
+#at_the_cap = #ukernel.config<tile = 32x256x8, threads = 128, warps = 1x4, thread_tile = 8x8, vector_width = 4, stages = 4, instruction = simt_fma, boundary = mask>
+func.func @at_the_cap(%a: memref<?x?x?xf32>, %b: memref<?x?x?xf32>, %c: memref<?x?x?xf32>) {
+  ukernel.dispatch batch_matmul ins(%a, %b : memref<?x?x?xf32>, memref<?x?x?xf32>) outs(%c : memref<?x?x?xf32>)
+    candidates [#at_the_cap]
+  return
+}
+// CHECK-LABEL: gpu.module @quilt_nvidia_kernels
+// CHECK:         gpu.func @quilt_simt_fma_32x256x8_
+// CHECK-NOT:     nvvm.minctasm
+// CHECK:         gpu.return

@@ -114,22 +114,37 @@
 // A100:             %[[BNEXT:.*]] = arith.addi %{{.*}}, %c512 : index
 // A100-NEXT:        nvgpu.ldmatrix %[[TILES]][%[[BNEXT]]] {numTiles = 4 : i32, transpose = true}
 // A100:             scf.yield
-// The epilogue: a block whose tile lies inside C, with C aligned (flag 4),
+// The epilogue, with C aligned (flag 4): a block whose tile lies inside C
 // reads and writes each fragment row's pair of columns with one 8-byte
-// vector access and checks no bounds; any other block writes element by
-// element where each lies inside C.
+// vector access and checks no bounds; a block on C's edge does so for each
+// pair inside C (its row inside, both columns inside) and writes the other
+// pairs element by element, each where it lies inside C. Without the
+// flag, every element on its own.
 // A100:           %[[FLAG:.*]] = arith.andi %arg3, %c4_i32 : i32
 // A100:           %[[VECTORC:.*]] = arith.cmpi ne, %[[FLAG]], %c0_i32
 // A100:           %[[ENDN:.*]] = arith.addi %{{.*}}, %c32{{.*}} : index
 // A100:           %[[ENDM:.*]] = arith.addi %{{.*}}, %c16{{.*}} : index
-// A100:           %[[COLSIN:.*]] = arith.cmpi sle, %[[ENDN]], %{{.*}} : index
-// A100:           %[[ROWSIN:.*]] = arith.cmpi sle, %[[ENDM]], %{{.*}} : index
+// A100:           %[[COLSIN:.*]] = arith.cmpi sle, %[[ENDN]], %[[N:.*]] : index
+// A100:           %[[ROWSIN:.*]] = arith.cmpi sle, %[[ENDM]], %[[M:.*]] : index
 // A100:           %[[INSIDE:.*]] = arith.andi %[[ROWSIN]], %[[COLSIN]] : i1
-// A100:           %[[INTERIOR:.*]] = arith.andi %[[VECTORC]], %[[INSIDE]] : i1
-// A100:           scf.if %[[INTERIOR]] {
-// A100-NOT:         scf.if
-// A100-COUNT-4:     vector.store %{{.*}}, %arg2[%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<?x?xf32, strided<[?, 1], offset: ?>>, vector<2xf32>
-// A100-NOT:         vector.store
+// A100:           scf.if %[[VECTORC]] {
+// A100-NEXT:        scf.if %[[INSIDE]] {
+// A100-NOT:           scf.if
+// A100-COUNT-4:       vector.store %{{.*}}, %arg2[%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<?x?xf32, strided<[?, 1], offset: ?>>, vector<2xf32>
+// A100-NOT:           vector.store
+// A100:             } else {
+// A100:               %[[RUNEND:.*]] = arith.addi %[[COL:.*]], %c2{{.*}} : index
+// A100-NEXT:          %[[RUNCOLS:.*]] = arith.cmpi sle, %[[RUNEND]], %[[N]] : index
+// A100-NEXT:          %[[RUNROW:.*]] = arith.cmpi slt, %[[ROW:.*]], %[[M]] : index
+// A100-NEXT:          %[[RUNIN:.*]] = arith.andi %[[RUNROW]], %[[RUNCOLS]] : i1
+// A100-NEXT:          scf.if %[[RUNIN]] {
+// A100-NEXT:            vector.load %arg2[%[[ROW]], %[[COL]]] {alignment = 8 : i64}
+// A100:                 vector.store %{{.*}}, %arg2[%[[ROW]], %[[COL]]] {alignment = 8 : i64}
+// A100-NEXT:          } else {
+// A100-NOT:             vector.store
+// A100:                 scf.if
+// A100-NEXT:              memref.load %arg2[%[[ROW]], %{{.*}}] : memref<?x?xf32, strided<[?, 1], offset: ?>>
+// A100:                   memref.store %{{.*}}, %arg2[%[[ROW]], %{{.*}}]
 // A100:           } else {
 // A100-NOT:         vector.store
 // A100:             scf.if
