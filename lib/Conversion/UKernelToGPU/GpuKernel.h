@@ -86,14 +86,14 @@ struct GpuKernelSpec {
   /// the host launches the spec without it when an operand's view cannot
   /// be described by a tensor map.
   bool tmaLoads = false;
-  /// The blocks of this kernel that its block size and workgroup memory let
-  /// an SM hold, where the cost model's register estimate allows as many
-  /// and they leave a thread more registers than the estimate (0
-  /// otherwise): an NVIDIA kernel asks ptxas for that occupancy
+  /// The blocks an SM holds that the kernel asks ptxas for (0: none): those
+  /// its block size and workgroup memory allow, where the cost model's
+  /// register estimate allows as many and they leave a thread more
+  /// registers than the estimate. An NVIDIA kernel asks for that occupancy
   /// (`.minnctapersm`, KernelBuilder.cpp). Where registers bind, or the
   /// blocks leave exactly the estimate, a cap there spills whatever the
   /// estimate missed.
-  int64_t blocksPerSMBesidesRegisters = 0;
+  int64_t minBlocksPerSM = 0;
 
   /// The element type the kernel writes right after its K loop: C's, or a
   /// split-K kernel's partial sums in the compute type.

@@ -1174,15 +1174,14 @@ GpuKernel GpuKernelCache::getOrCreate(const GpuKernelSpec &spec, StringRef chip,
   // Given only the block size (`.maxntid`), ptxas picks a register budget
   // for an occupancy of its own choosing, even one the kernel's workgroup
   // memory never allows: it spilled 8 bytes of two sm_80 kernels, at 72 and
-  // 128 registers, to reach one. Where the model expects the workgroup
-  // memory or the block size, not registers, to bound the blocks an SM
-  // holds, `.minnctapersm` (CUDA's __launch_bounds__' second argument)
-  // gives ptxas that bound: the registers it leaves cost no occupancy.
-  // Where registers bound them, the choice stays ptxas's (asking for the
-  // model's count there spilled what the estimate missed).
-  if (spec.vendor == Vendor::nvidia && spec.blocksPerSMBesidesRegisters > 0)
+  // 128 registers, to reach one. `.minnctapersm` (CUDA's
+  // __launch_bounds__' second argument) gives ptxas the model's bound where
+  // LaunchExpansion.cpp found it set by workgroup memory or block size
+  // (GpuKernelSpec::minBlocksPerSM): the registers it leaves cost no
+  // occupancy.
+  if (spec.vendor == Vendor::nvidia && spec.minBlocksPerSM > 0)
     func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                  b.getI32IntegerAttr(spec.blocksPerSMBesidesRegisters));
+                  b.getI32IntegerAttr(spec.minBlocksPerSM));
   OpBuilder body = OpBuilder::atBlockBegin(&func.getBody().front());
   GpuKernel kernel{func, buildKernelBody(body, loc, spec, *engine, func),
                    cStoreWidth(spec, *engine)};

@@ -325,7 +325,7 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
           quilt::estimateResources(spec.config, *elem, desc);
       if (usage.blocksPerCU == usage.blocksPerCUBesidesRegisters &&
           usage.registerBudgetPerThread > usage.registersPerThread)
-        spec.blocksPerSMBesidesRegisters = usage.blocksPerCU;
+        spec.minBlocksPerSM = usage.blocksPerCU;
     }
     GpuKernel kernel = kernels.getOrCreate(spec, target.getChip(), loc);
     if (!kernel.func)
