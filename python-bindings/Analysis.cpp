@@ -66,6 +66,7 @@ py::dict targetDict(const TargetDesc &t) {
   d["clock_ghz"] = t.clockGHz;
   d["peak_tflops"] = peaks;
   d["on_chip_bytes_per_clock"] = t.onChipBytesPerClock;
+  d["l2_bytes_per_clock"] = t.l2BytesPerClock;
   d["vector_bits"] = t.vectorBits;
   d["fma_units_per_core"] = t.fmaUnitsPerCore;
   d["calibration"] = calibration;

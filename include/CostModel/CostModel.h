@@ -51,13 +51,14 @@ enum class Term : uint8_t {
   OnChipUs,         ///< shared memory / LDS (GPU), L2 -> L1 (CPU) traffic
   PackUs,           ///< CPU packing of A and B blocks; 0 on GPUs
   DramMB,           ///< DRAM traffic after tile reuse and L2/L3 hits
+  PartialMB,        ///< split-K / stream-K f32 partial sums, stored + read
   MemoryUs,         ///< DRAM traffic over the achievable bandwidth
   Overlap,          ///< fraction of the shorter of chip/memory hidden
   TileOverheadUs,   ///< fixed cost per tile a CU runs in sequence
   LaunchUs,         ///< fixed cost per launch
   TotalUs,          ///< the prediction
 };
-inline constexpr int kNumTerms = 16;
+inline constexpr int kNumTerms = 17;
 using TermArray = std::array<double, kNumTerms>;
 
 /// snake_case names, as printed by `quiltc explain` and in JSON.
@@ -152,6 +153,9 @@ struct PreparedTable {
   double usPerOnChipByte = 1; ///< per CU
   double usPerDramByte = 1;
   double dramBytesPerUs = 1;
+  /// Partial sums that fit in the shared cache move at its rate (GPUs that
+  /// give it); the rest at the DRAM rate.
+  double usPerL2Byte = 1;
   double sharedCacheBytes = 0; ///< usable L2 (GPU) / L3 (CPU) for reuse
   double elemBytes = 4;
   /// Load latency a block's pipeline must cover, from DRAM and from L2.

@@ -62,6 +62,11 @@ struct TargetDesc {
   /// L1 on CPUs (where the packed A block lives).
   double onChipBytesPerClock = 0;
 
+  /// GPUs: L2 read bandwidth of the whole chip per clock, 0 when not known.
+  /// Split-K and stream-K partial sums that stay in L2 move at this rate;
+  /// without it they are priced at the DRAM rate.
+  double l2BytesPerClock = 0;
+
   // CPU only.
   int64_t vectorBits = 0; ///< 512 (AVX-512), 256 (AVX2), 128 (NEON)
   int64_t fmaUnitsPerCore = 0;

@@ -31,6 +31,7 @@ constexpr const char *kTermNames[kNumTerms] = {"tiles",
                                                "onchip_us",
                                                "pack_us",
                                                "dram_mb",
+                                               "partial_mb",
                                                "memory_us",
                                                "overlap",
                                                "tile_overhead_us",
@@ -256,6 +257,11 @@ void setTargetConstants(PreparedTable &t, const TargetDesc &target,
       1.0 / std::max(target.onChipBytesPerClock * target.clockGHz * 1e3, 1e-9);
   t.dramBytesPerUs = std::max(target.memBandwidthGBs * 1e3, 1e-9);
   t.usPerDramByte = 1.0 / t.dramBytesPerUs;
+  t.usPerL2Byte =
+      target.l2BytesPerClock > 0
+          ? std::min(1.0 / (target.l2BytesPerClock * target.clockGHz * 1e3),
+                     t.usPerDramByte)
+          : t.usPerDramByte;
   double cache =
       t.cpu ? double(target.l3Bytes > 0 ? target.l3Bytes
                                         : target.l2Bytes * target.computeUnits)

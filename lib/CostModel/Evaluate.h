@@ -442,6 +442,26 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
                          unitsPerBlock);
       overheadRounds =
           select(streamK > 0.0, gridBlocksPerCU * segments, overheadRounds);
+      // The G blocks start spread evenly over the tiles (row-major, as the
+      // kernel numbers them) and each walks its own range, so at any time
+      // they work on G tiles a range apart, not on a wave's compact
+      // footprint: over the tiles / G periods, each touching min(rows, G)
+      // of the grid's tile rows and min(columns, G) of its columns, an
+      // operand that does not stay in L2 is read again every period.
+      if constexpr (Footprint) {
+        T periods = maxOf(tiles / streamWorkers, one);
+        T rowsAll = bd * tilesM, colsAll = bd * tilesN;
+        T streamReadsA =
+            selectLazy(md * kd * eb <= t.sharedCacheBytes, one, [&] {
+              return periods * minOf(rowsAll, streamWorkers) / rowsAll;
+            });
+        T streamReadsB =
+            selectLazy(kd * nd * eb <= t.sharedCacheBytes, one, [&] {
+              return periods * minOf(colsAll, streamWorkers) / colsAll;
+            });
+        readsA = select(streamK > 0.0, maxOf(streamReadsA, one), readsA);
+        readsB = select(streamK > 0.0, maxOf(streamReadsB, one), readsB);
+      }
     }
   }
   // The busiest compute unit's part of a quantity summed over the tiles
@@ -518,10 +538,12 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
 
   // Reads of 1 leave the compulsory traffic: every operand read once.
   T dramBytes = bd * eb * (md * kd * readsA + kd * nd * readsB + md * nd);
-  // Split-K writes f32 partial sums and reads them back once each.
+  // Partial sums, stored as f32 and read back once each. Split-K: every
+  // split of every tile.
+  T partialBytes = splat<T>(0.0);
   if (t.splitK)
-    dramBytes = select(
-        splitK > 1.0, dramBytes + bd * md * nd * 4.0 * 2.0 * splitK, dramBytes);
+    partialBytes =
+        select(splitK > 1.0, bd * md * nd * 4.0 * 2.0 * splitK, partialBytes);
   // Stream-K: each of the G - 1 boundaries between blocks' ranges that
   // falls inside a tile shares it, and each shared tile's contributors
   // store f32 partial sums, read back once: at most (G - 1) + min(tiles,
@@ -530,11 +552,17 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
     if (t.streamK) {
       T boundaries = streamWorkers - 1.0;
       T partialTiles = boundaries + minOf(tiles, boundaries);
-      dramBytes =
-          select(streamK > 0.0,
-                 dramBytes + partialTiles * tileMFull * tileNFull * 4.0 * 2.0,
-                 dramBytes);
+      partialBytes =
+          select(streamK > 0.0, partialTiles * tileMFull * tileNFull * 8.0,
+                 partialBytes);
     }
+  // Partials whose stores fit in the cache's share are read back from L2,
+  // at its rate where the target gives one (the write-back of their dirty
+  // lines after the kernel overlaps the next one and is not priced); the
+  // rest make the round trip to DRAM.
+  T partialUs =
+      partialBytes * select(partialBytes * 0.5 <= t.sharedCacheBytes,
+                            splat<T>(t.usPerL2Byte), splat<T>(t.usPerDramByte));
   // A compute unit streams its tiles' operands no faster than its requests
   // in flight allow (Little's law: bytes in flight / latency), which is what
   // bounds grids with few tiles. A CPU core pulls a bounded share.
@@ -547,7 +575,7 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
     latencyBound =
         rounds * tileBytes * field(c.invInFlightBytes) * latency * invResident;
   }
-  T memoryRaw = maxOf(dramBytes * t.usPerDramByte, latencyBound);
+  T memoryRaw = maxOf(dramBytes * t.usPerDramByte + partialUs, latencyBound);
 
   T compute = computeRaw * t.invComputeEfficiency;
   T onChip = onChipRaw * t.invComputeEfficiency;
@@ -565,7 +593,7 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
   T tileOverhead = overheadRounds * t.tileOverheadUs;
   // A GPU split-K candidate is one launch: the last block of each tile to
   // arrive sums its partial sums (lib/Conversion/UKernelToGPU/
-  // SplitKFixup.cpp), whose traffic is in the DRAM bytes above. A grid's z
+  // SplitKFixup.cpp), whose traffic is priced above. A grid's z
   // walks (matrix, split) and holds at most 65535: a larger batch is
   // launched in chunks of floor(65535 / splits) matrices
   // (LaunchExpansion.cpp), a launch each.
@@ -599,6 +627,7 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
       a[int(Term::OnChipUs)] = onChip;
       a[int(Term::PackUs)] = pack;
       a[int(Term::DramMB)] = dramBytes * 1e-6;
+      a[int(Term::PartialMB)] = partialBytes * 1e-6;
       a[int(Term::MemoryUs)] = memory;
       a[int(Term::Overlap)] = 1.0 - exposed;
       a[int(Term::TileOverheadUs)] = tileOverhead;

@@ -78,10 +78,22 @@ std::string compare(const std::string &winName, const Prediction &win,
                        fixed(win[best->term], 2) + " us vs " +
                        fixed(lose[best->term], 2) + " us";
   if (best->term == Term::MemoryUs) {
-    if (std::fabs(win[Term::DramMB] - lose[Term::DramMB]) >
-        0.01 * lose[Term::DramMB])
-      detail += " (" + fixed(win[Term::DramMB], 1) + " vs " +
-                fixed(lose[Term::DramMB], 1) + " MB of DRAM traffic)";
+    auto differs = [&](Term term) {
+      return std::fabs(win[term] - lose[term]) >
+             0.01 * std::max(win[term], lose[term]);
+    };
+    auto traffic = [&](Term term, const char *what) {
+      return fixed(win[term], 1) + " vs " + fixed(lose[term], 1) + " MB of " +
+             what;
+    };
+    bool dram = differs(Term::DramMB), partials = differs(Term::PartialMB);
+    if (dram || partials)
+      detail += " (" +
+                (dram ? traffic(Term::DramMB, "DRAM traffic") : std::string()) +
+                (dram && partials ? ", " : "") +
+                (partials ? traffic(Term::PartialMB, "partial sums")
+                          : std::string()) +
+                ")";
     else
       detail += " at equal DRAM traffic: latency-bound, more bytes in "
                 "flight per compute unit (stages x tile K)";

@@ -119,6 +119,7 @@ const std::vector<FieldSpec> &fieldSpecs() {
       real("clock_ghz", kAll, &TargetDesc::clockGHz),
       real("onchip_bytes_per_clock", kAll, &TargetDesc::onChipBytesPerClock),
       real("f64_tflops", kOptional, &TargetDesc::f64PeakTflops),
+      real("l2_bytes_per_clock", kOptional, &TargetDesc::l2BytesPerClock),
       integer("vector_bits", kCpu, &TargetDesc::vectorBits),
       integer("fma_units_per_core", kCpu, &TargetDesc::fmaUnitsPerCore),
       calib("calib.compute_efficiency", &Calibration::computeEfficiency, 1e-3),
@@ -442,6 +443,14 @@ bool Parser::finishSection() {
     if (desc.maxThreadsPerBlock % desc.warpSize != 0)
       return fail(d.line, "max_threads_per_block",
                   "is not a multiple of warp_size in [" + desc.name + "]");
+    // GB/s = bytes per clock x GHz: an L2 slower than DRAM is a figure in
+    // the wrong unit.
+    if (desc.l2BytesPerClock > 0 &&
+        desc.l2BytesPerClock * desc.clockGHz < desc.memBandwidthGBs)
+      return fail(d.line, "l2_bytes_per_clock",
+                  "is below mem_bandwidth_gbs at clock_ghz (bytes per clock "
+                  "over the whole chip are expected) in [" +
+                      desc.name + "]");
     desc.vectorBits = 0;
     desc.fmaUnitsPerCore = 0;
   } else {
@@ -449,6 +458,11 @@ bool Parser::finishSection() {
       return fail(d.line, "f64_tflops",
                   "is a GPU figure; a CPU's f64 rate follows from its "
                   "vector_bits, in [" +
+                      desc.name + "]");
+    if (desc.l2BytesPerClock > 0)
+      return fail(d.line, "l2_bytes_per_clock",
+                  "is a GPU figure (the partial sums it prices are a GPU "
+                  "kernel's), in [" +
                       desc.name + "]");
     if (desc.vectorBits % 32 != 0)
       return fail(d.line, "vector_bits",

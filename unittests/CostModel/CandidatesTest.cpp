@@ -141,6 +141,31 @@ TEST(Candidates, BatchesPastTheGridZAreLaunchedInChunks) {
   EXPECT_DOUBLE_EQ(launches(whole, 100000), 2.0);
 }
 
+TEST(Candidates, StreamKBlocksReReadOperandsThatLeaveL2) {
+  // 6241 x 4103 x 3726 in 128 x 128 tiles: 49 x 33 = 1617 tiles, 12.25 per
+  // block of 132. The blocks work on tiles a range apart, touching every
+  // tile row and column in each of the 12.25 periods: A (46.5 MB) and B
+  // (30.6 MB), neither within half of the 50 MB L2, are read 12.25 times;
+  // whole tiles walk a wave's compact footprint (12 rows x 11 columns of
+  // tiles: A read ceil(33 / 11) = 3 times, B ceil(49 / 12) = 5 times).
+  const TargetDesc &h100 = builtinTarget("h100");
+  KernelConfig whole = wgmmaConfig();
+  whole.threads = 256, whole.warpsM = 8, whole.threadTileM = 2;
+  KernelConfig streamed = whole;
+  streamed.streamK = 132;
+  GemmShape shape{1, 6241, 4103, 3726};
+  Prediction w = predict(shape, ElemType::F16, whole, h100);
+  Prediction s = predict(shape, ElemType::F16, streamed, h100);
+  double a = 6241.0 * 3726 * 2, b = 3726.0 * 4103 * 2, c = 6241.0 * 4103 * 2;
+  EXPECT_NEAR(s[Term::DramMB], ((a + b) * 1617.0 / 132 + c) * 1e-6, 1e-6);
+  EXPECT_NEAR(w[Term::DramMB], (a * 3 + b * 5 + c) * 1e-6, 1e-6);
+  // Once both fit (M = 1024: A 7.6 MB, B within the share at N = 3000),
+  // each is read once either way.
+  GemmShape fits{1, 1024, 3000, 3726};
+  EXPECT_DOUBLE_EQ(predict(fits, ElemType::F16, streamed, h100)[Term::DramMB],
+                   predict(fits, ElemType::F16, whole, h100)[Term::DramMB]);
+}
+
 TEST(Candidates, StreamKFillsTheLastWave) {
   // 384 x 3072 x 768 in 128 x 128 tiles: 72 tiles of 12 K steps on 132
   // SMs. Whole tiles leave 60 SMs idle; stream-K over 132 blocks gives
@@ -164,8 +189,9 @@ TEST(Candidates, StreamKFillsTheLastWave) {
   EXPECT_LT(s[Term::ComputeUs], w[Term::ComputeUs]);
   // Partial sums: at most 131 block boundaries inside tiles and 72 shared
   // tiles, each a 128 x 128 tile of f32 written and read once.
-  EXPECT_NEAR(s[Term::DramMB] - w[Term::DramMB],
-              (131.0 + 72.0) * 128 * 128 * 4 * 2 * 1e-6, 1e-9);
+  EXPECT_DOUBLE_EQ(s[Term::DramMB], w[Term::DramMB]);
+  EXPECT_NEAR(s[Term::PartialMB], (131.0 + 72.0) * 128 * 128 * 4 * 2 * 1e-6,
+              1e-9);
   // A tile's overhead per segment: a block's 7 steps span 2 tiles at most.
   EXPECT_NEAR(s[Term::TileOverheadUs] / w[Term::TileOverheadUs], 2.0, 1e-12);
   // Fewer units than blocks: one block per unit.

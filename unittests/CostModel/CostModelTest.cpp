@@ -130,9 +130,40 @@ TEST(CostModel, GpuSplitKIsOneLaunchThatWritesAndReadsItsPartialSums) {
   Prediction four = predict(shape, ElemType::F16, split, h100);
   EXPECT_EQ(four[Term::Tiles], 4 * one[Term::Tiles]);
   EXPECT_EQ(four[Term::LaunchUs], one[Term::LaunchUs]);
-  EXPECT_NEAR(four[Term::DramMB] - one[Term::DramMB],
-              16.0 * 4096 * 4 * 2 * 4 * 1e-6, 1e-9);
+  EXPECT_DOUBLE_EQ(four[Term::DramMB], one[Term::DramMB]);
+  EXPECT_DOUBLE_EQ(one[Term::PartialMB], 0.0);
+  EXPECT_NEAR(four[Term::PartialMB], 16.0 * 4096 * 4 * 2 * 4 * 1e-6, 1e-9);
   EXPECT_GT(four[Term::ActiveCUFraction], one[Term::ActiveCUFraction]);
+}
+
+TEST(CostModel, PartialSumsThatFitInL2MoveAtItsRate) {
+  // The same split-K candidate on an h100 that gives no L2 rate: its
+  // partial sums (2.1 MB, well inside half of 50 MB) are priced at the
+  // DRAM rate instead, and the memory term grows by exactly the difference.
+  TargetDesc h100 = builtinTarget("h100");
+  ASSERT_GT(h100.l2BytesPerClock * h100.clockGHz, h100.memBandwidthGBs);
+  TargetDesc noL2Rate = h100;
+  noL2Rate.l2BytesPerClock = 0;
+  KernelConfig split = wgmmaConfig();
+  split.splitK = 4;
+  GemmShape shape{1, 16, 4096, 4096};
+  Prediction l2 = predict(shape, ElemType::F16, split, h100);
+  Prediction dram = predict(shape, ElemType::F16, split, noL2Rate);
+  double bytes = l2[Term::PartialMB] * 1e6;
+  double memoryEfficiency = h100.calibration.memoryEfficiency;
+  double saved = bytes * (1.0 / (h100.memBandwidthGBs * 1e3) -
+                          1.0 / (h100.l2BytesPerClock * h100.clockGHz * 1e3));
+  EXPECT_NEAR(dram[Term::MemoryUs] - l2[Term::MemoryUs],
+              saved / memoryEfficiency, 1e-9);
+
+  // Partial sums larger than the L2's share make the round trip to DRAM
+  // whatever the L2's rate: 64 batches of 256 x 4096 in 4 splits store
+  // 1.07 GB.
+  GemmShape big{64, 256, 4096, 4096};
+  Prediction bigL2 = predict(big, ElemType::F16, split, h100);
+  Prediction bigDram = predict(big, ElemType::F16, split, noL2Rate);
+  EXPECT_GT(bigL2[Term::PartialMB] * 1e6 * 0.5, double(h100.l2Bytes));
+  EXPECT_DOUBLE_EQ(bigL2[Term::MemoryUs], bigDram[Term::MemoryUs]);
 }
 
 TEST(CostModel, CpuReadsAInPlaceWithFewColumnsPerBlock) {

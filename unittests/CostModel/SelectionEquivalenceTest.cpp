@@ -313,15 +313,30 @@ double plainEvaluate(const PreparedTable &t, int i, const GemmShape &shape) {
   double wm = std::clamp(std::floor(waveTiles / wn), 1.0, tilesM);
   double readsA = aFits ? 1.0 : std::ceil(tilesN / wn);
   double readsB = bFits ? 1.0 : std::ceil(tilesM / wm);
+  // Stream-K's blocks work a range apart: every one of the tiles / G
+  // periods touches min(rows, G) tile rows and min(columns, G) columns.
+  if (workers > 0) {
+    double periods = std::max(tiles / workers, 1.0);
+    double rows = b * tilesM, cols = b * tilesN;
+    readsA =
+        aFits ? 1.0 : std::max(periods * std::min(rows, workers) / rows, 1.0);
+    readsB =
+        bFits ? 1.0 : std::max(periods * std::min(cols, workers) / cols, 1.0);
+  }
   double dramBytes = b * eb * (m * k * readsA + k * n * readsB + m * n);
+  double partialBytes = 0.0;
   if (c.splitK[i] > 1.0)
-    dramBytes += b * m * n * 4.0 * 2.0 * c.splitK[i];
+    partialBytes = b * m * n * 4.0 * 2.0 * c.splitK[i];
   // Stream-K: a tile shared at each boundary between blocks' ranges (at
   // most), each contributor's f32 partial sums written and read.
   if (workers > 0) {
     double partialTiles = (workers - 1.0) + std::min(tiles, workers - 1.0);
-    dramBytes += partialTiles * c.tileM[i] * c.tileN[i] * 4.0 * 2.0;
+    partialBytes = partialTiles * c.tileM[i] * c.tileN[i] * 4.0 * 2.0;
   }
+  // Read back from L2 while their stores fit in its share.
+  double partialUs = partialBytes * (partialBytes / 2.0 <= t.sharedCacheBytes
+                                         ? t.usPerL2Byte
+                                         : 1.0 / t.dramBytesPerUs);
   double tileBytes = (tileM + tileN) * paddedK * eb;
   double latencyBound =
       t.cpu ? busiest(paddedM * tilesN + tilesM * paddedN, tileM + tileN) *
@@ -329,8 +344,9 @@ double plainEvaluate(const PreparedTable &t, int i, const GemmShape &shape) {
             : rounds * tileBytes * c.invInFlightBytes[i] *
                   (aFits && bFits ? t.cacheLatencyUs : t.dramLatencyUs) /
                   resident;
-  double memory = std::max(dramBytes / t.dramBytesPerUs, latencyBound) *
-                  t.invMemoryEfficiency;
+  double memory =
+      std::max(dramBytes / t.dramBytesPerUs + partialUs, latencyBound) *
+      t.invMemoryEfficiency;
   double chip = std::max(compute, onChip) + pack;
   double exposed = t.cpu ? 1.0 : c.invStages[i] / resident;
   // A GPU launch's grid z holds at most 65535 (matrix, split) pairs: a

@@ -158,6 +158,27 @@ TEST(TargetDatabase, F64PeakIsAGpuFigure) {
             "user.db:2: f64_tflops: must be positive, got '-1'");
 }
 
+TEST(TargetDatabase, L2RateIsAGpuFigureAboveDram) {
+  TargetDatabase db = TargetDatabase::withBuiltins();
+  std::string error;
+  EXPECT_DOUBLE_EQ(db.lookup("a100")->l2BytesPerClock, 5120);
+  // Targets without the figure read 0: partial sums at the DRAM rate.
+  EXPECT_DOUBLE_EQ(db.lookup("mi300x")->l2BytesPerClock, 0);
+  // 2039 GB/s of HBM at 1.41 GHz is 1446 bytes per clock: an L2 figure
+  // below it is in the wrong unit (per SM, or GB/s).
+  EXPECT_FALSE(db.addFromText("[a100-slow-l2]\ninherits = a100\n"
+                              "l2_bytes_per_clock = 64\n",
+                              "user.db", error));
+  EXPECT_EQ(error, "user.db:1: l2_bytes_per_clock: is below mem_bandwidth_gbs "
+                   "at clock_ghz (bytes per clock over the whole chip are "
+                   "expected) in [a100-slow-l2]");
+  EXPECT_FALSE(db.addFromText("[cpu-l2]\ninherits = host-avx2\n"
+                              "l2_bytes_per_clock = 4096\n",
+                              "user.db", error));
+  EXPECT_EQ(error, "user.db:1: l2_bytes_per_clock: is a GPU figure (the "
+                   "partial sums it prices are a GPU kernel's), in [cpu-l2]");
+}
+
 TEST(TargetDatabase, UnknownKey) {
   EXPECT_EQ(parseError("[x]\nvendor = nvidia\ncolour = red\n"),
             "user.db:3: colour: unknown key");

@@ -86,6 +86,18 @@ module attributes {ukernel.target = #ukernel.target<name = "t", vendor = nvidia,
 
 // -----
 
+// Negative L2 rate.
+// expected-error @below {{l2_bytes_per_clock must not be negative}}
+module attributes {ukernel.target = #ukernel.target<name = "t", vendor = nvidia, chip = "sm_80", compute_units = 108, warp_size = 32, max_threads_per_block = 1024, shared_mem_per_block = 166912, mem_bandwidth_gbs = 2039.0, clock_ghz = 1.41, peak_tflops = {simt_fma = 19.5}, l2_bytes_per_clock = -5120.0>} {}
+
+// -----
+
+// An L2 rate on a CPU, whose kernels write no partial sums there.
+// expected-error @below {{l2_bytes_per_clock is a GPU figure}}
+module attributes {ukernel.target = #ukernel.target<name = "c", vendor = cpu, chip = "x86-64-v4", compute_units = 2, warp_size = 1, max_threads_per_block = 1, mem_bandwidth_gbs = 100.0, clock_ghz = 2.0, peak_tflops = {cpu_fma = 0.1}, vector_bits = 512, l2_bytes_per_clock = 64.0>} {}
+
+// -----
+
 // Peak listed twice.
 // expected-error @below {{peak_tflops lists 'simt_fma' twice}}
 module attributes {ukernel.target = #ukernel.target<name = "t", vendor = nvidia, chip = "sm_80", compute_units = 108, warp_size = 32, sub_partitions = 4, max_threads_per_block = 1024, max_threads_per_cu = 2048, max_blocks_per_cu = 32, registers_per_block = 65536, registers_per_cu = 65536, max_registers_per_thread = 255, shared_mem_per_block = 166912, shared_mem_per_cu = 167936, l2_bytes = 41943040, mem_bandwidth_gbs = 2039.0, clock_ghz = 1.41, peak_tflops = {simt_fma = 1.0, simt_fma = 2.0}>} {}

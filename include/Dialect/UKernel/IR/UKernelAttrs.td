@@ -166,8 +166,10 @@ def UKernel_TargetAttr : UKernel_Attr<"Target", "target"> {
     per-block limits are GPU facts. `onchip_bytes_per_clock` is the shared
     memory (LDS) bandwidth per compute unit and clock. `f64_tflops` is a
     GPU's f64 FMA peak (no f64 kernels without it; a CPU's f64 rate follows
-    from its vector width). Without a
-    `calibration`, the cost model's default coefficients apply.
+    from its vector width). `l2_bytes_per_clock` is a GPU's L2 read
+    bandwidth over the whole chip per clock: split-K and stream-K partial
+    sums that stay in L2 are priced at it (at the DRAM rate without it).
+    Without a `calibration`, the cost model's default coefficients apply.
 
     ```mlir
     #ukernel.target<name = "h100", vendor = nvidia, chip = "sm_90a",
@@ -201,7 +203,8 @@ def UKernel_TargetAttr : UKernel_Attr<"Target", "target"> {
     OptionalParameter<"CalibrationAttr">:$calibration,
     UKernel_DefaultI64Parameter:$vector_bits,
     UKernel_DefaultI64Parameter:$fma_units_per_core,
-    UKernel_DefaultF64Parameter:$f64_tflops
+    UKernel_DefaultF64Parameter:$f64_tflops,
+    UKernel_DefaultF64Parameter:$l2_bytes_per_clock
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -165,6 +165,7 @@ quilt::TargetDesc mlir::ukernel::toTargetDesc(TargetAttr target) {
   desc.vectorBits = target.getVectorBits();
   desc.fmaUnitsPerCore = target.getFmaUnitsPerCore();
   desc.f64PeakTflops = target.getF64Tflops().convertToDouble();
+  desc.l2BytesPerClock = target.getL2BytesPerClock().convertToDouble();
   return desc;
 }
 
@@ -186,5 +187,6 @@ TargetAttr mlir::ukernel::getTargetAttr(MLIRContext *context,
                            APFloat(desc.calibration.memoryEfficiency),
                            APFloat(desc.calibration.launchOverheadUs),
                            APFloat(desc.calibration.tileOverheadUs)),
-      desc.vectorBits, desc.fmaUnitsPerCore, APFloat(desc.f64PeakTflops));
+      desc.vectorBits, desc.fmaUnitsPerCore, APFloat(desc.f64PeakTflops),
+      APFloat(desc.l2BytesPerClock));
 }

@@ -245,7 +245,7 @@ LogicalResult TargetAttr::verify(
     int64_t l2Bytes, int64_t l3Bytes, APFloat memBandwidth, APFloat clock,
     APFloat onChipBytesPerClock, ArrayRef<InstructionPeak> peaks,
     CalibrationAttr calibration, int64_t vectorBits, int64_t fmaUnitsPerCore,
-    APFloat f64Tflops) {
+    APFloat f64Tflops, APFloat l2BytesPerClock) {
   if (name.empty())
     return emitError() << "target name must not be empty";
   if (computeUnits <= 0)
@@ -286,6 +286,10 @@ LogicalResult TargetAttr::verify(
     return emitError() << "onchip_bytes_per_clock must not be negative";
   if (f64Tflops.isNegative() || f64Tflops.isNaN())
     return emitError() << "f64_tflops must not be negative";
+  if (l2BytesPerClock.isNegative() || l2BytesPerClock.isNaN())
+    return emitError() << "l2_bytes_per_clock must not be negative";
+  if (vendor == Vendor::cpu && !l2BytesPerClock.isZero())
+    return emitError() << "l2_bytes_per_clock is a GPU figure";
   if (vendor == Vendor::cpu) {
     if (warpSize != 1)
       return emitError() << "a cpu target has warp_size 1, got " << warpSize;
