@@ -82,6 +82,14 @@ Prediction predict(const GemmShape &shape, ElemType elem,
                    const KernelConfig &cfg, const TargetDesc &target,
                    const Calibration &calibration);
 
+/// The rows of tiles one full wave of `cfg`'s blocks covers in the
+/// footprint the model prices its operand reads by (roughly square in
+/// elements, grouped rasterization): a GPU kernel of whole tiles walks its
+/// grid in groups of this many tile rows, column after column, so that
+/// each wave reads that footprint. At least 1.
+int64_t waveFootprintRows(const KernelConfig &cfg, ElemType elem,
+                          const TargetDesc &target);
+
 //===----------------------------------------------------------------------===//
 // Prepared tables and selection
 //===----------------------------------------------------------------------===//

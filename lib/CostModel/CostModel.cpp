@@ -283,6 +283,19 @@ void setTargetConstants(PreparedTable &t, const TargetDesc &target,
 
 } // namespace
 
+int64_t waveFootprintRows(const KernelConfig &cfg, ElemType elem,
+                          const TargetDesc &target) {
+  ResourceUsage usage = estimateResources(cfg, elem, target);
+  double waveTiles = double(std::max<int64_t>(target.computeUnits, 1)) *
+                     double(std::max<int64_t>(usage.blocksPerCU, 1));
+  constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+  double columns = detail::waveColumns(
+      waveTiles, double(cfg.tileM) / double(std::max<int64_t>(cfg.tileN, 1)),
+      kUnbounded);
+  return int64_t(
+      detail::waveRows(waveTiles, columns, 1.0 / columns, kUnbounded));
+}
+
 const char *termName(Term term) { return termName(static_cast<int>(term)); }
 const char *termName(int term) {
   return term >= 0 && term < kNumTerms ? kTermNames[term] : "?";

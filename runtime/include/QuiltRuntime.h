@@ -159,12 +159,15 @@ enum quilt_rt_operand_check {
                                                size, along the dimension
                                                or'ed in, that took the
                                                product past it */
-  QUILT_RT_CHECK_NEGATIVE_SIZE = 28 /* a dispatch operand's size (got) along
+  QUILT_RT_CHECK_NEGATIVE_SIZE = 28, /* a dispatch operand's size (got) along
                                        the dimension or'ed in is negative;
                                        the operand is the null check's code
                                        shifted by QUILT_RT_CHECK_ROLE_SHIFT
                                        (with a fused epilogue operand's
                                        index as in that check) */
+  QUILT_RT_CHECK_GPU_ROWS = 29 /* GPU targets: a matmul's or batch matmul's
+                                  rows M (got) must be below `expected`
+                                  (2^32), the kernels' 32-bit tile map */
 };
 #define QUILT_RT_CHECK_ROLE_SHIFT 24
 #define QUILT_RT_CHECK_DIM_SHIFT 12

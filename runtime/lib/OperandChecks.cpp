@@ -145,6 +145,10 @@ std::string describeCheck(int32_t check, int64_t got, int64_t expected) {
            "(at most " +
            std::to_string(expected - 1) + ")";
   }
+  case QUILT_RT_CHECK_GPU_ROWS:
+    return "C has " + count(got, "row") +
+           ", too many for the GPU kernels' 32-bit tile map (at most " +
+           std::to_string(expected - 1) + ")";
   case QUILT_RT_CHECK_BUFFER_NEGATIVE_SIZE:
     return "size " + std::to_string(got) + " along dimension " +
            dimensionOf(check);

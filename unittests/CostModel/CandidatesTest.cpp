@@ -141,6 +141,30 @@ TEST(Candidates, BatchesPastTheGridZAreLaunchedInChunks) {
   EXPECT_DOUBLE_EQ(launches(whole, 100000), 2.0);
 }
 
+TEST(Candidates, KernelsWalkTheFootprintTheModelPrices) {
+  // The GPU kernels group their tiles by waveFootprintRows: the rows of the
+  // full-wave footprint the prepared table prices reads by.
+  for (const char *name : {"h100", "a100", "mi300x", "rx7900xtx"}) {
+    const TargetDesc &t = builtinTarget(name);
+    std::vector<KernelConfig> cands =
+        generateCandidates(OpKind::Matmul, ElemType::F16, t);
+    PreparedTable table;
+    std::string error;
+    ASSERT_TRUE(
+        prepareTable(cands, ElemType::F16, t, t.calibration, table, error))
+        << error;
+    for (size_t i = 0; i < cands.size(); ++i)
+      EXPECT_EQ(double(waveFootprintRows(cands[i], ElemType::F16, t)),
+                table.candidates.fullWaveM[i])
+          << name << " " << cands[i].str();
+  }
+  // 128 x 128 tiles, one block per SM of an h100: 12 rows by 11 columns.
+  KernelConfig square = wgmmaConfig();
+  square.threads = 256, square.warpsM = 8, square.threadTileM = 2;
+  EXPECT_EQ(waveFootprintRows(square, ElemType::F16, builtinTarget("h100")),
+            12);
+}
+
 TEST(Candidates, StreamKBlocksReReadOperandsThatLeaveL2) {
   // 6241 x 4103 x 3726 in 128 x 128 tiles: 49 x 33 = 1617 tiles, 12.25 per
   // block of 132. The blocks work on tiles a range apart, touching every

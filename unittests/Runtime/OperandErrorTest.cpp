@@ -97,6 +97,14 @@ TEST(OperandError, GpuConvolutionsTooLargeForTheirIndexMaps) {
             "index maps (at most 4294967295)");
 }
 
+TEST(OperandError, GpuMatmulsTooTallForTheirTileMap) {
+  EXPECT_EQ(report(QUILT_RT_CHECK_GPU_ROWS, 4294967296, 4294967296,
+                   "@m dispatch 0 (matmul f16)"),
+            "quilt: @m dispatch 0 (matmul f16): C has 4294967296 rows, too "
+            "many for the GPU kernels' 32-bit tile map (at most "
+            "4294967295)");
+}
+
 TEST(OperandError, NegativeSizesNameTheOperandAndDimension) {
   auto negative = [](int32_t nullCheck, int32_t dim) {
     return QUILT_RT_CHECK_NEGATIVE_SIZE |

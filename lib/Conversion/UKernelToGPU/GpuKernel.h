@@ -94,6 +94,13 @@ struct GpuKernelSpec {
   /// blocks leave exactly the estimate, a cap there spills whatever the
   /// estimate missed.
   int64_t minBlocksPerSM = 0;
+  /// A kernel of whole tiles takes its tiles in groups of this many tile
+  /// rows, column after column within a group (grouped rasterization), so
+  /// that the blocks the GPU runs at once cover the compact footprint the
+  /// cost model prices (quilt::waveFootprintRows); 1 walks the grid's
+  /// columns of rows, in launch order. Stream-K kernels number their tiles
+  /// themselves.
+  int64_t groupRows = 1;
 
   /// The element type the kernel writes right after its K loop: C's, or a
   /// split-K kernel's partial sums in the compute type.

@@ -65,6 +65,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::ukernel;
@@ -119,6 +120,65 @@ std::string GpuKernelSpec::symbolName() const {
   if (tmaLoads)
     os << "_tma";
   return name;
+}
+
+/// The first row and column of C of the tile that block (x, y) of a grid of
+/// whole tiles computes, tilesM x tilesN blocks (grid x, y): blocks in
+/// launch order (x fastest), tiles in groups of `groupRows` tile rows,
+/// column after column within a group (grouped rasterization):
+///
+///   linear = y tilesM + x
+///   group = linear / (groupRows tilesN),  first = group groupRows
+///   rows = min(tilesM - first, groupRows)   (the last group may be short)
+///   in = linear - group groupRows tilesN
+///   tile = (first + in % rows, in / rows)
+///
+/// a bijection of the grid, which is launch order itself when the group
+/// holds every row. In 32 bits, like the split-K kernel's z division (a
+/// 64-bit one is a ptxas subroutine), through to the tile's first row and
+/// column: those stay below M and N, which the host checks keep below 2^32
+/// rows (QUILT_RT_CHECK_GPU_ROWS; N is below 65535 tiles, grid y's limit).
+/// Held in 32 bits, they cost a thread no more registers than the block
+/// indices they replace did (one sm_90a SIMT kernel spilled with 64-bit
+/// ones, and an mi300x split-K one 4 SGPRs, before split-K kept launch
+/// order).
+static std::pair<Value, Value> groupedTile(OpBuilder &b, Location loc,
+                                           int64_t groupRows, int64_t tileM,
+                                           int64_t tileN) {
+  IndexMath im{b, loc};
+  Value x = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value y = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  if (groupRows <= 1)
+    return {im.mul(x, im.c(tileM)), im.mul(y, im.c(tileN))};
+  Type i32 = b.getI32Type(), index = b.getIndexType();
+  auto narrow = [&](Value v) -> Value {
+    return arith::IndexCastUIOp::create(b, loc, i32, v);
+  };
+  auto widen = [&](Value v) -> Value {
+    return arith::IndexCastUIOp::create(b, loc, index, v);
+  };
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i32, v);
+  };
+  auto mul = [&](Value l, Value r) -> Value {
+    return arith::MulIOp::create(b, loc, l, r);
+  };
+  Value tilesM = narrow(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
+  Value tilesN = narrow(gpu::GridDimOp::create(b, loc, gpu::Dimension::y));
+  Value rowsPerGroup = constant(groupRows);
+  Value linear =
+      arith::AddIOp::create(b, loc, mul(narrow(y), tilesM), narrow(x));
+  Value perGroup = mul(rowsPerGroup, tilesN);
+  Value group = arith::DivUIOp::create(b, loc, linear, perGroup);
+  Value first = mul(group, rowsPerGroup);
+  Value rows = arith::MinUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, tilesM, first), rowsPerGroup);
+  Value in = arith::SubIOp::create(b, loc, linear, mul(group, perGroup));
+  Value row = arith::AddIOp::create(b, loc, first,
+                                    arith::RemUIOp::create(b, loc, in, rows));
+  Value column = arith::DivUIOp::create(b, loc, in, rows);
+  return {widen(mul(row, constant(tileM))),
+          widen(mul(column, constant(tileN)))};
 }
 
 /// A strided view of `rank` dynamic sizes; the inner stride stays static 1
@@ -325,10 +385,8 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
         batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
       takeMatrices(batch);
     }
-    row0 = im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),
-                  im.c(cfg.tileM));
-    col0 = im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y),
-                  im.c(cfg.tileN));
+    std::tie(row0, col0) =
+        groupedTile(b, loc, spec.groupRows, cfg.tileM, cfg.tileN);
   }
   // The GEMM view: M x N of C, K of A. A convolution's region has `rows`
   // GEMM rows from `rowOrigin` (its image is passed whole), its output

@@ -326,6 +326,11 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
       if (usage.blocksPerCU == usage.blocksPerCUBesidesRegisters &&
           usage.registerBudgetPerThread > usage.registersPerThread)
         spec.minBlocksPerSM = usage.blocksPerCU;
+      // Split-K exists for grids of fewer tiles than a wave, whose order
+      // does not matter: its blocks keep launch order, and the registers
+      // (on mi300x, SGPRs) it would take to hold a computed tile.
+      if (!spec.sharesTiles())
+        spec.groupRows = quilt::waveFootprintRows(spec.config, *elem, desc);
     }
     GpuKernel kernel = kernels.getOrCreate(spec, target.getChip(), loc);
     if (!kernel.func)

@@ -198,6 +198,16 @@ void addGemmChecks(CheckBuilder &cb, DispatchOp op) {
   if (Value bias = op.getBias())
     cb.equal(QUILT_RT_CHECK_BIAS, cb.dim(bias, 0), cN);
   addFusedEpilogueChecks(cb, op, cb.dim(c, first), cN);
+  // The GPU kernels place their tiles' rows in 32 bits (groupedTile in
+  // KernelBuilder.cpp). A C without columns launches no tile, whatever its
+  // rows.
+  if (op.getEffectiveTarget().getVendor() != Vendor::cpu) {
+    IndexMath &im = cb.im;
+    Value noColumns = im.eq(cN, im.c(0));
+    Value rowsWritten = arith::SelectOp::create(im.b, im.loc, noColumns,
+                                                im.c(0), cb.dim(c, first));
+    cb.below(QUILT_RT_CHECK_GPU_ROWS, rowsWritten, int64_t(1) << 32);
+  }
 }
 
 void addConvChecks(CheckBuilder &cb, DispatchOp op) {
