@@ -153,6 +153,19 @@ void prepareCpuEdgeBlock(const KernelConfig &cfg, ElemType elem,
   c.edgeLoadColsPerVector[i] = colsPerCycle / kCpuLoadPorts;
 }
 
+/// The tiles a full wave of `waveTiles` covers on a grid with room in both
+/// directions (no clamp to the tile counts): what the prepared table prices
+/// reads by and what the GPU kernels walk (waveFootprintRows).
+struct WaveFootprint {
+  double columns, rows;
+};
+WaveFootprint fullWaveFootprint(double waveTiles, double aspect) {
+  constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+  double columns = detail::waveColumns(waveTiles, aspect, kUnbounded);
+  return {columns,
+          detail::waveRows(waveTiles, columns, 1.0 / columns, kUnbounded)};
+}
+
 /// Shape-independent constants of candidate `i`, into lane `i` of
 /// `t.candidates`. `t` must already hold the target constants
 /// (setTargetConstants).
@@ -187,13 +200,10 @@ void prepareCandidate(const KernelConfig &cfg, ElemType elem,
   c.stages[i] = stages;
   c.invStages[i] = 1.0 / stages;
   c.footprintAspect[i] = tileM / tileN;
-  // A grid with room in both directions: no clamp to the tile counts.
-  constexpr double kUnbounded = std::numeric_limits<double>::infinity();
-  c.fullWaveN[i] =
-      detail::waveColumns(c.waveTiles[i], c.footprintAspect[i], kUnbounded);
+  WaveFootprint full = fullWaveFootprint(c.waveTiles[i], c.footprintAspect[i]);
+  c.fullWaveN[i] = full.columns;
   c.invFullWaveN[i] = 1.0 / c.fullWaveN[i];
-  c.fullWaveM[i] = detail::waveRows(c.waveTiles[i], c.fullWaveN[i],
-                                    c.invFullWaveN[i], kUnbounded);
+  c.fullWaveM[i] = full.rows;
   c.invFullWaveM[i] = 1.0 / c.fullWaveM[i];
   c.invInFlightBytes[i] = 1.0 / (stages * (tileM + tileN) * tileK * eb);
   c.packsA[i] = cpu && cpuReadsAInPlace(cfg, elem) ? 0.0 : 1.0;
@@ -288,12 +298,9 @@ int64_t waveFootprintRows(const KernelConfig &cfg, ElemType elem,
   ResourceUsage usage = estimateResources(cfg, elem, target);
   double waveTiles = double(std::max<int64_t>(target.computeUnits, 1)) *
                      double(std::max<int64_t>(usage.blocksPerCU, 1));
-  constexpr double kUnbounded = std::numeric_limits<double>::infinity();
-  double columns = detail::waveColumns(
-      waveTiles, double(cfg.tileM) / double(std::max<int64_t>(cfg.tileN, 1)),
-      kUnbounded);
-  return int64_t(
-      detail::waveRows(waveTiles, columns, 1.0 / columns, kUnbounded));
+  double aspect = double(std::max<int64_t>(cfg.tileM, 1)) /
+                  double(std::max<int64_t>(cfg.tileN, 1));
+  return int64_t(fullWaveFootprint(waveTiles, aspect).rows);
 }
 
 const char *termName(Term term) { return termName(static_cast<int>(term)); }

@@ -340,9 +340,9 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
   double eb = t.elemBytes;
   T readsA = one, readsB = one;
   T latency = splat<T>(t.cacheLatencyUs);
+  auto aFits = md * kd * eb <= t.sharedCacheBytes;
+  auto bFits = kd * nd * eb <= t.sharedCacheBytes;
   if constexpr (Footprint) {
-    auto aFits = md * kd * eb <= t.sharedCacheBytes;
-    auto bFits = kd * nd * eb <= t.sharedCacheBytes;
     // The footprint's wn columns and wm rows, and their reciprocals, in
     // three cases, each exact:
     //  - at least a wave of tiles, with room along N for a full wave's
@@ -451,14 +451,12 @@ inline T evaluateLane(const PreparedTable &t, const PreparedCandidates &c,
       if constexpr (Footprint) {
         T periods = maxOf(tiles / streamWorkers, one);
         T rowsAll = bd * tilesM, colsAll = bd * tilesN;
-        T streamReadsA =
-            selectLazy(md * kd * eb <= t.sharedCacheBytes, one, [&] {
-              return periods * minOf(rowsAll, streamWorkers) / rowsAll;
-            });
-        T streamReadsB =
-            selectLazy(kd * nd * eb <= t.sharedCacheBytes, one, [&] {
-              return periods * minOf(colsAll, streamWorkers) / colsAll;
-            });
+        T streamReadsA = selectLazy(aFits, one, [&] {
+          return periods * minOf(rowsAll, streamWorkers) / rowsAll;
+        });
+        T streamReadsB = selectLazy(bFits, one, [&] {
+          return periods * minOf(colsAll, streamWorkers) / colsAll;
+        });
         readsA = select(streamK > 0.0, maxOf(streamReadsA, one), readsA);
         readsB = select(streamK > 0.0, maxOf(streamReadsB, one), readsB);
       }

@@ -141,6 +141,13 @@ TEST(Candidates, BatchesPastTheGridZAreLaunchedInChunks) {
   EXPECT_DOUBLE_EQ(launches(whole, 100000), 2.0);
 }
 
+/// 128 x 128 x 64 wgmma tiles over two warpgroups: one block per h100 SM.
+KernelConfig squareWgmmaConfig() {
+  KernelConfig c = wgmmaConfig();
+  c.threads = 256, c.warpsM = 8, c.threadTileM = 2;
+  return c;
+}
+
 TEST(Candidates, KernelsWalkTheFootprintTheModelPrices) {
   // The GPU kernels group their tiles by waveFootprintRows: the rows of the
   // full-wave footprint the prepared table prices reads by.
@@ -159,9 +166,7 @@ TEST(Candidates, KernelsWalkTheFootprintTheModelPrices) {
           << name << " " << cands[i].str();
   }
   // 128 x 128 tiles, one block per SM of an h100: 12 rows by 11 columns.
-  KernelConfig square = wgmmaConfig();
-  square.threads = 256, square.warpsM = 8, square.threadTileM = 2;
-  EXPECT_EQ(waveFootprintRows(square, ElemType::F16, builtinTarget("h100")),
+  EXPECT_EQ(waveFootprintRows(squareWgmmaConfig(), ElemType::F16, builtinTarget("h100")),
             12);
 }
 
@@ -173,8 +178,7 @@ TEST(Candidates, StreamKBlocksReReadOperandsThatLeaveL2) {
   // whole tiles walk a wave's compact footprint (12 rows x 11 columns of
   // tiles: A read ceil(33 / 11) = 3 times, B ceil(49 / 12) = 5 times).
   const TargetDesc &h100 = builtinTarget("h100");
-  KernelConfig whole = wgmmaConfig();
-  whole.threads = 256, whole.warpsM = 8, whole.threadTileM = 2;
+  KernelConfig whole = squareWgmmaConfig();
   KernelConfig streamed = whole;
   streamed.streamK = 132;
   GemmShape shape{1, 6241, 4103, 3726};
@@ -195,8 +199,7 @@ TEST(Candidates, StreamKFillsTheLastWave) {
   // SMs. Whole tiles leave 60 SMs idle; stream-K over 132 blocks gives
   // each ceil(864 / 132) = 7 of the 864 steps: 864 / (7 x 132) busy.
   const TargetDesc &h100 = builtinTarget("h100");
-  KernelConfig whole = wgmmaConfig();
-  whole.threads = 256, whole.warpsM = 8, whole.threadTileM = 2;
+  KernelConfig whole = squareWgmmaConfig();
   KernelConfig streamed = whole;
   streamed.streamK = 132;
   ASSERT_EQ(checkForTarget(streamed, ElemType::F16, h100), "");
