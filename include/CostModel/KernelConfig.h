@@ -72,6 +72,41 @@ struct ResourceUsage {
 ResourceUsage estimateResources(const KernelConfig &cfg, ElemType elem,
                                 const TargetDesc &target);
 
+/// A warp-specialized kernel's producer warpgroup: 128 threads beside the
+/// configuration's `threads` (the consumers), one of which issues the tile
+/// loads (TMA) while the consumers multiply. `setmaxnreg` moves registers
+/// from the producer, which needs few, to the consumers, which hold the
+/// accumulators (CUTLASS 3's sm90 warp-specialized kernels: 40 and 232 at
+/// 384 threads).
+struct ProducerWarpgroup {
+  static constexpr int64_t kThreads = 128;
+  /// What the producer keeps (`setmaxnreg.dec`): its loop's counters, the
+  /// tensor maps' and mbarriers' addresses.
+  static constexpr int64_t kRegisters = 40;
+  /// The blocks a compute unit holds: estimateResources's, which the
+  /// producer keeps.
+  int64_t blocksPerCU = 0;
+  /// A thread's registers at launch: the budget of blocksPerCU blocks of
+  /// threads + kThreads (ptxas allocates exactly this once the kernel
+  /// moves registers and asks for the blocks, `.minnctapersm`).
+  int64_t launchRegisters = 0;
+  /// A consumer's registers after `setmaxnreg.inc`: the launch's and what
+  /// the producer releases, in whole granules.
+  int64_t consumerRegisters = 0;
+  /// Whether the kernel moves registers at all (the consumers get more
+  /// than the launch gives every thread).
+  bool movesRegisters() const { return consumerRegisters > launchRegisters; }
+};
+
+/// The producer warpgroup a whole-tile kernel of `cfg` can take on
+/// `target` without losing a block of estimateResources's occupancy or
+/// leaving the consumers fewer registers than its estimate; nullopt where
+/// it cannot (or `cfg` shares tiles, or its threads are not whole
+/// warpgroups).
+std::optional<ProducerWarpgroup> producerWarpgroupFor(const KernelConfig &cfg,
+                                                      ElemType elem,
+                                                      const TargetDesc &target);
+
 /// Target-independent structural checks (positive sizes, tile a multiple of
 /// the instruction shape and of warp layout x per-warp tile, ...). Returns
 /// the empty string when valid, else one precise sentence saying what is

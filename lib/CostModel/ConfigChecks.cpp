@@ -358,6 +358,35 @@ ResourceUsage estimateResources(const KernelConfig &cfg, ElemType elem,
   return usage;
 }
 
+std::optional<ProducerWarpgroup>
+producerWarpgroupFor(const KernelConfig &cfg, ElemType elem,
+                     const TargetDesc &target) {
+  constexpr int64_t kProducer = ProducerWarpgroup::kThreads;
+  if (target.vendor != Vendor::NVIDIA || cfg.sharesTiles() ||
+      cfg.threads <= 0 || cfg.threads % kProducer != 0)
+    return std::nullopt;
+  ResourceUsage usage = estimateResources(cfg, elem, target);
+  int64_t blocks = usage.blocksPerCU;
+  int64_t threads = cfg.threads + kProducer;
+  if (blocks < 1 || threads > target.maxThreadsPerBlock ||
+      blocks * threads > target.maxThreadsPerCU)
+    return std::nullopt;
+  ProducerWarpgroup producer;
+  producer.blocksPerCU = blocks;
+  producer.launchRegisters = registerBudget(blocks, threads, target);
+  // setmaxnreg counts in granules of 8, up to the most a thread may have.
+  int64_t most =
+      target.maxRegistersPerThread / kRegisterGranule * kRegisterGranule;
+  int64_t pool = producer.launchRegisters * threads;
+  int64_t consumer =
+      (pool - kProducer * ProducerWarpgroup::kRegisters) / cfg.threads;
+  consumer = std::min(consumer / kRegisterGranule * kRegisterGranule, most);
+  producer.consumerRegisters = std::max(consumer, producer.launchRegisters);
+  if (producer.consumerRegisters < usage.registersPerThread)
+    return std::nullopt;
+  return producer;
+}
+
 namespace {
 
 std::string checkCpuTarget(const KernelConfig &cfg, ElemType elem,

@@ -344,6 +344,67 @@ TEST(ConfigChecks, RegistersFillEachSubPartitionWithWholeWarps) {
   EXPECT_EQ(u.registerBudgetPerThread, 96);
 }
 
+TEST(ConfigChecks, ProducerWarpgroupMovesRegistersToTheConsumers) {
+  const TargetDesc &h100 = builtinTarget("h100");
+  // Two consumer warpgroups of a 128 x 256 tile, one block an SM (three
+  // stages of 48 KiB): 384 threads at launch have 168 registers each (12
+  // warps, three a sub-partition: 16384 / 96 = 170, in granules of 8), and
+  // the producer's 128 x (168 - 40) go to the 256 consumers: 232, CUTLASS's
+  // figures for the same block.
+  KernelConfig wide = parseOrDie("128x256x64 t256 w4x2 tt4x32 v8 s3 wgmma");
+  std::optional<ProducerWarpgroup> p =
+      producerWarpgroupFor(wide, ElemType::F16, h100);
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->blocksPerCU,
+            estimateResources(wide, ElemType::F16, h100).blocksPerCU);
+  EXPECT_EQ(p->blocksPerCU, 1);
+  EXPECT_EQ(p->launchRegisters, 168);
+  EXPECT_EQ(p->consumerRegisters, 232);
+  EXPECT_TRUE(p->movesRegisters());
+  EXPECT_LE(ProducerWarpgroup::kThreads * ProducerWarpgroup::kRegisters +
+                wide.threads * p->consumerRegisters,
+            (wide.threads + ProducerWarpgroup::kThreads) * p->launchRegisters);
+
+  // One warpgroup and the producer, one block an SM (four stages): 255
+  // registers at launch already, 248 in granules; nothing to move.
+  std::optional<ProducerWarpgroup> one =
+      producerWarpgroupFor(wgmmaConfig(), ElemType::F16, h100);
+  ASSERT_TRUE(one.has_value());
+  EXPECT_EQ(one->blocksPerCU, 1);
+  EXPECT_EQ(one->consumerRegisters, one->launchRegisters);
+  EXPECT_FALSE(one->movesRegisters());
+}
+
+TEST(ConfigChecks, ProducerWarpgroupKeepsTheModelsBlocks) {
+  const TargetDesc &h100 = builtinTarget("h100");
+  // Two blocks an SM of 256 consumers: 768 threads at launch leave 80
+  // registers a thread, and the consumers at most (80 x 384 - 40 x 128) /
+  // 256 = 100, fewer than the 128 the model counts for them. A producer
+  // would cost a block: the kernel keeps its thread 0 as the issuer.
+  KernelConfig two = parseOrDie("128x128x64 t256 w4x2 tt4x16 v8 s3 wgmma");
+  ASSERT_EQ(estimateResources(two, ElemType::F16, h100).blocksPerCU, 2);
+  EXPECT_FALSE(producerWarpgroupFor(two, ElemType::F16, h100).has_value());
+  // A single-stage tile of 24 KiB: eight blocks an SM, whose 2048 threads
+  // leave no room for a producer's.
+  KernelConfig small = parseOrDie("64x128x64 t128 w4x1 tt2x32 v8 s1 wgmma");
+  EXPECT_FALSE(producerWarpgroupFor(small, ElemType::F16, h100).has_value());
+  // Kernels that share tiles wait for their whole block (the fixup); the
+  // producer is for kernels of whole tiles.
+  KernelConfig streamed = wgmmaConfig();
+  streamed.streamK = 132;
+  EXPECT_FALSE(producerWarpgroupFor(streamed, ElemType::F16, h100).has_value());
+  KernelConfig split = wgmmaConfig();
+  split.splitK = 2;
+  EXPECT_FALSE(producerWarpgroupFor(split, ElemType::F16, h100).has_value());
+  // Nor on AMD, nor for blocks that are not whole warpgroups.
+  EXPECT_FALSE(
+      producerWarpgroupFor(mmaConfig(), ElemType::F16, builtinTarget("mi300x"))
+          .has_value());
+  KernelConfig simt = mmaConfig();
+  simt.threads = 96;
+  EXPECT_FALSE(producerWarpgroupFor(simt, ElemType::F16, h100).has_value());
+}
+
 TEST(ConfigChecks, ResourcesWithoutAsyncCopies) {
   // Turing has no cp.async: the code generator pipelines two stages through
   // registers, so the third stage's shared memory is never allocated and

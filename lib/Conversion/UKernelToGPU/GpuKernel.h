@@ -86,6 +86,16 @@ struct GpuKernelSpec {
   /// the host launches the spec without it when an operand's view cannot
   /// be described by a tensor map.
   bool tmaLoads = false;
+  /// A TMA kernel of whole tiles is warp-specialized where this is set: a
+  /// producer warpgroup of this many threads after the configuration's,
+  /// whose first thread issues every K step's loads into the ring of stages
+  /// while the consumers (threads [0, config.threads)) multiply
+  /// (quilt::ProducerWarpgroup, KernelBuilder.cpp). 0: the consumers' thread
+  /// 0 issues the loads between its multiplications.
+  int64_t producerThreads = 0;
+  /// Where the kernel moves registers (`setmaxnreg`; 0 where it does not):
+  /// what the producer keeps, and what the consumers take.
+  int64_t producerRegisters = 0, consumerRegisters = 0;
   /// The blocks an SM holds that the kernel asks ptxas for (0: none): those
   /// its block size and workgroup memory allow, where the cost model's
   /// register estimate allows as many and they leave a thread more
@@ -101,6 +111,10 @@ struct GpuKernelSpec {
   /// columns of rows, in launch order. Stream-K kernels number their tiles
   /// themselves.
   int64_t groupRows = 1;
+
+  /// The threads a block is launched with: the consumers' and the
+  /// producer's.
+  int64_t blockThreads() const { return config.threads + producerThreads; }
 
   /// The element type the kernel writes right after its K loop: C's, or a
   /// split-K kernel's partial sums in the compute type.
@@ -176,6 +190,8 @@ struct GpuKernel {
   /// Elements of C it writes with one vector access where the host finds
   /// C aligned for it (kVectorC); 1: element by element.
   int64_t cVectorWidth = 1;
+  /// Threads a block is launched with (GpuKernelSpec::blockThreads).
+  int64_t blockThreads = 0;
 };
 
 /// The writes of C after the K loop, shared by the kernels' element and

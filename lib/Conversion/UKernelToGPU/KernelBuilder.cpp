@@ -715,6 +715,9 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
 
   SmallVector<Value> init = engine.initAccumulators(b, loc);
   scf::ForOp kLoop;
+  // A warp-specialized kernel's split into consumers (then) and the
+  // producer (else): the rest of the kernel is the consumers'.
+  scf::IfOp warpRoles;
   if (pipeline == Pipeline::Tma) {
     // Thread 0 issues the copies, and the readers hand each stage back on
     // its `empty` mbarrier: no barrier of the block runs in the loop, and
@@ -743,6 +746,67 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     if (!streamsK)
       initTmaBarriers();
     Value barriers = tmaBarriers;
+    // A warp-specialized kernel splits here: the producer warpgroup (threads
+    // from config.threads on) gives its registers to the consumers, and its
+    // first thread issues every K step in turn, each once the consumers
+    // have handed its buffer back:
+    //
+    //   for k0 in [0, K) step TK (step i):
+    //     if i >= S: wait for buffer i % S's empty barrier, phase
+    //                ((i - S) / S) % 2
+    //     issue K step i into buffer i % S
+    //
+    // The consumers run the loop below without issuing anything. Nothing
+    // after the split waits for the whole block, so the producer's threads
+    // may finish first.
+    bool producerWarpgroup = spec.producerThreads > 0;
+    assert((!producerWarpgroup || !spec.sharesTiles()) &&
+           "a kernel that shares tiles waits for its whole block");
+    if (producerWarpgroup) {
+      auto roles =
+          scf::IfOp::create(b, loc, im.lt(thread.tid, im.c(cfg.threads)),
+                            /*withElseRegion=*/true);
+      warpRoles = roles;
+      auto setMaxRegisters = [&](OpBuilder &rb, int64_t count,
+                                 NVVM::SetMaxRegisterAction action) {
+        if (spec.consumerRegisters > 0)
+          NVVM::SetMaxRegisterOp::create(rb, loc, count, action);
+      };
+      OpBuilder pb = OpBuilder::atBlockTerminator(roles.elseBlock());
+      setMaxRegisters(pb, spec.producerRegisters,
+                      NVVM::SetMaxRegisterAction::decrease);
+      IndexMath pm{pb, loc};
+      Value issuer = pm.eq(thread.tid, pm.c(cfg.threads));
+      scf::IfOp::create(pb, loc, issuer, [&](OpBuilder &ib, Location l) {
+        IndexMath sm{ib, l};
+        scf::ForOp::create(
+            ib, l, sm.c(0), kEnd, sm.c(cfg.tileK), ValueRange{},
+            [&](OpBuilder &lb, Location ll, Value k0, ValueRange) {
+              IndexMath lm{lb, ll};
+              Value step = lm.div(k0, lm.c(cfg.tileK));
+              Value stage = lm.rem(step, lm.c(stages));
+              scf::IfOp::create(
+                  lb, ll, lm.le(lm.c(stages), step),
+                  [&](OpBuilder &wb, Location wl) {
+                    IndexMath wm{wb, wl};
+                    Value empty =
+                        TmaStaging::emptyBarrier(wb, wl, barriers, stage);
+                    tma.wait(wb, wl, empty,
+                             phaseOf(wm, wm.sub(step, wm.c(stages))));
+                    scf::YieldOp::create(wb, wl);
+                  });
+              auto [aTile, bTile] = tilesAt(lb, stage);
+              tma.issue(lb, ll, k0,
+                        TmaStaging::fullBarrier(lb, ll, barriers, stage), aTile,
+                        bTile);
+              scf::YieldOp::create(lb, ll);
+            });
+        scf::YieldOp::create(ib, l);
+      });
+      b.setInsertionPoint(roles.thenBlock()->getTerminator());
+      setMaxRegisters(b, spec.consumerRegisters,
+                      NVVM::SetMaxRegisterAction::increase);
+    }
     // Thread 0 issues the K step at `k0` into buffer `stage` when it is
     // inside K, first running `beforeIssue` (a wait for the buffer).
     auto issueStep = [&](OpBuilder &sb, Value k0, Value stage,
@@ -759,7 +823,7 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
         scf::YieldOp::create(tb, loc);
       });
     };
-    for (int64_t s = 0; s < stages; ++s) {
+    for (int64_t s = 0; s < stages && !producerWarpgroup; ++s) {
       if (!streamsK) {
         issueStep(b, kAt(im, im.c(s * cfg.tileK)), im.c(s), nullptr);
         continue;
@@ -808,12 +872,15 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
                                 tma.release(ab, l, empty);
                                 scf::YieldOp::create(ab, l);
                               });
-            Value next = rm.add(released, rm.c(stages));
-            issueStep(rb, kAt(rm, rm.mul(next, rm.c(cfg.tileK))), buffer,
-                      [&](OpBuilder &wb) {
-                        IndexMath wm{wb, l};
-                        tma.wait(wb, l, empty, phaseOf(wm, releasedInSequence));
-                      });
+            if (!producerWarpgroup) {
+              Value next = rm.add(released, rm.c(stages));
+              issueStep(rb, kAt(rm, rm.mul(next, rm.c(cfg.tileK))), buffer,
+                        [&](OpBuilder &wb) {
+                          IndexMath wm{wb, l};
+                          tma.wait(wb, l, empty,
+                                   phaseOf(wm, releasedInSequence));
+                        });
+            }
             scf::YieldOp::create(rb, l);
           });
           scf::YieldOp::create(lb, l, updated);
@@ -1054,6 +1121,8 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     workgroupBytes = quilt::withSplitKFlag(workgroupBytes);
   if (!streamsK) {
     writeTile(b, writer);
+    if (warpRoles)
+      b.setInsertionPointAfter(warpRoles);
     if (splitsK) {
       // The tile's counter: tiles of a matrix in grid order, matrix after
       // matrix; the splits are its contributors, partial sums in their
@@ -1228,7 +1297,7 @@ GpuKernel GpuKernelCache::getOrCreate(const GpuKernelSpec &spec, StringRef chip,
     func->setAttr(UKernelDialect::getTensorMapsAsParamsAttrName(),
                   b.getUnitAttr());
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
-      {static_cast<int32_t>(spec.config.threads), 1, 1}));
+      {static_cast<int32_t>(spec.blockThreads()), 1, 1}));
   // Given only the block size (`.maxntid`), ptxas picks a register budget
   // for an occupancy of its own choosing, even one the kernel's workgroup
   // memory never allows: it spilled 8 bytes of two sm_80 kernels, at 72 and
@@ -1242,7 +1311,7 @@ GpuKernel GpuKernelCache::getOrCreate(const GpuKernelSpec &spec, StringRef chip,
                   b.getI32IntegerAttr(spec.minBlocksPerSM));
   OpBuilder body = OpBuilder::atBlockBegin(&func.getBody().front());
   GpuKernel kernel{func, buildKernelBody(body, loc, spec, *engine, func),
-                   cStoreWidth(spec, *engine)};
+                   cStoreWidth(spec, *engine), spec.blockThreads()};
   kernels[key] = kernel;
   return kernel;
 }

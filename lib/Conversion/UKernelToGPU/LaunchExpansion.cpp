@@ -319,8 +319,8 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
     spec.config = toKernelConfig(cast<ConfigAttr>(op.getCandidates()[index]));
     spec.nativeWgmma =
         kernels.issuesNativeWgmma() && canIssueWgmma(spec, target.getChip());
-    if (std::optional<quilt::ElemType> elem =
-            toCostModelElemType(base.inputType)) {
+    std::optional<quilt::ElemType> elem = toCostModelElemType(base.inputType);
+    if (elem) {
       quilt::ResourceUsage usage =
           quilt::estimateResources(spec.config, *elem, desc);
       if (usage.blocksPerCU == usage.blocksPerCUBesidesRegisters &&
@@ -339,6 +339,20 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
     if (kernels.loadsWithTma() && canLoadWithTma(spec)) {
       GpuKernelSpec tmaSpec = spec;
       tmaSpec.tmaLoads = true;
+      // A producer warpgroup issues the loads where it keeps the model's
+      // blocks per SM and the consumers' registers; the kernel then asks
+      // for those blocks, which fixes the registers ptxas gives a thread
+      // at launch, and so the pool setmaxnreg moves registers within.
+      if (elem)
+        if (std::optional<quilt::ProducerWarpgroup> producer =
+                quilt::producerWarpgroupFor(spec.config, *elem, desc)) {
+          tmaSpec.producerThreads = quilt::ProducerWarpgroup::kThreads;
+          tmaSpec.minBlocksPerSM = producer->blocksPerCU;
+          if (producer->movesRegisters()) {
+            tmaSpec.producerRegisters = quilt::ProducerWarpgroup::kRegisters;
+            tmaSpec.consumerRegisters = producer->consumerRegisters;
+          }
+        }
       tmaKernel = kernels.getOrCreate(tmaSpec, target.getChip(), loc);
       if (!tmaKernel.func)
         return failure();
@@ -581,9 +595,10 @@ LogicalResult mlir::ukernel::gpucg::expandDispatch(DispatchOp op,
         if (kernel.cVectorWidth > 1)
           setFlagIf(vectorAligned(tb, l, written, kernel.cVectorWidth),
                     kVectorC);
-        gpu::KernelDim3 block{cm.c(cfg.threads), cm.c(1), cm.c(1)};
         auto launch = [&](OpBuilder &lb, const GpuKernel &launched,
                           ValueRange maps) {
+          IndexMath lm{lb, l};
+          gpu::KernelDim3 block{lm.c(launched.blockThreads), lm.c(1), lm.c(1)};
           SmallVector<Value> operands = args;
           operands.append(splitKOperands);
           operands.append(maps.begin(), maps.end());

@@ -6,8 +6,9 @@
 // K x N in 64 x 64 panels) into two 128-byte, 128-byte aligned buffers
 // allocated once at the function's entry, and launches the TMA kernel with
 // the buffers when it got both, else the cp.async kernel. The TMA kernel is
-// marked to take its maps by value (quilt-gpu-tensor-maps-as-params) and
-// needs two 8-byte mbarriers per stage more.
+// marked to take its maps by value (quilt-gpu-tensor-maps-as-params),
+// needs two 8-byte mbarriers per stage more, and is launched with a
+// producer warpgroup beside the 128 consumers.
 #wg = #ukernel.config<tile = 128x128x64, threads = 128, warps = 4x1, thread_tile = 4x32, vector_width = 8, stages = 4, instruction = wgmma, boundary = mask>
 func.func @matmul(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
   ukernel.dispatch matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
@@ -25,11 +26,13 @@ func.func @matmul(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>)
 // CHECK:         %[[HAVEB:.*]] = arith.cmpi ne, %[[GOTB]], %c0_i32
 // CHECK:         %[[BOTH:.*]] = arith.andi %[[HAVEA]], %[[HAVEB]]
 // CHECK:         scf.if %[[BOTH]] {
-// CHECK-NEXT:      arith.constant 132160 : i32
-// CHECK-NEXT:      gpu.launch_func @quilt_nvidia_kernels::@[[TMA:quilt_wgmma_128x128x64_t128_w4x1_tt4x32_v8_f16_f32_async_tma]] {{.*}} args({{.*}}, %[[BUFA]] : !llvm.ptr, %[[BUFB]] : !llvm.ptr, %{{.*}} : i32)
+// CHECK-NEXT:      %[[T256:.*]] = arith.constant 256 : index
+// CHECK:           arith.constant 132160 : i32
+// CHECK-NEXT:      gpu.launch_func @quilt_nvidia_kernels::@[[TMA:quilt_wgmma_128x128x64_t128_w4x1_tt4x32_v8_f16_f32_async_tma]] {{.*}} threads in (%[[T256]], {{.*}} args({{.*}}, %[[BUFA]] : !llvm.ptr, %[[BUFB]] : !llvm.ptr, %{{.*}} : i32)
 // CHECK-NEXT:    } else {
-// CHECK-NEXT:      arith.constant 132096 : i32
-// CHECK-NEXT:      gpu.launch_func @quilt_nvidia_kernels::@[[PLAIN:quilt_wgmma_128x128x64_t128_w4x1_tt4x32_v8_f16_f32_async]] {{.*}} args({{.*}} : i32)
+// CHECK-NEXT:      %[[T128:.*]] = arith.constant 128 : index
+// CHECK:           arith.constant 132096 : i32
+// CHECK-NEXT:      gpu.launch_func @quilt_nvidia_kernels::@[[PLAIN:quilt_wgmma_128x128x64_t128_w4x1_tt4x32_v8_f16_f32_async]] {{.*}} threads in (%[[T128]], {{.*}} args({{.*}} : i32)
 // CHECK-NEXT:    }
 
 // The cp.async kernel is the native-wgmma one.
@@ -38,11 +41,14 @@ func.func @matmul(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>)
 // CHECK:         nvgpu.device_async_copy
 // CHECK:         gpu.return
 
-// Thread 0 initializes the four pairs of mbarriers after the tiles (4 x 32
-// KiB from the 1024-byte boundary), `full` for one arrival and `empty` for
-// one per warp, fences them for the TMA unit and prefetches both maps; a
-// barrier publishes the mbarriers.
-// CHECK:       gpu.func @[[TMA]](%[[A:.*]]: memref<?x?xf16, strided<[?, 1], offset: ?>>, %[[B:.*]]: memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}}: memref<?x?xf32, strided<[?, 1], offset: ?>>, %[[TMAPA:.*]]: !llvm.ptr, %[[TMAPB:.*]]: !llvm.ptr, %{{.*}}: i32) kernel attributes {{{.*}}ukernel.tensor_maps_as_params}
+// The TMA kernel is warp-specialized: 128 consumers and a producer
+// warpgroup (threads 128-255), one block an SM (its four stages), where a
+// thread's registers at launch leave the consumers all they need: no
+// setmaxnreg. Thread 0 initializes the four pairs of mbarriers after the
+// tiles (4 x 32 KiB from the 1024-byte boundary), `full` for one arrival
+// and `empty` for one per consumer warp, fences them for the TMA unit and
+// prefetches both maps; the block's only barrier publishes the mbarriers.
+// CHECK:       gpu.func @[[TMA]](%[[A:.*]]: memref<?x?xf16, strided<[?, 1], offset: ?>>, %[[B:.*]]: memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}}: memref<?x?xf32, strided<[?, 1], offset: ?>>, %[[TMAPA:.*]]: !llvm.ptr, %[[TMAPB:.*]]: !llvm.ptr, %{{.*}}: i32) kernel attributes {known_block_size = array<i32: 256, 1, 1>, nvvm.minctasm = 1 : i32, ukernel.tensor_maps_as_params}
 // CHECK-NOT:     nvgpu.device_async_copy
 // CHECK:         %[[TID:.*]] = gpu.thread_id x
 // CHECK:         arith.remui %{{.*}}, %c1024
@@ -59,70 +65,81 @@ func.func @matmul(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>)
 // CHECK-NEXT:        nvvm.prefetch tensormap, %[[TMAPB]] : !llvm.ptr
 // CHECK:         }
 // CHECK-NEXT:    gpu.barrier
-// Four K steps issued ahead, each by thread 0 when inside K: the stage's
-// 32 KiB expected on its barrier, A's 128 x 64 box at (k0, row0, 0), B's
-// two 64 x 64 panels at (col0, k0, 0) and (col0 + 64, k0, 0), 8 KiB apart.
-// CHECK:         %[[IN:.*]] = arith.andi %[[LEADER]], %{{.*}} : i1
-// CHECK-NEXT:    scf.if %[[IN]] {
-// CHECK:           nvvm.mbarrier.arrive.expect_tx %[[BAR:.*]], %c32768_i32 : !llvm.ptr<3>, i32
-// CHECK:           %[[K0:.*]] = arith.index_cast %{{.*}} : index to i32
-// CHECK:           %[[Z:.*]] = arith.index_cast %c0{{.*}} : index to i32
-// CHECK:           %[[ROW0:.*]] = arith.index_cast %{{.*}} : index to i32
-// CHECK:           %[[DSTA:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr<3> to !llvm.ptr<7>
-// CHECK-NEXT:      nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DSTA]], %[[TMAPA]], %[[BAR]], box[%[[K0]], %[[ROW0]], %[[Z]]]
-// CHECK:           %[[COL0:.*]] = arith.index_cast %{{.*}} : index to i32
-// CHECK:           nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[TMAPB]], %[[BAR]], box[%[[COL0]], %[[K0]], %[[Z]]]
-// CHECK:           arith.addi %{{.*}}, %c64
-// CHECK:           %[[COL1:.*]] = arith.index_cast %{{.*}} : index to i32
-// CHECK:           arith.addi %{{.*}}, %c8192
-// CHECK:           nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[TMAPB]], %[[BAR]], box[%[[COL1]], %[[K0]], %[[Z]]]
-// CHECK-NEXT:    }
-// CHECK-COUNT-3: nvvm.mbarrier.arrive.expect_tx
-// Step i, with no barrier of the block: a wait for buffer i % 4's full
-// barrier in phase (i / 4) % 2, the wgmma group, a wait that leaves it in
-// flight and completes step i - 1's; then (from step 1) lane 0 of each
-// warp releases buffer (i - 1) % 4 on its empty barrier, and thread 0
-// waits for that release, phase ((i - 1) / 4) % 2, before it issues step
-// i + 3 into the buffer. The accumulators are read after the last group.
-// CHECK:         %[[ACCS:.*]]:2 = scf.for %[[KK:.*]] = %{{.*}} to %{{.*}} step %c64
-// CHECK-NOT:       gpu.barrier
-// CHECK:           %[[STEP:.*]] = arith.divui %[[KK]], %c64
-// CHECK:           %[[CUR:.*]] = arith.remui %[[STEP]], %c4
-// CHECK:           %[[ROUND:.*]] = arith.divui %[[STEP]], %c4
-// CHECK:           %[[PARITY:.*]] = arith.remui %[[ROUND]], %c2
-// CHECK:           arith.muli %[[CUR]], %c16
-// CHECK:           %[[PHASE:.*]] = arith.index_castui %[[PARITY]] : index to i32
-// CHECK:           nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PHASE]], %c10000000_i32
-// CHECK:           nvvm.wgmma.fence.aligned
-// CHECK-COUNT-8:   nvvm.wgmma.mma_async
-// CHECK:           nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT:      nvvm.wgmma.wait.group.sync.aligned 1
-// CHECK-NOT:       gpu.barrier
-// CHECK:           %[[HAVE:.*]] = arith.cmpi sle, %c1{{.*}}, %[[STEP]]
-// CHECK:           scf.if %[[HAVE]] {
-// CHECK:             %[[REL:.*]] = arith.subi %[[STEP]], %c1
-// CHECK:             %[[RBUF:.*]] = arith.remui %[[REL]], %c4
-// CHECK:             arith.muli %[[RBUF]], %c16
-// CHECK:             %[[EMPTY:.*]] = arith.addi %{{.*}}, %c8
-// CHECK:             %[[LANE0:.*]] = arith.cmpi eq, %{{.*}}, %c0
-// CHECK:             scf.if %[[LANE0]] {
-// CHECK:               %[[EPTR:.*]] = llvm.inttoptr
-// CHECK-NEXT:          nvvm.mbarrier.arrive %[[EPTR]] : !llvm.ptr<3>
+// CHECK-NOT:     gpu.barrier
+// The consumers' step i, with no barrier of the block and nothing issued:
+// a wait for buffer i % 4's full barrier in phase (i / 4) % 2, the wgmma
+// group, a wait that leaves it in flight and completes step i - 1's; then
+// (from step 1) lane 0 of each warp releases buffer (i - 1) % 4 on its
+// empty barrier. The accumulators are read after the last group.
+// CHECK:         %[[CONSUMER:.*]] = arith.cmpi slt, %[[TID]], %c128
+// CHECK-NEXT:    scf.if %[[CONSUMER]] {
+// CHECK-NOT:       nvvm.setmaxregister
+// CHECK:           %[[ACCS:.*]]:2 = scf.for %[[KK:.*]] = %{{.*}} to %{{.*}} step %c64
+// CHECK-NOT:         gpu.barrier
+// CHECK:             %[[STEP:.*]] = arith.divui %[[KK]], %c64
+// CHECK:             %[[CUR:.*]] = arith.remui %[[STEP]], %c4
+// CHECK:             %[[ROUND:.*]] = arith.divui %[[STEP]], %c4
+// CHECK:             %[[PARITY:.*]] = arith.remui %[[ROUND]], %c2
+// CHECK:             arith.muli %[[CUR]], %c16
+// CHECK:             %[[PHASE:.*]] = arith.index_castui %[[PARITY]] : index to i32
+// CHECK:             nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PHASE]], %c10000000_i32
+// CHECK:             nvvm.wgmma.fence.aligned
+// CHECK-COUNT-8:     nvvm.wgmma.mma_async
+// CHECK:             nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT:        nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT:         gpu.barrier
+// CHECK:             %[[HAVE:.*]] = arith.cmpi sle, %c1{{.*}}, %[[STEP]]
+// CHECK:             scf.if %[[HAVE]] {
+// CHECK:               %[[REL:.*]] = arith.subi %[[STEP]], %c1
+// CHECK:               %[[RBUF:.*]] = arith.remui %[[REL]], %c4
+// CHECK:               arith.muli %[[RBUF]], %c16
+// CHECK:               %[[EMPTY:.*]] = arith.addi %{{.*}}, %c8
+// CHECK:               %[[LANE0:.*]] = arith.cmpi eq, %{{.*}}, %c0
+// CHECK:               scf.if %[[LANE0]] {
+// CHECK:                 %[[EPTR:.*]] = llvm.inttoptr
+// CHECK-NEXT:            nvvm.mbarrier.arrive %[[EPTR]] : !llvm.ptr<3>
+// CHECK-NEXT:          }
 // CHECK-NEXT:        }
-// CHECK:             %[[NEXT:.*]] = arith.addi %[[REL]], %c4
-// CHECK:             %[[ISSUE:.*]] = arith.andi %[[LEADER]], %{{.*}} : i1
-// CHECK-NEXT:        scf.if %[[ISSUE]] {
-// CHECK:               %[[RROUND:.*]] = arith.divui %[[REL]], %c4
-// CHECK:               %[[RPARITY:.*]] = arith.remui %[[RROUND]], %c2
-// CHECK:               nvvm.mbarrier.try_wait.parity
-// CHECK:               nvvm.mbarrier.arrive.expect_tx
-// CHECK:               nvvm.cp.async.bulk.tensor.shared.cluster.global
-// CHECK:             }
+// CHECK-NEXT:        scf.yield
 // CHECK:           }
-// CHECK-NOT:       nvvm.fence.proxy
-// CHECK:           scf.yield
-// CHECK:         }
-// CHECK-NEXT:    nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT:      nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT:       nvvm.mbarrier.arrive.expect_tx
+// CHECK-NOT:       nvvm.cp.async.bulk.tensor
+// The producer's first thread issues every K step: from step 4 on it waits
+// for the buffer's release, phase ((i - 4) / 4) % 2, then expects the
+// stage's 32 KiB on its full barrier and copies A's 128 x 64 box at (k0,
+// row0, 0) and B's two 64 x 64 panels at (col0, k0, 0) and (col0 + 64, k0,
+// 0), 8 KiB apart.
+// CHECK:         } else {
+// CHECK-NOT:       nvvm.setmaxregister
+// CHECK:           %[[ISSUER:.*]] = arith.cmpi eq, %[[TID]], %c128
+// CHECK-NEXT:      scf.if %[[ISSUER]] {
+// CHECK:             scf.for %[[PK:.*]] = %{{.*}} to %{{.*}} step %c64{{.*}} {
+// CHECK:               %[[PSTEP:.*]] = arith.divui %[[PK]], %c64
+// CHECK:               %[[PBUF:.*]] = arith.remui %[[PSTEP]], %c4
+// CHECK:               %[[REFILL:.*]] = arith.cmpi sle, %c4{{.*}}, %[[PSTEP]]
+// CHECK-NEXT:          scf.if %[[REFILL]] {
+// CHECK:                 %[[PREV:.*]] = arith.subi %[[PSTEP]], %c4
+// CHECK:                 %[[PROUND:.*]] = arith.divui %[[PREV]], %c4
+// CHECK:                 arith.remui %[[PROUND]], %c2
+// CHECK:                 nvvm.mbarrier.try_wait.parity
+// CHECK-NEXT:          }
+// CHECK:               nvvm.mbarrier.arrive.expect_tx %[[BAR:.*]], %c32768_i32 : !llvm.ptr<3>, i32
+// CHECK:               %[[K0:.*]] = arith.index_cast %[[PK]] : index to i32
+// CHECK:               %[[Z:.*]] = arith.index_cast %c0{{.*}} : index to i32
+// CHECK:               %[[ROW0:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK:               %[[DSTA:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr<3> to !llvm.ptr<7>
+// CHECK-NEXT:          nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DSTA]], %[[TMAPA]], %[[BAR]], box[%[[K0]], %[[ROW0]], %[[Z]]]
+// CHECK:               %[[COL0:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK:               nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[TMAPB]], %[[BAR]], box[%[[COL0]], %[[K0]], %[[Z]]]
+// CHECK:               arith.addi %{{.*}}, %c64
+// CHECK:               %[[COL1:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK:               arith.addi %{{.*}}, %c8192
+// CHECK:               nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[TMAPB]], %[[BAR]], box[%[[COL1]], %[[K0]], %[[Z]]]
+// CHECK-NEXT:        }
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    gpu.return
 
 // -----
 
@@ -153,10 +170,12 @@ func.func @transposed(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?
 // -----
 
 // A batch matmul: the maps are over the rank-3 windows, the copies address
-// block z's matrix. A single-stage candidate issues step 0 before the loop;
-// each step waits for its buffer (phase (i / 1) % 2), completes its own
-// wgmma group (nothing may stay in flight in the only buffer), releases
-// the buffer and issues step i + 1 into it.
+// block z's matrix. A single-stage candidate of 24 KiB fits eight blocks an
+// SM, whose registers leave a producer warpgroup none to give: the kernel
+// keeps its 128 threads, and their thread 0 issues the loads, step 0
+// before the loop; each step waits for its buffer (phase (i / 1) % 2),
+// completes its own wgmma group (nothing may stay in flight in the only
+// buffer), releases the buffer, and thread 0 issues step i + 1 into it.
 #wg = #ukernel.config<tile = 64x128x64, threads = 128, warps = 4x1, thread_tile = 2x32, vector_width = 8, stages = 1, instruction = wgmma, boundary = mask>
 func.func @batched(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %c: memref<?x?x?xf16>) {
   ukernel.dispatch batch_matmul ins(%a, %b : memref<?x?x?xf16>, memref<?x?x?xf16>) outs(%c : memref<?x?x?xf16>)
@@ -168,7 +187,8 @@ func.func @batched(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %c: memref<?x?x
 // CHECK:         memref.extract_strided_metadata %{{.*}} : memref<?x?x?xf16, strided<[?, ?, 1], offset: ?>>
 // CHECK:         func.call @quilt_gpu_tile_map(
 // CHECK:         dynamic_shared_memory_size %c25616_i32 args(
-// CHECK:       gpu.func @quilt_wgmma_64x128x64_t128_w4x1_tt2x32_v8_f16_f16_batch_async_tma(
+// CHECK:       gpu.func @quilt_wgmma_64x128x64_t128_w4x1_tt2x32_v8_f16_f16_batch_async_tma({{.*}} kernel attributes {known_block_size = array<i32: 128, 1, 1>, ukernel.tensor_maps_as_params}
+// CHECK-NOT:     nvvm.setmaxregister
 // CHECK:         %[[BZ:.*]] = gpu.block_id z
 // CHECK-COUNT-2: nvvm.mbarrier.init
 // CHECK-NOT:     nvvm.mbarrier.init
@@ -202,3 +222,42 @@ func.func @conv(%in: memref<?x?x?x?xf16>, %f: memref<3x3x64x128xf16>, %out: memr
 // CHECK-NOT:     quilt_gpu_tile_map
 // CHECK:         gpu.launch_func @quilt_nvidia_kernels::@quilt_wgmma_128x128x64_t128_w4x1_tt4x32_v8_f16_f32_conv2d_nhwc_s1x1_async
 // CHECK-NOT:     _tma
+
+// -----
+
+// Two consumer warpgroups of a 128 x 256 tile (128 accumulators a thread)
+// and the producer: 384 threads, one block an SM, 168 registers a thread
+// at launch. The producer keeps 40 and the consumers take 232 (CUTLASS's
+// figures for the same block), within the block's 384 x 168; the kernel
+// asks for its one block an SM, which fixes the 168 (ptxas allocates what
+// that leaves once a kernel moves registers). Each stage's `empty` barrier
+// waits for the 8 consumer warps.
+#wg = #ukernel.config<tile = 128x256x64, threads = 256, warps = 4x2, thread_tile = 4x32, vector_width = 8, stages = 3, instruction = wgmma, boundary = mask>
+func.func @moves_registers(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  ukernel.dispatch matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
+    candidates [#wg]
+  return
+}
+
+// CHECK-LABEL: func.func @moves_registers(
+// CHECK:         %[[T384:.*]] = arith.constant 384 : index
+// CHECK:         gpu.launch_func @quilt_nvidia_kernels::@[[TMA:quilt_wgmma_128x256x64_t256_w4x2_tt4x32_v8_f16_f32_async_tma]] {{.*}} threads in (%[[T384]],
+// CHECK:       gpu.func @[[TMA]]({{.*}} kernel attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32, ukernel.tensor_maps_as_params}
+// CHECK:         %[[TID:.*]] = gpu.thread_id x
+// CHECK-COUNT-3: nvvm.mbarrier.init %{{.*}}, %c1_i32{{.*}} : !llvm.ptr<3>, i32
+// CHECK:         nvvm.mbarrier.init %{{.*}}, %c8_i32{{.*}} : !llvm.ptr<3>, i32
+// CHECK:         gpu.barrier
+// CHECK:         %[[CONSUMER:.*]] = arith.cmpi slt, %[[TID]], %c256
+// CHECK-NEXT:    scf.if %[[CONSUMER]] {
+// CHECK-NEXT:      nvvm.setmaxregister increase 232
+// CHECK-NOT:       nvvm.setmaxregister
+// CHECK:           nvvm.wgmma.mma_async
+// CHECK:           nvvm.setmaxregister decrease 40
+// CHECK-NEXT:      %[[C256:.*]] = arith.constant 256 : index
+// CHECK-NEXT:      %[[ISSUER:.*]] = arith.cmpi eq, %[[TID]], %[[C256]]
+// CHECK-NEXT:      scf.if %[[ISSUER]] {
+// CHECK-COUNT-3:     nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK:             }
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    gpu.return

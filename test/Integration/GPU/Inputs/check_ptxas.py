@@ -130,6 +130,40 @@ if args.occupancy:
             launch_bytes[launch.group(1)] = constants[launch.group(2)]
 modeled_blocks = occupancy_checked = 0
 
+
+def kernel_body(module, name):
+    """The PTX of entry `name`, up to the next entry."""
+    start = module.index(".entry %s(" % name)
+    end = module.find(".entry ", start + 1)
+    return module[start:end if end >= 0 else len(module)]
+
+
+def check_register_moves(name, module, registers, threads, consumers):
+    """A warp-specialized kernel (a producer warpgroup beside `consumers`
+    threads): its setmaxnreg counts, if any, must move registers within the
+    block's pool, the registers ptxas gave every thread at launch (else the
+    consumers' setmaxnreg.inc waits forever). (What to print, the problem or
+    None.)"""
+    if threads - consumers != 128:
+        return "", "%d threads beside %d consumers, not one warpgroup" % (
+            threads - consumers, consumers)
+    body = kernel_body(module, name)
+    dec = re.findall(r"setmaxnreg\.dec\.sync\.aligned\.u32\s+(\d+)", body)
+    inc = re.findall(r"setmaxnreg\.inc\.sync\.aligned\.u32\s+(\d+)", body)
+    if not dec and not inc:
+        return "", None
+    if len(dec) != 1 or len(inc) != 1:
+        return "", "%d setmaxnreg.dec and %d setmaxnreg.inc, not one each" % (
+            len(dec), len(inc))
+    producer, consumer = int(dec[0]), int(inc[0])
+    note = ", setmaxnreg %d / %d" % (producer, consumer)
+    needed = 128 * producer + consumers * consumer
+    if needed > registers * threads or producer >= registers or consumer <= registers:
+        return note, ("setmaxnreg %d (producer) and %d (consumers) do not move "
+                      "registers within %d x %d at launch"
+                      % (producer, consumer, registers, threads))
+    return note, None
+
 kernels, problems = 0, []
 for index, module in enumerate(modules):
     with tempfile.NamedTemporaryFile("w", suffix=".ptx") as file:
@@ -169,8 +203,18 @@ for index, module in enumerate(modules):
         elif used:
             kernels += 1
             registers = int(used.group(1))
-            threads = int(re.search(r"_t(\d+)_", name).group(1))
+            # The block: the configuration's threads, and a warp-specialized
+            # kernel's producer warpgroup.
+            threads = int(re.search(r"\.entry %s\([^)]*\)\s*\.maxntid (\d+)"
+                                    % name, module).group(1))
             line = "%s: %d registers x %d threads" % (name, registers, threads)
+            consumers = int(re.search(r"_t(\d+)_", name).group(1))
+            if threads != consumers:
+                note, problem = check_register_moves(name, module, registers,
+                                                     threads, consumers)
+                line += " (producer warpgroup%s)" % note
+                if problem is not None:
+                    problems.append("%s: %s" % (name, problem))
             # A kernel whose blocks an SM the model bounds by its workgroup
             # memory or block size asks ptxas for them (.minnctapersm), and
             # ptxas fits its registers to that many, using what they leave:
