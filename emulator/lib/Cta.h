@@ -94,6 +94,11 @@ struct Warp {
   std::vector<Divergence> divergences;
   std::vector<uint64_t> registers; ///< registers[reg * 32 + lane]
   WarpWgmmas wgmma;
+  /// Registers a thread of the warp has (setmaxnreg, RegisterMoves.cpp; 0
+  /// where the kernel's budget is unknown), and the setmaxnreg it
+  /// executed, in order.
+  uint32_t maxRegisters = 0;
+  std::vector<uint32_t> setMaxRegisterPcs;
   uint64_t &reg(uint32_t r, int lane) {
     return registers[size_t(r) * 32 + lane];
   }
@@ -242,6 +247,18 @@ private:
   bool arriveAtWarpgroup(Warp &w, const Instruction &inst, uint32_t exec);
   uint32_t liveThreads() const;
 
+  // setmaxnreg (RegisterMoves.cpp).
+  /// A thread's registers at launch: the budget `.maxntid` and
+  /// `.minnctapersm` leave, which ptxas allocates to a kernel that moves
+  /// registers; 0 without `.minnctapersm`.
+  uint32_t launchRegisters() const;
+  /// Executes setmaxnreg for warp `w` at `pc`; `waits` when an .inc finds
+  /// the pool short (the warp retries later). False after a failure.
+  bool setMaxRegisters(Warp &w, const Instruction &inst, uint32_t exec,
+                       uint32_t pc, bool &waits);
+  /// The deadlock report of a warp waiting at setmaxnreg.inc.
+  std::string registerWaitDetail(const Warp &w, const Instruction &inst) const;
+
   const Function &kernel_;
   const LaunchConfig &config_;
   Counters &counters_;
@@ -263,6 +280,8 @@ private:
   /// deadlock.
   uint64_t progress_ = 0;
   std::vector<Access> accesses_;
+  /// Registers setmaxnreg.dec released and no .inc took yet.
+  uint64_t registerPool_ = 0;
 
 public:
   std::map<uint32_t, Mbarrier> mbarriers;

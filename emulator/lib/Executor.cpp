@@ -408,6 +408,19 @@ bool Cta::step(Warp &w, uint32_t active, uint32_t pc, bool &yield) {
     }
     advance(active & ~exec);
     return arriveAtWarpgroup(w, inst, exec);
+  case Op::SetMaxNReg: {
+    bool waits = false;
+    if (exec && !setMaxRegisters(w, inst, exec, pc, waits))
+      return false;
+    if (waits) {
+      // Not executed: the warp comes back to it after the others ran.
+      yield = true;
+      return true;
+    }
+    countInstruction(inst);
+    advance(active);
+    return true;
+  }
   default:
     break;
   }
@@ -498,7 +511,10 @@ bool Cta::run(const uint32_t ctaid[3]) {
       l = Lane();
     w.divergences.clear();
     w.wgmma = WarpWgmmas();
+    w.maxRegisters = launchRegisters();
+    w.setMaxRegisterPcs.clear();
   }
+  registerPool_ = 0;
   std::fill(std::begin(wgmmaIssued_), std::end(wgmmaIssued_), 0);
   uint64_t staticBytes = (kernel_.staticSharedBytes + 15) / 16 * 16;
   shared_.assign(staticBytes + config_.dynamicSharedBytes, 0);
@@ -536,15 +552,28 @@ bool Cta::run(const uint32_t ctaid[3]) {
     }
     if (!anyRan && progress_ == before) {
       // Every live warp waits, and nothing any of them did could release
-      // another: a barrier that can never complete.
+      // another: a barrier that can never complete. A warp waiting for
+      // registers (setmaxnreg.inc) is named first: the others wait for it.
+      auto waitingAt = [&](const Lane &l) -> const Instruction & {
+        uint32_t pc = l.state == LaneState::Running ? l.spinPc : l.pc;
+        return kernel_.code[std::min<size_t>(pc, kernel_.code.size() - 1)];
+      };
+      std::vector<Warp *> order;
       for (Warp &w : warps_)
+        if (w.liveMask &&
+            waitingAt(w.lanes[__builtin_ctz(w.liveMask)]).op ==
+                Op::SetMaxNReg &&
+            w.lanes[__builtin_ctz(w.liveMask)].state == LaneState::Running)
+          order.push_back(&w);
+      for (Warp &w : warps_)
+        order.push_back(&w);
+      for (Warp *waiting : order)
         for (int lane = 0; lane < 32; ++lane) {
+          Warp &w = *waiting;
           Lane &l = w.lanes[lane];
           if (!(w.liveMask >> lane & 1))
             continue;
-          uint32_t pc = l.state == LaneState::Running ? l.spinPc : l.pc;
-          const Instruction &inst =
-              kernel_.code[std::min<size_t>(pc, kernel_.code.size() - 1)];
+          const Instruction &inst = waitingAt(l);
           std::string detail;
           if (l.state == LaneState::AtBarrier) {
             const BarrierState &b = barriers_[l.barrier];
@@ -555,6 +584,8 @@ bool Cta::run(const uint32_t ctaid[3]) {
           } else if (l.state == LaneState::AtWarpgroup) {
             detail = "waits for its warpgroup at wgmma.mma_async, which the "
                      "other warps never reach";
+          } else if (inst.op == Op::SetMaxNReg) {
+            detail = registerWaitDetail(w, inst);
           } else {
             detail = "spins on an mbarrier whose phase can never complete";
           }

@@ -356,9 +356,20 @@ bool decodeOpcode(std::string_view opcode, Instruction &inst,
       return false;
     }) && d.needType();
   }
+  if (base == "setmaxnreg") {
+    // setmaxnreg.{inc,dec}.sync.aligned.u32 count
+    if (parts.size() != 5 || (parts[1] != "inc" && parts[1] != "dec") ||
+        parts[2] != "sync" || parts[3] != "aligned" || parts[4] != "u32")
+      return d.fail("form of setmaxnreg (.inc or .dec, then "
+                    ".sync.aligned.u32)");
+    inst.op = Op::SetMaxNReg;
+    inst.hi = parts[1] == "inc";
+    inst.type = Type::U32;
+    return true;
+  }
   if (base == "prefetch" || base == "prefetchu" || base == "membar" ||
-      base == "fence" || base == "griddepcontrol" || base == "setmaxnreg" ||
-      base == "pmevent" || base == "discard" || base == "applypriority") {
+      base == "fence" || base == "griddepcontrol" || base == "pmevent" ||
+      base == "discard" || base == "applypriority") {
     // Memory ordering, cache and register-allocation hints: the emulator's
     // memory is coherent and in program order.
     inst.op = base == "prefetch" ? Op::Prefetch : Op::Nop;

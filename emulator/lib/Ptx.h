@@ -319,6 +319,9 @@ enum class Op : uint16_t {
   WgmmaFence,
   WgmmaCommit,
   WgmmaWait,
+  // Register reallocation between warpgroups (9.7.19.5): `count` is the
+  // new per-thread count, `hi` set for .inc.
+  SetMaxNReg,
   // Accepted and without effect in a functional emulator.
   Nop,
 };
@@ -412,6 +415,7 @@ struct Function {
   /// thread, placed after the kernel parameters.
   uint32_t scratchParamBytes = 0;
   uint32_t maxThreads[3] = {0, 0, 0}; ///< .maxntid / .reqntid, 0 when absent
+  uint32_t minBlocksPerSM = 0;        ///< .minnctapersm, 0 when absent
   /// Per instruction: where lanes diverging at this branch reconverge
   /// (Reconvergence.h), computed once the body is parsed.
   std::vector<uint32_t> reconvergence;

@@ -497,11 +497,16 @@ bool Parser::parseFunction(bool isEntry) {
         if (!accept(','))
           break;
       }
+    } else if (d.text == ".minnctapersm") {
+      uint64_t v;
+      if (!expectNumber(v))
+        return false;
+      fn.minBlocksPerSM = uint32_t(v);
     } else if (d.text == ".pragma") {
       skipLine(d.line);
       accept(';');
     } else {
-      // .minnctapersm, .maxnreg, .maxnctapersm, .explicitcluster,
+      // .maxnreg, .maxnctapersm, .explicitcluster,
       // .reqnctapercluster, .maxclusterrank, .noreturn: scheduling hints.
       while (peek().kind == Token::Kind::Number || peek().is(','))
         next();

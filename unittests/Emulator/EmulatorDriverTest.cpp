@@ -1690,6 +1690,147 @@ TEST_F(Emulator, MbarrierDeadlockNamesTheTryWait) {
 }
 
 //===----------------------------------------------------------------------===//
+// setmaxnreg: registers moved between warpgroups (RegisterMoves.cpp)
+//===----------------------------------------------------------------------===//
+
+// A warp-specialized block: two consumer warpgroups (threads 0-255) and a
+// producer one, one block an SM, so 168 registers a thread at launch. The
+// consumers ask for CONSUMERS, the producer keeps PRODUCER; each consumer
+// writes its thread index.
+const char *const kRegisterMovesPtx = R"(
+.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry moves(.param .u64 out_param)
+.maxntid 384, 1, 1
+MINBLOCKS
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+
+  ld.param.u64 %rd1, [out_param];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  setp.ge.u32 %p1, %r1, SPLIT;
+  @%p1 bra PRODUCER;
+  setmaxnreg.inc.sync.aligned.u32 CONSUMERS; // @inc
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r1;
+  ret;
+PRODUCER:
+  setmaxnreg.dec.sync.aligned.u32 PRODUCER; // @dec
+  ret;
+}
+)";
+
+class RegisterMovesTest : public Emulator {
+protected:
+  /// kRegisterMovesPtx with its placeholders replaced.
+  std::string ptx(int consumers, int producer = 40, bool minBlocks = true,
+                  int split = 256) {
+    std::string text = kRegisterMovesPtx;
+    auto put = [&](const std::string &name, const std::string &value) {
+      size_t at = text.find(name);
+      ASSERT_NE(at, std::string::npos) << name;
+      text.replace(at, name.size(), value);
+    };
+    put("MINBLOCKS", minBlocks ? ".minnctapersm 1" : "");
+    put("SPLIT", std::to_string(split));
+    put("CONSUMERS;", std::to_string(consumers) + ";");
+    put("PRODUCER; // @dec", std::to_string(producer) + "; // @dec");
+    return text;
+  }
+
+  CUresult run(const std::string &text) {
+    CUfunction f = kernel(text, "moves");
+    out = upload(std::vector<uint32_t>(384, 0xffffffffu));
+    return launch(f, {1}, {384}, {&out});
+  }
+
+  CUdeviceptr out = 0;
+};
+
+// CUTLASS's 40 / 232: 128 x (168 - 40) released cover 256 x (232 - 168),
+// whichever warps ask first (the consumers do, and wait for the producer).
+TEST_F(RegisterMovesTest, ConsumersTakeWhatTheProducerReleases) {
+  ASSERT_EQ(run(ptx(232)), CUDA_SUCCESS);
+  std::vector<uint32_t> got = download<uint32_t>(out, 384);
+  for (uint32_t i = 0; i < 384; ++i)
+    EXPECT_EQ(got[i], i < 256 ? i : 0xffffffffu) << i;
+}
+
+// 240 would need 256 x 72 registers, 2048 more than the producer's 16384:
+// seven consumer warps get theirs and the eighth waits forever.
+TEST_F(RegisterMovesTest, AnIncThePoolNeverCoversDeadlocks) {
+  std::string text = ptx(240);
+  expectReport(run(text), CUDA_ERROR_LAUNCH_FAILED,
+               {"deadlock in moves at PTX line " +
+                    std::to_string(lineOf(text, "@inc")) + ",",
+                "waits at setmaxnreg.inc for 2304 registers (from 168 to 240 "
+                "a thread), but the CTA's pool holds 256 and no warp is left "
+                "to give more"});
+}
+
+// Without .minnctapersm ptxas allocates for the code, not for the blocks:
+// no pool is known, and on a GPU the .inc may wait forever.
+TEST_F(RegisterMovesTest, WithoutMinBlocksThereIsNoBudget) {
+  std::string text = ptx(232, 40, /*minBlocks=*/false);
+  expectReport(run(text), CUDA_ERROR_LAUNCH_FAILED,
+               {"setmaxnreg without a register budget in moves at PTX line ",
+                "the kernel declares no .minnctapersm"});
+}
+
+// .sync.aligned: the whole warp executes it.
+TEST_F(RegisterMovesTest, PartOfAWarpIsDivergent) {
+  std::string text = ptx(232, 40, true, /*split=*/16);
+  expectReport(run(text), CUDA_ERROR_LAUNCH_FAILED,
+               {"divergent setmaxnreg in moves at PTX line ",
+                " of a warp whose 32 lanes are all required"});
+}
+
+TEST_F(RegisterMovesTest, CountsOutsideTheRangeAreInvalid) {
+  std::string text = ptx(100);
+  expectReport(run(text), CUDA_ERROR_LAUNCH_FAILED,
+               {where("invalid setmaxnreg", "moves", lineOf(text, "@inc"),
+                      "(0,0,0)", "(0,0,0)"),
+                "setmaxnreg.inc takes an immediate register count, a multiple "
+                "of 8 from 24 to 256"});
+  // .dec to more than the launch's 168.
+  std::string raising = ptx(232, 200);
+  expectReport(run(raising), CUDA_ERROR_LAUNCH_FAILED,
+               {where("invalid setmaxnreg", "moves", lineOf(raising, "@dec"),
+                      "(0,0,0)", "(256,0,0)"),
+                "setmaxnreg.dec to 200 registers a thread, above the warp's "
+                "168"});
+}
+
+// Every warp of a warpgroup executes the same setmaxnreg: here warp 0 takes
+// one .inc and warp 1 another.
+TEST_F(RegisterMovesTest, WarpsOfAWarpgroupTakeTheSameOne) {
+  std::string text = ptx(232);
+  std::string other = "  setmaxnreg.inc.sync.aligned.u32 232; // @inc";
+  size_t at = text.find(other);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, other.size(),
+               "  setp.lt.u32 %p2, %r1, 32;\n"
+               "  @%p2 bra FIRST;\n"
+               "  setmaxnreg.inc.sync.aligned.u32 232; // @second\n"
+               "  bra.uni BODY;\n"
+               "FIRST:\n"
+               "  setmaxnreg.inc.sync.aligned.u32 232; // @first\n"
+               "BODY:");
+  expectReport(run(text), CUDA_ERROR_LAUNCH_FAILED,
+               {where("divergent setmaxnreg", "moves", lineOf(text, "@second"),
+                      "(0,0,0)", "(32,0,0)"),
+                "warp 0 of the warpgroup executed the setmaxnreg at PTX line " +
+                    std::to_string(lineOf(text, "@first")) +
+                    " in this one's place"});
+}
+
+//===----------------------------------------------------------------------===//
 // 11. Driver errors
 //===----------------------------------------------------------------------===//
 
