@@ -98,11 +98,11 @@ struct ProducerWarpgroup {
   bool movesRegisters() const { return consumerRegisters > launchRegisters; }
 };
 
-/// The producer warpgroup a whole-tile kernel of `cfg` can take on
-/// `target` without losing a block of estimateResources's occupancy or
-/// leaving the consumers fewer registers than its estimate; nullopt where
-/// it cannot (or `cfg` shares tiles, or its threads are not whole
-/// warpgroups).
+/// The producer warpgroup a kernel of `cfg` can take on `target` without
+/// losing a block of estimateResources's occupancy or leaving the
+/// consumers fewer registers than its estimate; nullopt where it cannot
+/// (or `cfg` is stream-K, whose blocks walk segments of tiles, or its
+/// threads are not whole warpgroups).
 std::optional<ProducerWarpgroup> producerWarpgroupFor(const KernelConfig &cfg,
                                                       ElemType elem,
                                                       const TargetDesc &target);

@@ -362,8 +362,8 @@ std::optional<ProducerWarpgroup>
 producerWarpgroupFor(const KernelConfig &cfg, ElemType elem,
                      const TargetDesc &target) {
   constexpr int64_t kProducer = ProducerWarpgroup::kThreads;
-  if (target.vendor != Vendor::NVIDIA || cfg.sharesTiles() ||
-      cfg.threads <= 0 || cfg.threads % kProducer != 0)
+  if (target.vendor != Vendor::NVIDIA || cfg.streamK > 0 || cfg.threads <= 0 ||
+      cfg.threads % kProducer != 0)
     return std::nullopt;
   ResourceUsage usage = estimateResources(cfg, elem, target);
   int64_t blocks = usage.blocksPerCU;

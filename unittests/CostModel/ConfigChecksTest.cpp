@@ -388,14 +388,14 @@ TEST(ConfigChecks, ProducerWarpgroupKeepsTheModelsBlocks) {
   // leave no room for a producer's.
   KernelConfig small = parseOrDie("64x128x64 t128 w4x1 tt2x32 v8 s1 wgmma");
   EXPECT_FALSE(producerWarpgroupFor(small, ElemType::F16, h100).has_value());
-  // Kernels that share tiles wait for their whole block (the fixup); the
-  // producer is for kernels of whole tiles.
+  // A stream-K block walks segments of tiles, which the producer does not
+  // follow; a split-K block's one range of K it does.
   KernelConfig streamed = wgmmaConfig();
   streamed.streamK = 132;
   EXPECT_FALSE(producerWarpgroupFor(streamed, ElemType::F16, h100).has_value());
   KernelConfig split = wgmmaConfig();
   split.splitK = 2;
-  EXPECT_FALSE(producerWarpgroupFor(split, ElemType::F16, h100).has_value());
+  EXPECT_TRUE(producerWarpgroupFor(split, ElemType::F16, h100).has_value());
   // Nor on AMD, nor for blocks that are not whole warpgroups.
   EXPECT_FALSE(
       producerWarpgroupFor(mmaConfig(), ElemType::F16, builtinTarget("mi300x"))

@@ -291,10 +291,16 @@ struct TileFixup {
   int64_t flagOffset = 0;
 };
 
+/// A barrier of the threads that multiply: the whole block, or in a
+/// warp-specialized kernel the consumers alone (named barrier 1 over
+/// config.threads), whom the producer does not wait for.
+void emitConsumerBarrier(OpBuilder &b, Location loc, const GpuKernelSpec &spec);
+
 /// The end of a block's part of a shared tile: it counts its arrival on
 /// the tile's counter; the last of the tile's blocks to arrive sums the
 /// tile's partial sums in K order, writes C through `cWriter` and sets the
-/// counter back to zero.
+/// counter back to zero. Its barriers are the consumers'
+/// (emitConsumerBarrier).
 void emitTileFixup(OpBuilder &b, Location loc, const GpuKernelSpec &spec,
                    const ThreadContext &thread, int64_t threads,
                    const TileFixup &tile, const EpilogueWriter &cWriter);

@@ -751,17 +751,18 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     // first thread issues every K step in turn, each once the consumers
     // have handed its buffer back:
     //
-    //   for k0 in [0, K) step TK (step i):
+    //   for k0 in the block's range of K (all of it, or its split's),
+    //       step TK (step i):
     //     if i >= S: wait for buffer i % S's empty barrier, phase
     //                ((i - S) / S) % 2
     //     issue K step i into buffer i % S
     //
-    // The consumers run the loop below without issuing anything. Nothing
-    // after the split waits for the whole block, so the producer's threads
-    // may finish first.
+    // The consumers run the loop below without issuing anything, and the
+    // epilogue; their barriers (a split-K kernel's fixup) are theirs alone
+    // (emitConsumerBarrier), so the producer's threads may finish first.
     bool producerWarpgroup = spec.producerThreads > 0;
-    assert((!producerWarpgroup || !spec.sharesTiles()) &&
-           "a kernel that shares tiles waits for its whole block");
+    assert((!producerWarpgroup || !streamsK) &&
+           "a stream-K kernel's producer would walk its segments");
     if (producerWarpgroup) {
       auto roles =
           scf::IfOp::create(b, loc, im.lt(thread.tid, im.c(cfg.threads)),
@@ -780,10 +781,10 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
       scf::IfOp::create(pb, loc, issuer, [&](OpBuilder &ib, Location l) {
         IndexMath sm{ib, l};
         scf::ForOp::create(
-            ib, l, sm.c(0), kEnd, sm.c(cfg.tileK), ValueRange{},
+            ib, l, rangeBegin(sm), kEnd, sm.c(cfg.tileK), ValueRange{},
             [&](OpBuilder &lb, Location ll, Value k0, ValueRange) {
               IndexMath lm{lb, ll};
-              Value step = lm.div(k0, lm.c(cfg.tileK));
+              Value step = lm.div(fromBegin(lm, k0), lm.c(cfg.tileK));
               Value stage = lm.rem(step, lm.c(stages));
               scf::IfOp::create(
                   lb, ll, lm.le(lm.c(stages), step),
@@ -1121,8 +1122,6 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
     workgroupBytes = quilt::withSplitKFlag(workgroupBytes);
   if (!streamsK) {
     writeTile(b, writer);
-    if (warpRoles)
-      b.setInsertionPointAfter(warpRoles);
     if (splitsK) {
       // The tile's counter: tiles of a matrix in grid order, matrix after
       // matrix; the splits are its contributors, partial sums in their
@@ -1144,6 +1143,8 @@ int64_t mlir::ukernel::gpucg::buildKernelBody(OpBuilder &b, Location loc,
       };
       emitTileFixup(b, loc, spec, thread, cfg.threads, fixup, cWriter);
     }
+    if (warpRoles)
+      b.setInsertionPointAfter(warpRoles);
     gpu::ReturnOp::create(b, loc);
     return workgroupBytes;
   }

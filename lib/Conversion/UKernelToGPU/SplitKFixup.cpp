@@ -39,6 +39,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -49,6 +50,20 @@ using namespace mlir::ukernel::gpucg;
 /// The synchronization scope of one GPU, as each backend names it.
 static StringRef deviceScope(Vendor vendor) {
   return vendor == Vendor::amd ? "agent" : "device";
+}
+
+void mlir::ukernel::gpucg::emitConsumerBarrier(OpBuilder &b, Location loc,
+                                               const GpuKernelSpec &spec) {
+  if (spec.producerThreads == 0) {
+    gpu::BarrierOp::create(b, loc);
+    return;
+  }
+  // Barrier 0 is the whole block's (gpu.barrier); the consumers are whole
+  // warps.
+  Value id = arith::ConstantIntOp::create(b, loc, 1, 32);
+  Value threads = arith::ConstantIntOp::create(b, loc, spec.config.threads, 32);
+  NVVM::BarrierOp::create(b, loc, Type(), id, threads,
+                          NVVM::BarrierReductionAttr(), Value());
 }
 
 void mlir::ukernel::gpucg::emitTileFixup(OpBuilder &b, Location loc,
@@ -67,7 +82,7 @@ void mlir::ukernel::gpucg::emitTileFixup(OpBuilder &b, Location loc,
                                       im.c(tile.flagOffset), ValueRange{});
 
   Value counterIndex = tile.counterIndex;
-  gpu::BarrierOp::create(b, loc);
+  emitConsumerBarrier(b, loc, spec);
   scf::IfOp::create(
       b, loc, im.eq(thread.tid, im.c(0)), [&](OpBuilder &tb, Location l) {
         IndexMath tm{tb, l};
@@ -103,7 +118,7 @@ void mlir::ukernel::gpucg::emitTileFixup(OpBuilder &b, Location loc,
         memref::StoreOp::create(tb, l, published, flag, ValueRange{tm.c(0)});
         scf::YieldOp::create(tb, l);
       });
-  gpu::BarrierOp::create(b, loc);
+  emitConsumerBarrier(b, loc, spec);
   Value published = memref::LoadOp::create(b, loc, flag, ValueRange{im.c(0)});
   Value last =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, published,

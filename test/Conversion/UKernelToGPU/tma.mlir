@@ -261,3 +261,44 @@ func.func @moves_registers(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<
 // CHECK-NEXT:      }
 // CHECK-NEXT:    }
 // CHECK-NEXT:    gpu.return
+
+// -----
+
+// A split-K kernel is warp-specialized too: the producer walks the split's
+// range of K (from its first K step), and the fixup's barriers are the 128
+// consumers' alone (named barrier 1), which the producer, finished with
+// its copies, never reaches.
+#wg = #ukernel.config<tile = 64x64x64, threads = 128, warps = 4x1, thread_tile = 2x16, vector_width = 8, stages = 4, instruction = wgmma, boundary = mask, split_k = 2>
+func.func @split(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  ukernel.dispatch matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
+    candidates [#wg]
+  return
+}
+
+// CHECK-LABEL: func.func @split(
+// CHECK:       gpu.func @quilt_wgmma_64x64x64_t128_w4x1_tt2x16_v8_f16_f32_sk_async_tma({{.*}} kernel attributes {known_block_size = array<i32: 256, 1, 1>, nvvm.minctasm = 3 : i32, ukernel.tensor_maps_as_params}
+// CHECK:         %[[TID:.*]] = gpu.thread_id x
+// CHECK:         %[[KBEGIN:.*]] = arith.muli %{{.*}}, %[[SPLITK:arg[0-9]+]] : index
+// CHECK-NEXT:    %[[KLAST:.*]] = arith.addi %[[KBEGIN]], %[[SPLITK]] : index
+// CHECK-NEXT:    %[[KEND:.*]] = arith.minsi %{{.*}}, %[[KLAST]] : index
+// CHECK:         gpu.barrier
+// CHECK-NOT:     gpu.barrier
+// CHECK:         %[[CONSUMER:.*]] = arith.cmpi slt, %[[TID]], %c128
+// CHECK-NEXT:    scf.if %[[CONSUMER]] {
+// CHECK-NEXT:      nvvm.setmaxregister increase 120
+// CHECK:           scf.for %{{.*}} = %[[KBEGIN]] to %[[KEND]] step
+// CHECK-NOT:       gpu.barrier
+// CHECK:           %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:      %[[T128:.*]] = arith.constant 128 : i32
+// CHECK-NEXT:      nvvm.barrier id = %[[ONE]] number_of_threads = %[[T128]]
+// CHECK:           llvm.atomicrmw add
+// CHECK:           nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK-NOT:       gpu.barrier
+// CHECK:           nvvm.setmaxregister decrease 40
+// CHECK:           %[[ISSUER:.*]] = arith.cmpi eq, %[[TID]], %c128
+// CHECK-NEXT:      scf.if %[[ISSUER]] {
+// CHECK:             scf.for %[[PK:.*]] = %[[KBEGIN]] to %[[KEND]] step
+// CHECK:               arith.subi %[[PK]], %[[KBEGIN]]
+// CHECK:               nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK-NOT:     nvvm.barrier
+// CHECK:         gpu.return
