@@ -29,6 +29,9 @@
 
 #include "Cta.h"
 
+#include <algorithm>
+#include <string>
+
 namespace quilt::emu {
 
 namespace {
